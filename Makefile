@@ -1,0 +1,34 @@
+# Two commands do all set-up: `make run` and `make test`.
+VENV  := .venv
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.stamp-run
+TSTAMP := $(VENV)/.stamp-test
+
+.PHONY: run test bench eval-slurp clean
+
+$(STAMP): pyproject.toml scripts/setup-env.sh
+	bash scripts/setup-env.sh
+	touch $@
+
+$(TSTAMP): pyproject.toml scripts/setup-env.sh
+	bash scripts/setup-env.sh --test
+	touch $@ $(STAMP)
+
+## run: start the assistant (offline planner without a key, console without a display)
+run: $(STAMP)
+	$(PY) run.py
+
+## test: install what the suite needs and run all of it
+test: $(TSTAMP)
+	$(PY) -m pytest
+
+## bench: latency and resource figures, printed as tables
+bench: $(TSTAMP)
+	$(PY) -m benchmarks
+
+## eval-slurp: the offline planner on the SLURP test split
+eval-slurp: $(TSTAMP)
+	$(PY) scripts/eval_slurp.py --split test
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

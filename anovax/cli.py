@@ -1,0 +1,143 @@
+"""Command line and console front end.
+
+    anovax                         interactive prompt (the console interface)
+    anovax --text "…" --dry-run    plan and safety-check one command, print both
+    anovax --text "…" --json       the same as machine-readable JSON
+
+Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety, 4 failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from anovax import __version__
+from anovax.app import Assistant, CommandResult, Status
+from anovax.errors import ConfigError
+from anovax.settings import PLANNERS, Settings, load_settings
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 too; keep one message format
+        self.print_usage(sys.stderr)
+        print(f"anovax: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="anovax", description="AnovaX, a local-first desktop voice assistant.")
+    parser.add_argument("--text", "-t", help="run one command given as text, then exit")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="plan and safety-check only; never act on the desktop")
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    parser.add_argument("--planner", choices=PLANNERS, help="override ANOVAX_PLANNER")
+    parser.add_argument("--memory", type=Path, help="override ANOVAX_MEMORY (the facts file)")
+    parser.add_argument("--config", type=Path, help="settings file (TOML) instead of the default")
+    parser.add_argument("--version", action="version", version=f"anovax {__version__}")
+    return parser
+
+
+def format_result(result: CommandResult) -> str:
+    """The human-readable account of one command: the plan, the verdict, the reply."""
+    lines = []
+    if result.plan is not None:
+        ms = result.timings_ms.get("plan")
+        took = f", {ms:.1f} ms" if ms is not None else ""
+        lines.append(f"Plan ({result.planner} planner{took}):")
+        if not result.plan.steps:
+            lines.append("  (no actions)")
+        for i, step in enumerate(result.plan.steps, 1):
+            lines.append(f"  {i}. {step.tool} {json.dumps(dict(step.params), ensure_ascii=False)}")
+        for key, value in result.plan.remember.items():
+            lines.append(f"  remember {key} = {value!r}")
+    if result.verdict is not None:
+        if result.verdict.ok:
+            lines.append("Safety: allowed")
+        else:
+            lines.append(f"Safety: refused [{result.verdict.rule}] {result.verdict.reason}")
+    label = {Status.REFUSED: "Refused", Status.FAILED: "Failed"}.get(result.status, "AnovaX")
+    lines.append(f"{label}: {result.message}")
+    return "\n".join(lines)
+
+
+def _emit(result: CommandResult, as_json: bool, out: TextIO) -> None:
+    if as_json:
+        out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    else:
+        out.write(format_result(result) + "\n")
+    out.flush()
+
+
+def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool = False) -> int:
+    """The interactive prompt: one command per line until EOF, 'quit' or Ctrl-C."""
+    interactive = stdin.isatty()
+    if not as_json:
+        out.write(banner(assistant) + "\n")
+    while True:
+        if interactive:
+            out.write("you> ")
+            out.flush()
+        try:
+            line = stdin.readline()
+        except KeyboardInterrupt:
+            out.write("\n")
+            return 0
+        if not line:
+            return 0
+        text = line.strip()
+        if not text:
+            continue
+        if text.lower() in {"quit", "exit", ":q", "bye anova"}:
+            return 0
+        _emit(assistant.on_speech(text), as_json, out)
+
+
+def banner(assistant: Assistant) -> str:
+    settings = assistant.settings
+    key_note = "" if settings.gemini_api_key else " (no GEMINI_API_KEY set)"
+    lines = [
+        f"AnovaX {__version__}: {assistant.planner.name} planner{key_note}, text input, console.",
+        "This version plans and safety-checks each command; it does not act on the desktop yet.",
+        "Type a command (e.g. 'open notepad and type hello'), or 'quit'.",
+    ]
+    if assistant.memory.warning:
+        lines.append(f"Warning: {assistant.memory.warning}")
+    return "\n".join(lines)
+
+
+def _settings_from(args: argparse.Namespace) -> Settings:
+    settings = load_settings(config_file=args.config)
+    overrides = {}
+    if args.planner:
+        overrides["planner"] = args.planner
+    if args.memory:
+        overrides["memory_path"] = args.memory
+    return dataclasses.replace(settings, **overrides)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = _settings_from(args)
+        logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+        assistant = Assistant(settings)
+    except ConfigError as exc:
+        print(f"anovax: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.text is not None:
+        result = assistant.on_speech(args.text)
+        _emit(result, args.json, sys.stdout)
+        return result.exit_code
+    return console(assistant, sys.stdin, sys.stdout, as_json=args.json)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

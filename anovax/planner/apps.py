@@ -1,0 +1,84 @@
+"""Opening things: an app the alias table knows, a website, a music service, or an unknown
+name that looks like an app (or the reason it is not one)."""
+
+from __future__ import annotations
+
+import re
+
+from anovax.plan import Step
+from anovax.planner import lexicon as lx
+from anovax.planner import topics
+from anovax.planner.media import media
+from anovax.planner.pieces import Piece, web
+from anovax.planner.refusals import SHELL_LIKE
+from anovax.planner.text import SPACES, lower_words
+
+_ARTICLES = re.compile(r"^(?:the|my|a|an|some|me|us|up)\s+", re.I)
+_APP_TAIL = re.compile(r"\s+(?:app|application|program|programme|window|for me|please|now|up|again)$", re.I)
+
+
+def canonical_app(name: str | None) -> str | None:
+    """The canonical name of a spoken app name (unknown names lower-cased as they are)."""
+    if not name:
+        return None
+    low = lower_words(str(name))
+    return lx.APP_ALIASES.get(low, low or None)
+
+
+def display(app: str) -> str:
+    """How a reply names an app."""
+    return lx.APP_DISPLAY.get(app, app[:1].upper() + app[1:])
+
+
+def open_app(app: str, *, shown: str | None = None) -> Piece:
+    """Open ``app``; the reply names it ``shown``, or as ``display`` says."""
+    return Piece("act", f"Opening {shown or display(app)}.", [Step("open_app", {"name": app})], app=app)
+
+
+def open_spoken(raw: str, verb: str, *, known_only: bool = False) -> Piece | None:
+    """open_app for a name the alias table does not know, or a reason not to.
+
+    ``known_only`` (verbs like "go to", "pull up") opens only apps and sites we know: "go to
+    sleep" is not an app. None means the clause is not an open request after all."""
+    low = lower_words(raw)
+    while True:  # "the notepad app please": peel articles and tails until nothing changes
+        new = _APP_TAIL.sub("", _ARTICLES.sub("", low)).strip()
+        if new == low:
+            break
+        low = new
+    if not low:
+        return None
+    if low in lx.APP_ALIASES:
+        return open_app(lx.APP_ALIASES[low])
+    site = low.replace(" dot com", ".com").replace(" dot org", ".org").replace(" ", "") if " dot " in low else low
+    if site in lx.WEBSITES or lx.SITE_RE.match(site):
+        piece = web(site, f"Opening {site} in the browser.")
+        if site == "youtube":
+            piece.media_opener = "YouTube"
+        return piece
+    service = next((s for s in lx.MUSIC_SERVICES if low == s or low.startswith(s + " ")), None)
+    if service:
+        rest = low[len(service):].strip()
+        if rest:
+            return media(rest, explicit_play=True, service=service)
+        piece = open_app(service, shown=service.title())
+        piece.media_opener = service.title()
+        return piece
+    if topics.JOKE_CUE.search(low):
+        return None
+    topic = topics.domain(low)
+    if topic and topic[0] != "playback":
+        return Piece("decline", topic[1])
+    if topics.MEDIA_CUE.search(low) or re.search(r"\b(?:chapter|audio ?book|reading)\b", low):
+        return media(raw, explicit_play=True)
+    if known_only:
+        return None
+    if verb in {"run", "execute"} or SHELL_LIKE.search(raw):
+        return Piece("refuse", "Sorry, I don't run commands or programs by name offline; I can only open apps I know.")
+    if len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low):
+        return None
+    name = re.sub(r"[^\w .+()-]+", " ", low)
+    name = SPACES.sub(" ", name).strip()[:64]
+    if not name or not lx.APP_NAME_RE.match(name):
+        return None
+    return open_app(name)

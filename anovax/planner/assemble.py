@@ -1,0 +1,117 @@
+"""Turning the pieces of one request into a Plan: merge openers, skip keyboard steps that
+depend on a failed part, join the replies, fit the steps into MAX_STEPS, and check the result."""
+
+from __future__ import annotations
+
+from anovax.plan import Plan, Step
+from anovax.planner import lexicon as lx
+from anovax.planner.pieces import MAX_STEPS, Piece
+from anovax.tools import TOOLS
+
+#: final_response is at most this long (the online planner's response schema says 500)
+MAX_REPLY_CHARS = 500
+#: tools that act on whatever window has focus
+_KEYBOARD = frozenset({"type_text", "press_keys"})
+
+
+def merge_openers(pieces: list[Piece]) -> list[Piece]:
+    """'open youtube and play X' / 'open pandora and play X': the YouTube search replaces the opener."""
+    out: list[Piece] = []
+    for i, piece in enumerate(pieces):
+        prev = pieces[i - 1] if i else None
+        if (
+            prev is not None
+            and [s.tool for s in prev.steps] == ["screenshot"]
+            and [dict(s.params) for s in piece.steps] == [{"keys": "ctrl+s"}]
+        ):
+            continue  # "take a screenshot and save it": the screenshot is saved already
+        nxt = pieces[i + 1] if i + 1 < len(pieces) else None
+        if piece.media_opener and nxt is not None and any(s.tool == "youtube_search" for s in nxt.steps):
+            if piece.media_opener != "YouTube" and "can't control" not in nxt.say:
+                nxt.say = f"I can't control {piece.media_opener}, so: " + nxt.say[:1].lower() + nxt.say[1:]
+            continue
+        out.append(piece)
+    return out
+
+
+def assemble(pieces: list[Piece]) -> Plan:
+    """One Plan from the pieces, in order, with one reply that covers every part."""
+    steps: list[Step] = []
+    says: list[str] = []
+    unknown = 0
+    failed = False
+    skipped = False
+    for piece in pieces:
+        if piece.kind == "unknown":
+            unknown += 1
+            failed = True
+            continue
+        if piece.kind == "decline":
+            failed = True
+        if failed and piece.steps and all(s.tool in _KEYBOARD for s in piece.steps):
+            # typing or keys after a part we could not do would land in whatever window has focus
+            skipped = True
+            continue
+        steps.extend(piece.steps)
+        if piece.say and piece.say not in says:
+            says.append(piece.say)
+    if unknown:
+        if steps or says:
+            says.append("I couldn't work out part of that request offline.")
+        else:
+            says.append("Sorry, I can't do that offline. " + lx.CAPABILITIES)
+    if skipped:
+        says.append("I skipped the typing and key presses that depended on it.")
+    if len(steps) > MAX_STEPS:
+        steps, note = _fit(pieces, steps)
+        says.append(note)
+    if not says:
+        says.append("Okay.")
+    return Plan(tuple(steps), _cap_reply(" ".join(says)))
+
+
+def plan_problem(plan: Plan) -> str | None:
+    """Why ``plan`` is not one the tools accept (too many steps, bad parameters), or None."""
+    if len(plan.steps) > MAX_STEPS:
+        return f"{len(plan.steps)} steps"
+    for step in plan.steps:
+        spec = TOOLS.get(step.tool)
+        if spec is None:
+            return f"unknown tool {step.tool}"
+        problem = spec.param_problem(step.params)
+        if problem:
+            return f"{step.tool}: {problem}"
+    if not plan.final_response.strip():
+        return "empty final_response"
+    return None
+
+
+def _cap_reply(text: str) -> str:
+    """At most MAX_REPLY_CHARS, cut at a sentence end where possible."""
+    if len(text) <= MAX_REPLY_CHARS:
+        return text
+    cut = text[: MAX_REPLY_CHARS - 1]
+    end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
+    # a sentence end in the first half would throw away too much: cut mid-sentence instead
+    return cut[: end + 1] if end > MAX_REPLY_CHARS // 2 else cut.rstrip() + "…"
+
+
+def _fit(pieces: list[Piece], steps: list[Step]) -> tuple[list[Step], str]:
+    """Too many steps for one plan: keep whole clauses that fit and hand the rest on as one
+    plan_subtask (planned again when its turn comes), or cut at MAX_STEPS if that cannot work."""
+    goal_len = TOOLS["plan_subtask"].params[0].max_len
+    kept: list[Step] = []
+    rest: list[str] = []
+    for piece in pieces:
+        if not piece.steps:
+            continue
+        # MAX_STEPS - 1: the last slot is the plan_subtask
+        if not rest and len(kept) + len(piece.steps) <= MAX_STEPS - 1:
+            kept.extend(piece.steps)
+        else:
+            rest.append(piece.clause)
+    goal = ", then ".join(c for c in rest if c)
+    if kept and goal and len(goal) <= goal_len:
+        kept.append(Step("plan_subtask", {"goal": goal}))
+        return kept, "The last part will be planned when I get to it."
+    return steps[:MAX_STEPS], f"I could only plan the first {MAX_STEPS} steps."

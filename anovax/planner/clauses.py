@@ -1,0 +1,59 @@
+"""Compound requests: split at ",", ";", "and", "then" and "and then", but only where the next
+clause starts with a command verb ("type bread and butter" stays whole, "type hello and press
+enter" is two clauses), and never inside quotes."""
+
+from __future__ import annotations
+
+import re
+
+from anovax.planner import lexicon as lx
+from anovax.planner.text import DICTATION_START, lower_words, strip_filler
+
+#: words that start a new command after "and" / "then" / a comma
+COMMAND_STARTS = frozenset(
+    """open launch start run fire bring load type write dictate press hit tap push search google look find
+    play put queue listen take grab capture screenshot tell what what's whats who how when where show give
+    save select copy paste cut undo redo close switch go wait refresh scroll youtube new print""".split()
+)
+#: after dictation ("type ..."), only these clearly start a new command
+_STRONG_AFTER_TEXT = frozenset(
+    """press hit tap push save select copy paste undo redo search google take screenshot wait refresh close
+    switch new print""".split()
+)
+_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+then\s+|and\s+|then\s+)?|\s+(?:and\s+then|and|then|after\s+that|afterwards)\s+", re.I)
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{2,}'(?=\W|$)")
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split at separators followed by a command verb; never inside quotes."""
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    clauses: list[str] = []
+    start = 0
+    dictation: bool | None = None  # does the clause from `start` dictate text? (computed once)
+    for m in _SEPARATOR.finditer(text):
+        if any(a <= m.start() < b for a, b in quoted):
+            continue
+        nxt = lower_words(text[m.end(): m.end() + 40]).split(" ", 1)[0]
+        if nxt not in COMMAND_STARTS:
+            continue
+        if dictation is None:
+            dictation = bool(DICTATION_START.match(strip_filler(text[start: start + 80], trailing=False)))
+        sep = m.group(0).lower()
+        # inside dictation a bare "and" is usually part of the text ("type salt and pepper"):
+        # split only at "then" or before a verb that cannot be dictation
+        if dictation and "then" not in sep:
+            if nxt not in _STRONG_AFTER_TEXT and not _opens_known_app(text[m.end(): m.end() + 80]):
+                continue
+        clauses.append(text[start: m.start()])
+        start = m.end()
+        dictation = None
+    clauses.append(text[start:])
+    return [c for c in clauses if c.strip(" ,;.")]
+
+
+def _opens_known_app(rest: str) -> bool:
+    """Does the next clause open an app we know ("... and open notepad")?"""
+    first = re.split(r"[,;]|\s(?:and|then)\s", rest, maxsplit=1)[0]
+    low = lower_words(first)
+    m = re.match(r"^(?:open|launch|start)\s+(?:up\s+)?(?:the\s+|my\s+)?(.+?)$", low)
+    return bool(m and m.group(1) in lx.APP_ALIASES)

@@ -1,0 +1,131 @@
+"""The fallback for a clause the command grammar did not read: topic cues, tried in order.
+
+Out-of-scope topics are declined plainly, information topics and other questions become a web
+search whose reply says the assistant cannot answer offline, media requests a YouTube search,
+and anything else is "unknown". The order is the point: see the comments in ``cues``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anovax.planner import lexicon as lx
+from anovax.planner import topics
+from anovax.planner.media import media
+from anovax.planner.pieces import Piece, RequestState, unknown, web
+from anovax.planner.text import lower_words, query
+
+#: replies for web searches the planner chose itself (the user did not say "search"): each says
+#: plainly that the assistant cannot answer offline and what it is doing instead
+_SAY_SEARCH = {
+    "answer": "I can't answer that myself offline, so I'm searching the web for {q}.",
+    "weather": "I can't check the weather myself offline, so I'm searching the web for {q}.",
+    "news": "I can't read the news myself offline, so I'm searching the web for {q}.",
+    "prices": "I can't get live prices offline, so I'm searching the web for {q}.",
+    "define": "I can't look up words myself offline, so I'm searching the web for {q}.",
+    "maths": "I can't work that out myself offline, so I'm searching the web for {q}.",
+    "recipe": "I can't look up recipes myself offline, so I'm searching the web for {q}.",
+    "directions": "I can't give directions offline, so I'm searching the web for {q}.",
+    "recommend": "I can't make recommendations myself offline, so I'm searching the web for {q}.",
+    "datetime": "I can only tell today's date and the local time offline, so I can't answer that myself: I'm searching the web for {q}.",
+}
+_PERSONAL_SAY = "I can't see your personal information offline, so I can't answer that."
+
+#: cues strong enough to beat the out-of-scope topics ("facebook stock" is not social media,
+#: "what does tweet mean" is not a request to tweet)
+_STRONG_CUES = (
+    (topics.STOCK_CUE, "prices"),
+    (re.compile(r"\bwhat does .{1,40} (?:mean|stand for)\b|^(?:define|definition of)\b"), "define"),
+)
+#: information cues checked after the out-of-scope topics and the weather, in this order
+_SEARCH_CUES = (
+    (topics.NEWS_CUE, "news"),
+    (topics.CURRENCY_CUE, "prices"),
+    (topics.DEFINE_CUE, "define"),
+    (topics.MATHS_CUE, "maths"),
+    (topics.RECIPE_CUE, "recipe"),
+)
+_QUESTION_LEAD = re.compile(
+    r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:tell me|let me know|find out|i want to know|i need to know|i'd like to know|"
+    r"do you know|give me|show me|search for|look up|find me|find)\s+",
+    re.I,
+)
+
+
+def search_instead(q: str, topic: str) -> Piece:
+    """A web search the user did not ask for, with the reply for ``topic`` (a _SAY_SEARCH key)."""
+    return web(q, _SAY_SEARCH[topic].format(q=q))
+
+
+def about_me() -> Piece:
+    """The reply to a question about the assistant itself."""
+    return Piece("decline", "I'm an offline assistant, so I can't chat about that, but " + lx.CAPABILITIES)
+
+
+def unsearchable(low: str) -> Piece | None:
+    """The reply to a question about the assistant or about the user's own data (a web search
+    cannot answer either, and would leak the latter), or None for any other question."""
+    if topics.ABOUT_ME.search(low):
+        return about_me()
+    if topics.PERSONAL_Q.search(low):
+        return Piece("decline", _PERSONAL_SAY)
+    return None
+
+
+def cues(clause: str, state: RequestState) -> Piece:
+    """What a clause the grammar did not read amounts to, by its topic cues."""
+    low = lower_words(clause)
+    if not low:
+        return unknown()
+    if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
+        return state.jokes.tell()
+    q = query(_strip_question_lead(clause))
+    for cue, topic in _STRONG_CUES:
+        if cue.search(low):
+            return search_instead(q, topic)
+    # personal and out-of-scope topics before any search, so they never reach a search engine
+    out_of_scope = topics.domain(low)
+    if out_of_scope:
+        return Piece("decline", out_of_scope[1])
+    if topics.WEATHER_CUE.search(low):
+        wq = _weather_query(low)
+        return web(wq, _SAY_SEARCH["weather"].format(q=wq if wq.startswith("weather") else "the weather"))
+    for cue, topic in _SEARCH_CUES:
+        if cue.search(low):
+            return search_instead(q, topic)
+    if topics.RECOMMEND_CUE.search(low) and not topics.PERSONAL_Q.search(low):
+        return search_instead(q, "recommend")
+    question = bool(topics.QUESTION_START.search(low)) or clause.rstrip().endswith("?")
+    if topics.MEDIA_CUE.search(low) and not question:
+        return media(clause, explicit_play=False)
+    if topics.DIRECTIONS_CUE.search(low):
+        return search_instead(q, "directions")
+    if question or topics.DATE_PHRASE.search(low):
+        about_you_or_me = unsearchable(low)
+        if about_you_or_me:
+            return about_you_or_me
+        if topics.DATETIME_CUE.search(low):
+            return search_instead(q, "datetime")
+        if question and q:
+            return search_instead(q, "answer")
+    return unknown()
+
+
+def _strip_question_lead(clause: str) -> str:
+    """ "can you tell me who won" -> "who won" (the clause itself if nothing is left)."""
+    q = _QUESTION_LEAD.sub("", clause.strip())
+    return q or clause
+
+
+def _weather_query(low: str) -> str:
+    """A weather search from the clause: "weather [in <place>] [<when>]"."""
+    place = re.search(r"\b(?:in|at|for|near)\s+((?!the\b|this\b|next\b|my\b|a\b)[a-z][a-z .'-]{1,30}?)(?=\s+(?:today|tomorrow|tonight|this|next|now|on|at|in|right|over|during)\b|$)", low)
+    when = re.search(r"\b(today|tonight|tomorrow(?: morning| afternoon| evening| night)?|this (?:week|weekend|morning|afternoon|evening)|next week|(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", low)
+    parts = ["weather"]
+    if place and place.group(1) not in {"shorts", "layers"}:  # "wear shorts", "in layers": clothes, not places
+        parts.append("in " + place.group(1).strip())
+    if when:
+        parts.append(when.group(1))
+    if len(parts) == 1:
+        return "weather today" if re.search(r"\b(?:weather|forecast)\b", low) else " ".join(low.split()[:12])
+    return " ".join(parts)

@@ -1,0 +1,100 @@
+"""The command grammar: load ``grammar.yaml``, rank hassil's matches, read a slot back out.
+
+The sentence templates live in ``grammar.yaml``; the lists of known apps and hotkeys are added
+here from ``lexicon.py``, so every alias lives in exactly one place.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from hassil import Intents, recognize_all
+
+from anovax.planner import lexicon as lx
+from anovax.planner.text import EDGE_PUNCT, WORDS, alnum
+
+#: tie-break between equally good grammar matches (lower wins; an intent not listed counts 50)
+PRIORITY = {"hotkey": 0, "time_and_date": 1, "time": 2, "date": 3, "screenshot": 4, "joke": 5,
+            "youtube_search": 10, "web_search": 11, "type_text": 12, "press_keys": 13, "open_app": 14, "play": 15}
+
+_CLOSERS = "\"'”’)]!?."
+_OPENERS = "\"'“‘("
+
+
+@lru_cache(maxsize=1)
+def load_grammar() -> Intents:
+    """Parse grammar.yaml once per process and add the lists built from lexicon.py."""
+    text = resources.files("anovax.planner").joinpath("grammar.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    lists = data.setdefault("lists", {})
+    lists["known_app"] = {"values": [{"in": k, "out": v} for k, v in lx.APP_ALIASES.items()]}
+    lists["hotkey"] = {"values": [{"in": k, "out": v} for k, v in lx.HOTKEY_PHRASES.items()]}
+    lists["weekday"] = {
+        "values": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "the weekend"]
+    }
+    return Intents.from_dict(data)
+
+
+def matches(clause: str, intents: Intents) -> list[tuple[str, Any]]:
+    """Grammar matches as (intent name, result), best first: fewest wildcards, most literal
+    words, least wildcard text; the same intent with the same slots only once."""
+    scored = []
+    for result in recognize_all(clause, intents):
+        wild = [e for e in result.entities_list if e.is_wildcard]
+        key = (len(wild), -result.text_chunks_matched, sum(len(e.text or "") for e in wild))
+        scored.append((key, result.intent.name, result))
+    scored.sort(key=lambda t: (t[0], PRIORITY.get(t[1], 50)))
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for _key, name, result in scored:
+        sig = (name, repr(sorted((k, str(v.text)) for k, v in result.entities.items())))
+        if sig not in seen:
+            seen.add(sig)
+            out.append((name, result))
+    return out
+
+
+def slot(result: Any, name: str, clause: str) -> str:
+    """A slot's text as the user wrote it (case and punctuation kept).
+
+    hassil matches punctuation-free text. hassil >= 3.12 maps a wildcard's ``text_span`` back
+    to the original text; older versions do not, so the span is checked and, failing that, the
+    slot's words are found again in the clause."""
+    ent = result.entities.get(name)
+    if ent is None:
+        return ""
+    plain = str(ent.text or ent.value or "").strip()
+    found = _find(clause, plain, getattr(ent, "text_span", None))
+    if found is None:
+        return plain
+    start, end = found
+    if clause[end:].strip(EDGE_PUNCT) == "":
+        end = len(clause)  # the slot ends the clause: keep its closing punctuation
+    elif end < len(clause) and clause[end] in _CLOSERS:
+        # keep a closing quote or bracket that hassil dropped
+        while end < len(clause) and clause[end] in _CLOSERS:
+            end += 1
+    if start > 0 and clause[start - 1] in _OPENERS:
+        start -= 1
+    raw = clause[start:end].strip()
+    return raw or plain
+
+
+def _find(clause: str, plain: str, span: Any) -> tuple[int, int] | None:
+    """Where the slot text ``plain`` sits in ``clause``: hassil's span if it checks out, else
+    the words found again (the last occurrence if it ends the clause, else the first)."""
+    if span and 0 <= span[0] <= span[1] <= len(clause) and alnum(clause[span[0]: span[1]]) == alnum(plain):
+        return span[0], span[1]
+    words = WORDS.findall(plain)
+    if not words:
+        return None
+    pattern = r"\W*".join(re.escape(w) for w in words)
+    found = list(re.finditer(pattern, clause, re.I))
+    if not found:
+        return None
+    m = found[-1] if len(found) > 1 and clause[found[-1].end():].strip(EDGE_PUNCT) == "" else found[0]
+    return m.start(), m.end()

@@ -1,0 +1,231 @@
+"""The offline planner's word tables: app aliases, key names, numbers, filler and canned replies.
+
+Everything here is data. ``grammar.yaml`` holds the sentence templates (matched by hassil),
+``topics.py`` the topic cues, ``refusals.py`` what is never done, and the other modules the
+logic that turns a match or a cue into steps. Keep the tables short and readable; the app
+table and its verification against installed apps come in a later issue.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- applications -----------------------------------------------------------------
+
+#: spoken name -> canonical app name (what open_app receives)
+APP_ALIASES: dict[str, str] = {
+    # editors
+    "notepad": "notepad",
+    "note pad": "notepad",
+    "text editor": "notepad",
+    "editor": "notepad",
+    "notes": "notepad",
+    "notes app": "notepad",
+    "wordpad": "wordpad",
+    "word": "word",
+    "microsoft word": "word",
+    "excel": "excel",
+    "microsoft excel": "excel",
+    "powerpoint": "powerpoint",
+    "paint": "paint",
+    "vs code": "vscode",
+    "vscode": "vscode",
+    "visual studio code": "vscode",
+    "code editor": "vscode",
+    # tools
+    "calculator": "calculator",
+    "calc": "calculator",
+    "clock": "clock",
+    "camera": "camera",
+    "settings": "settings",
+    "system settings": "settings",
+    "control panel": "settings",
+    "preferences": "settings",
+    "task manager": "task manager",
+    # browsers
+    "browser": "browser",
+    "web browser": "browser",
+    "internet browser": "browser",
+    "internet": "browser",
+    "the internet": "browser",
+    "chrome": "chrome",
+    "google chrome": "chrome",
+    "firefox": "firefox",
+    "mozilla firefox": "firefox",
+    "edge": "edge",
+    "microsoft edge": "edge",
+    # shells (opening one is fine; typing into one is refused)
+    "terminal": "terminal",
+    "console": "terminal",
+    "command prompt": "terminal",
+    "command line": "terminal",
+    "cmd": "terminal",
+    "shell": "terminal",
+    "powershell": "terminal",
+    # files
+    "files": "file manager",
+    "file manager": "file manager",
+    "file explorer": "file manager",
+    "explorer": "file manager",
+    "windows explorer": "file manager",
+    "finder": "file manager",
+    "my files": "file manager",
+    # media and chat
+    "spotify": "spotify",
+    "vlc": "vlc",
+    "media player": "media player",
+    "music player": "media player",
+    "discord": "discord",
+    "slack": "slack",
+    "zoom": "zoom",
+    "teams": "teams",
+    "microsoft teams": "teams",
+    "steam": "steam",
+}
+
+#: canonical name -> how the reply names it
+APP_DISPLAY: dict[str, str] = {
+    "notepad": "Notepad",
+    "wordpad": "WordPad",
+    "word": "Word",
+    "excel": "Excel",
+    "powerpoint": "PowerPoint",
+    "paint": "Paint",
+    "vscode": "VS Code",
+    "calculator": "the calculator",
+    "clock": "the clock",
+    "camera": "the camera",
+    "settings": "Settings",
+    "task manager": "Task Manager",
+    "browser": "the browser",
+    "chrome": "Chrome",
+    "firefox": "Firefox",
+    "edge": "Edge",
+    "terminal": "the terminal",
+    "file manager": "the file manager",
+    "spotify": "Spotify",
+    "vlc": "VLC",
+    "media player": "the media player",
+    "discord": "Discord",
+    "slack": "Slack",
+    "zoom": "Zoom",
+    "teams": "Teams",
+    "steam": "Steam",
+}
+
+#: music services the planner cannot control; "play X on spotify" becomes a YouTube search
+MUSIC_SERVICES = frozenset({"spotify", "pandora", "iheartradio", "iheart radio", "deezer", "tidal", "apple music", "soundcloud"})
+
+#: websites: "open youtube.com" becomes a web search for the site (the browser agent opens it)
+WEBSITES = frozenset(
+    {
+        "youtube", "google", "gmail", "wikipedia", "amazon", "netflix", "reddit", "github",
+        "facebook", "twitter", "instagram", "linkedin", "bing", "yahoo", "ebay", "maps", "google maps",
+    }
+)
+SITE_RE = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|co|uk|de|fr|info|tv)$", re.I)
+
+#: allowed characters of an app name (ToolSpec allows 64 characters of anything; we are stricter)
+APP_NAME_RE = re.compile(r"^[\w .+()-]{1,64}$")
+#: an unknown app name longer than this many words is probably not an app
+MAX_APP_WORDS = 4
+
+# --- keys -----------------------------------------------------------------------------
+
+#: spoken key word -> pyautogui key name
+KEY_NAMES: dict[str, str] = {
+    "enter": "enter", "return": "enter", "new line": "enter", "newline": "enter",
+    "tab": "tab", "space": "space", "space bar": "space", "spacebar": "space",
+    "escape": "esc", "esc": "esc", "backspace": "backspace", "back space": "backspace",
+    "delete": "delete", "del": "delete", "insert": "insert",
+    "home": "home", "end": "end", "page up": "pageup", "pageup": "pageup",
+    "page down": "pagedown", "pagedown": "pagedown",
+    "up": "up", "down": "down", "left": "left", "right": "right",
+    "up arrow": "up", "down arrow": "down", "left arrow": "left", "right arrow": "right",
+    "arrow up": "up", "arrow down": "down", "arrow left": "left", "arrow right": "right",
+    "control": "ctrl", "ctrl": "ctrl", "alt": "alt", "option": "alt", "shift": "shift",
+    "windows": "win", "windows key": "win", "win": "win", "super": "win",
+    "command": "command", "cmd": "command",
+    "print screen": "printscreen", "caps lock": "capslock",
+    "plus": "+", "minus": "-",
+    **{f"f{i}": f"f{i}" for i in range(1, 13)},
+}
+
+#: whole spoken phrases that mean a hotkey ("save it" -> ctrl+s)
+HOTKEY_PHRASES: dict[str, str] = {
+    "enter": "enter", "new line": "enter", "next line": "enter",
+    "save": "ctrl+s", "save it": "ctrl+s", "save this": "ctrl+s", "save that": "ctrl+s",
+    "save the file": "ctrl+s", "save the document": "ctrl+s", "save my work": "ctrl+s",
+    "save the text": "ctrl+s", "save the note": "ctrl+s",
+    "select all": "ctrl+a", "select everything": "ctrl+a", "select all the text": "ctrl+a",
+    "copy": "ctrl+c", "copy it": "ctrl+c", "copy that": "ctrl+c", "copy this": "ctrl+c",
+    "copy the text": "ctrl+c",
+    "paste": "ctrl+v", "paste it": "ctrl+v", "paste that": "ctrl+v", "paste this": "ctrl+v",
+    "cut": "ctrl+x", "cut it": "ctrl+x", "cut that": "ctrl+x",
+    "undo": "ctrl+z", "undo that": "ctrl+z", "undo it": "ctrl+z",
+    "redo": "ctrl+y", "redo that": "ctrl+y",
+    "new tab": "ctrl+t", "open a new tab": "ctrl+t", "open new tab": "ctrl+t",
+    "close the tab": "ctrl+w", "close tab": "ctrl+w", "close this tab": "ctrl+w",
+    "close the window": "alt+f4", "close this window": "alt+f4", "close window": "alt+f4",
+    "close it": "alt+f4", "close the app": "alt+f4", "close this app": "alt+f4",
+    "switch window": "alt+tab", "switch windows": "alt+tab", "switch the window": "alt+tab",
+    "switch apps": "alt+tab", "next window": "alt+tab",
+    "go back": "alt+left", "go forward": "alt+right",
+    "refresh": "f5", "refresh the page": "f5", "reload the page": "f5", "reload": "f5",
+    "scroll down": "pagedown", "scroll up": "pageup",
+    "print it": "ctrl+p", "print this": "ctrl+p",
+    "bold": "ctrl+b", "make it bold": "ctrl+b",
+    "zoom in": "ctrl+plus", "zoom out": "ctrl+minus",
+    "minimize the window": "win+down", "maximize the window": "win+up",
+}
+
+#: how hotkeys are said back to the user
+KEY_SAY: dict[str, str] = {
+    "enter": "Pressing Enter.", "ctrl+s": "Saving.", "ctrl+a": "Selecting everything.", "ctrl+c": "Copying.",
+    "ctrl+v": "Pasting.", "ctrl+x": "Cutting.", "ctrl+z": "Undoing.", "ctrl+y": "Redoing.",
+    "ctrl+t": "Opening a new tab.", "ctrl+w": "Closing the tab.", "alt+f4": "Closing the window.",
+    "alt+tab": "Switching windows.", "alt+left": "Going back.", "alt+right": "Going forward.",
+    "f5": "Refreshing.", "ctrl+p": "Printing.", "pagedown": "Scrolling down.", "pageup": "Scrolling up.",
+    "win+up": "Maximizing the window.", "win+down": "Minimizing the window.", "ctrl+plus": "Zooming in.",
+    "ctrl+minus": "Zooming out.", "ctrl+b": "Bold.",
+}
+
+# --- numbers (for "wait two seconds", "press enter three times") ------------------------
+
+SMALL_NUMBERS: dict[str, int] = {
+    "zero": 0, "one": 1, "a": 1, "an": 1, "a couple of": 2, "couple of": 2, "two": 2, "three": 3,
+    "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "once": 1, "twice": 2, "thrice": 3,
+}
+
+# --- request cleanup ---------------------------------------------------------------------
+
+#: leading wake words and politeness that carry no meaning for the plan
+LEAD_FILLER = re.compile(
+    r"^(?:(?:hey|hi|hello|yo|ok|okay|wake up)[\s,]+(?:olly|alexa|siri|google|anovax?|assistant)\b|olly\b|alexa\b|siri\b|anovax?\b"
+    r"|please\b|kindly\b|just\b|now\b|so\b|ok(?:ay)?\s+(?=\w)|(?:can|could|would|will) you(?: please)?(?: kindly)?\b"
+    r"|(?:i want|i need|i'd like|i would like) you to\b|(?:go ahead and|be a dear and)\b"
+    r"|(?:i'd like|i would like) (?:to )?(?=(?:open|launch|search|type|take|see|know)\b))[\s,.!?]*",
+    re.I,
+)
+TRAIL_FILLER = re.compile(
+    r"[\s,]*\b(?:please|for me|thanks|thank you|right now|now please|if you can|if you could)[\s.!?]*$", re.I
+)
+
+# --- canned replies ----------------------------------------------------------------------------
+
+JOKES: tuple[str, ...] = (
+    "Why do programmers prefer dark mode? Because light attracts bugs.",
+    "I told my computer I needed a break, and it said: no problem, I'll go to sleep.",
+    "Why did the scarecrow win an award? Because he was outstanding in his field.",
+    "What do you call a fake noodle? An impasta.",
+    "Why don't skeletons fight each other? They don't have the guts.",
+    "I'm reading a book about anti-gravity. It's impossible to put down.",
+    "Why did the keyboard break up with the mouse? It felt like it was being dragged around.",
+    "Parallel lines have so much in common. It's a shame they'll never meet.",
+)
+
+CAPABILITIES = (
+    "I can open apps, type text, press keys, search the web or YouTube, "
+    "tell the time and date, take screenshots and tell jokes."
+)

@@ -1,0 +1,80 @@
+"""Requests to play something: a YouTube search, or a plain "I can't" for playback controls,
+games and the user's own library (none of which the offline planner can reach)."""
+
+from __future__ import annotations
+
+import re
+
+from anovax.plan import Step
+from anovax.planner.pieces import Piece, unknown
+from anovax.planner.text import lower_words, query
+from anovax.planner.topics import domain
+
+_SERVICE_SUFFIX = re.compile(r"\s+(?:on|from|in|using|with)\s+(?P<s>spotify|pandora|iheart ?radio|deezer|tidal|apple music|soundcloud)\b", re.I)
+_GAME = re.compile(
+    r"\b(?:games?|chess|poker|checkers|tic tac toe|trivia|puzzles?|quiz|sudoku|hangman|solitaire|scrabble|monopoly|cards)\b"
+    r"|\bwith me\b",
+    re.I,
+)
+_PLAYBACK_CONTROL = re.compile(
+    r"\b(?:pause|stop|skip|next|previous|rewind|fast forward|forward|shuffle|shuffling|repeat|loop|back one|go back|louder|quieter|volume)\b", re.I
+)
+_LEAD_MEDIA_WORDS = re.compile(
+    r"^(?:(?:please|can you|could you|would you|i want to|i'd like to|i would like to|i need to|i wanna|let me|let's|lets|"
+    r"play|playing|start|resume|continue|continue playing|put on|turn on|switch on|listen to|hear|tune in to|tune into|tune to|"
+    r"turn to|queue|queue up|open|go to|get|find|me|us|some|a little|a bit of|my|for me)\s+)+",
+    re.I,
+)
+_LEFT_OFF = re.compile(r"\s*\b(?:from )?where (?:i|we) (?:left off|stopped|paused)(?: (?:it|last|yesterday|last night))?\b", re.I)
+_TRAIL_MEDIA_WORDS = re.compile(r"(?:\s+(?:please|for me|now|right now|next|again|on|for us))+$", re.I)
+#: generic words: a request made only of these names no particular thing to play
+_GENERIC_MEDIA = frozenset(
+    """music song songs tune tunes track tracks album albums playlist playlists play list radio station stations podcast podcasts
+    audiobook audiobooks audio book books book episode episodes channel my the a an some something favorite favourite last
+    recent recently added played used current latest new this that it from of in on to list library""".split()
+)
+#: out-of-scope topics that win over a play request ("play my alarm", "play it louder")
+_MEDIA_DECLINES = frozenset({"music_taste", "volume", "alarm", "calendar", "email", "lists", "lights", "smart_home", "social"})
+
+
+def youtube(q: str, say: str | None = None) -> Piece:
+    """A YouTube search for ``q`` (cut to a query), or unknown if nothing is left to search for."""
+    q = query(q)
+    if not q:
+        return unknown()
+    return Piece("act", say or f"Searching YouTube for {q}.", [Step("youtube_search", {"query": q})])
+
+
+def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Piece:
+    """A YouTube search for something to play, or a plain 'I can't' for playback controls and games."""
+    text = spoken.strip()
+    m = _SERVICE_SUFFIX.search(text)
+    if m:
+        service = service or m.group("s").lower()
+        text = (text[: m.start()] + text[m.end():]).strip()
+    low = lower_words(text)
+    resume = bool(re.match(r"^(?:\w+ )?(?:resume|continue)\b", low)) or bool(_LEFT_OFF.search(low))
+    lead = _LEFT_OFF.sub("", _LEAD_MEDIA_WORDS.sub("", low)).strip()
+    lead_no_next = re.sub(r"\s+next(?: up)?$", "", lead)
+    q = _TRAIL_MEDIA_WORDS.sub("", lead).strip()
+    if _GAME.search(low) and not re.search(r"\b(?:radio|podcast|soundtrack|music|song|songs|theme|commentary)\b", low):
+        return Piece("decline", "I can't play games offline.")
+    if _PLAYBACK_CONTROL.search(lead_no_next) or lead_no_next in {"next", "previous"}:
+        return Piece("decline", "I can't control playback offline; I can only search YouTube for something new to play.")
+    topic = domain(low)
+    if topic and topic[0] in _MEDIA_DECLINES:
+        return Piece("decline", topic[1])
+    words = [w for w in q.split() if w not in _GENERIC_MEDIA]
+    if not words:
+        if resume or re.search(r"\bmy\b", low) or not (explicit_play or q):
+            return Piece(
+                "decline",
+                "I can't reach your own music library or resume where you left off offline; "
+                "tell me a song, artist, station or show and I'll search YouTube for it.",
+            )
+        q = q or "music"
+    q = re.sub(r"^(?:my|some)\s+", "", q)
+    say = None
+    if service:
+        say = f"I can't control {service.title()}, so I'm searching YouTube for {query(q)}."
+    return youtube(q, say)

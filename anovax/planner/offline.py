@@ -1,0 +1,193 @@
+"""The offline planner: a request in, a Plan out, with no network and no model.
+
+How a request becomes a plan (one module per stage):
+
+1. Clean it (``text.py``: Unicode NFKC, control characters out, whitespace collapsed, wake
+   words and politeness stripped) and refuse destructive, shell and credential requests
+   outright (``refusals.py``), so no part of such a request is ever acted on.
+2. Split it into clauses (``clauses.py``) at ",", ";", "and", "then" and "and then", but only
+   where the next clause starts with a command verb ("type bread and butter" stays whole,
+   "type hello and press enter" is two clauses).
+3. Read each clause with the command grammar (``grammar.yaml`` via ``grammar.py``, matched by
+   hassil). A match goes to the handler of the same name (``handlers.py``), which may still
+   reject it (an "app" that is really an e-mail). A clause the grammar cannot read goes to the
+   topic cues (``cues.py``, tables in ``topics.py``): out-of-scope topics (alarms, lights,
+   e-mail...) are declined plainly, information topics (weather, news, stocks...) and other
+   questions become a web search, media requests a YouTube search, anything else a short
+   "I can't do that offline" with what it can do.
+4. Join the clauses' steps (at most 8) and replies into one Plan (``assemble.py``).
+
+``OfflinePlanner.plan`` never raises: an internal error becomes a zero-step plan that says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from anovax.plan import Plan
+from anovax.planner import lexicon as lx
+from anovax.planner.apps import canonical_app
+from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
+from anovax.planner.clauses import COMMAND_STARTS, split_clauses
+from anovax.planner.cues import cues
+from anovax.planner.grammar import load_grammar, matches
+from anovax.planner.handlers import HANDLERS
+from anovax.planner.keyboard import typing
+from anovax.planner.pieces import MAX_STEPS, Jokes, Piece, RequestState, unknown
+from anovax.planner.refusals import refusal_for
+from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
+
+__all__ = [
+    "COMMAND_STARTS",
+    "MAX_CLAUSES",
+    "MAX_GRAMMAR_CHARS",
+    "MAX_QUERY_CHARS",
+    "MAX_REPLY_CHARS",
+    "MAX_REQUEST_CHARS",
+    "MAX_STEPS",
+    "OfflinePlanner",
+    "Piece",
+    "load_grammar",
+]
+
+_LOG = logging.getLogger(__name__)
+
+#: requests longer than this are declined without parsing (type_text holds 2,000 characters)
+MAX_REQUEST_CHARS = 2400
+#: at most this many clauses of one request are read
+MAX_CLAUSES = 12
+#: clauses longer than this skip the grammar (only dictation is long; see _LONG_DICTATION)
+MAX_GRAMMAR_CHARS = 300
+_LONG_DICTATION = re.compile(r"^(type|write|dictate)(?:\s+(?:out|down|in))?\s+", re.I)
+
+
+class OfflinePlanner:
+    """Rule-based planner for when there is no API key or no network.
+
+    Build one and reuse it: the grammar is parsed once per process. ``plan`` is thread-safe
+    and never raises (``strict=True``, for tests, re-raises internal errors and invalid plans).
+    """
+
+    name = "offline"
+
+    def __init__(self, *, strict: bool = False) -> None:
+        self._intents = load_grammar()
+        self._strict = strict
+        self._jokes = Jokes()
+
+    # -- public -----------------------------------------------------------------------------
+
+    def plan(self, text: str, context: str = "", *, current_app: str | None = None) -> Plan:
+        """Plan ``text``. ``current_app`` is the app opened last (for "type hello in it");
+        ``context`` (memory and conversation for the online planner) is not used offline."""
+        return self.plan_with_refusal(text, context, current_app=current_app)[0]
+
+    def refusal(self, text: str, *, current_app: str | None = None) -> str | None:
+        """The sentence the planner refuses ``text`` with (destructive, shell, credential or
+        system requests), or None. A refused request plans to zero steps; callers that report
+        refusals differently from ordinary replies (the CLI's exit code 3) can ask here."""
+        return self.plan_with_refusal(text, current_app=current_app)[1]
+
+    def plan_with_refusal(
+        self, text: str, context: str = "", *, current_app: str | None = None
+    ) -> tuple[Plan, str | None]:
+        """``plan`` and ``refusal`` in one pass: (the plan, the refusal sentence or None)."""
+        try:
+            plan, refused = self._plan(text, current_app)
+            problem = plan_problem(plan)
+            if problem:
+                raise ValueError(f"offline planner built an invalid plan: {problem}")
+            return plan, (plan.final_response if refused else None)
+        except Exception:
+            if self._strict:
+                raise
+            _LOG.exception("offline planner failed on %r", str(text)[:200])
+            return Plan((), "Sorry, something went wrong while I was working that out. Please try again."), None
+
+    # -- the pipeline ---------------------------------------------------------------------
+
+    def _plan(self, text: Any, current_app: str | None) -> tuple[Plan, bool]:
+        """(the plan, whether it is a refusal)."""
+        request = clean_request(text)
+        if not request or not any(ch.isalnum() for ch in request):
+            return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False
+        if len(request) > MAX_REQUEST_CHARS:
+            return Plan((), "Sorry, that's too long for me to handle in one go offline. Please say it in shorter parts."), False
+        fact = _REMEMBER.match(request)
+        if fact:
+            return _remember(fact), False
+
+        state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes)
+        pieces: list[Piece] = []
+        clauses = split_clauses(strip_filler(request, trailing=False))
+        if len(clauses) > MAX_CLAUSES:
+            # more than a plan (and one sub-goal) can hold: plan the start, say so
+            clauses = clauses[:MAX_CLAUSES]
+            pieces.append(Piece("chat", "That was a lot at once, so I only planned the first part."))
+        for clause in clauses:
+            piece = self._clause(clause, state)
+            piece.clause = clause.strip(" ,;")
+            if piece.kind != "refuse" and not _content_only(piece):
+                # Destructive words refuse an action ("delete my files"), never the words
+                # of a search or of dictation ("search for password manager reviews").
+                said = refusal_for(clause)
+                if said:
+                    piece = Piece("refuse", said)
+            if piece.kind == "refuse":  # one unsafe clause refuses the whole request
+                return Plan((), piece.say), True
+            if piece.app:
+                state.current_app = piece.app
+            pieces.append(piece)
+        return assemble(merge_openers(pieces)), False
+
+    def _clause(self, clause: str, state: RequestState) -> Piece:
+        """What one clause amounts to: the best grammar match its handler accepts, else the cues."""
+        clause = strip_filler(clause.strip(" ,;"))
+        if not clause or not any(ch.isalnum() for ch in clause):
+            return unknown()
+        if len(clause) > MAX_GRAMMAR_CHARS:
+            # only dictation is this long: skip the grammar's wildcard scan
+            m = _LONG_DICTATION.match(clause)
+            if m:
+                return typing(clause[m.end():], m.group(1).lower(), state) or unknown()
+        else:
+            for intent, result in matches(clause, self._intents):
+                piece = HANDLERS[intent](clause, result, state)
+                if piece is not None:
+                    return piece
+        return cues(clause, state)
+
+
+#: steps whose text is content (a query, dictation), not an action to screen for destructive words
+_CONTENT_TOOLS = frozenset({"web_search", "youtube_search", "type_text", "get_time", "get_date"})
+
+_REMEMBER = re.compile(
+    r"^(?:please )?remember (?:that )?(?:my |the |our )?(?P<key>[a-z][a-z' ]{0,39}?) (?:is|are) (?P<value>[^\n]{1,200}?)[.!]?$",
+    re.I,
+)
+
+
+#: dictation that *names* a secret ("type my bank password") asks for the secret itself
+_SECRET_REFERENCE = re.compile(
+    r"^(?:my|our|the|his|her|their)\s+(?:[\w-]+\s+){0,3}?(?:password|passcode|passphrase|pin|pin code|"
+    r"credentials?|api key|secret key|private key|access token|credit card(?: number)?|social security number)s?[.!]?$",
+    re.I,
+)
+
+
+def _content_only(piece: Piece) -> bool:
+    """True when the piece only searches or types words, whose content is not an action."""
+    if not piece.steps or not all(step.tool in _CONTENT_TOOLS for step in piece.steps):
+        return False
+    typed = [str(step.params.get("text", "")).strip() for step in piece.steps if step.tool == "type_text"]
+    return not any(_SECRET_REFERENCE.match(t) for t in typed)
+
+
+def _remember(match: re.Match[str]) -> Plan:
+    """"remember that my favourite colour is blue" → a fact to keep (safety_check screens it)."""
+    spoken = match.group("key").strip().lower()
+    key = re.sub(r"[^a-z0-9]+", "_", spoken).strip("_")
+    value = match.group("value").strip()
+    return Plan((), f"I'll remember that your {spoken} is {value}.", {key: value})

@@ -1,0 +1,73 @@
+"""Text helpers shared by every stage: clean a request, lower-case it, strip filler, make a query.
+
+Pure string functions with no knowledge of plans or steps.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from anovax.planner import lexicon as lx
+
+#: web and YouTube queries are cut to this many characters (the tools allow 300)
+MAX_QUERY_CHARS = 200
+
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+SPACES = re.compile(r"\s+")
+WORDS = re.compile(r"\w+", re.UNICODE)
+QUOTES = "\"'“”‘’«»`"
+EDGE_PUNCT = " \t.,;:!?\"'“”‘’«»`()[]{}"
+#: the start of dictation, whose words are typed as said (so filler is not stripped from them)
+DICTATION_START = re.compile(r"^(?:type|write|dictate)\b", re.I)
+
+
+def clean_request(text: Any) -> str:
+    """Any input as one line of text: NFKC, control and format characters to spaces, collapsed."""
+    if text is None:
+        return ""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", errors="replace")
+    elif not isinstance(text, str):
+        text = str(text)
+    text = unicodedata.normalize("NFKC", text)
+    text = _CONTROL_CHARS.sub(" ", text)
+    text = "".join(ch if unicodedata.category(ch)[0] != "C" or ch in "\n\t" else " " for ch in text)
+    return SPACES.sub(" ", text).strip()
+
+
+def lower_words(text: str) -> str:
+    """Lower-case, punctuation to spaces (apostrophes kept), single spaces."""
+    text = text.lower().replace("’", "'")
+    text = re.sub(r"[^\w'+&$%@./-]+", " ", text)
+    text = re.sub(r"(?<!\w)[./-]+|[./-]+(?!\w)", " ", text)
+    return SPACES.sub(" ", text).strip()
+
+
+def alnum(text: str) -> str:
+    """Only the letters and digits, case-folded (to compare two spellings of the same words)."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def strip_filler(text: str, *, trailing: bool = True) -> str:
+    """Drop leading wake words and politeness, and trailing 'please' / 'for me' (never from
+    dictation: "type thank you" types "thank you")."""
+    for _ in range(4):  # "hey siri, please, could you ...": a few layers, but never loop forever
+        new = lx.LEAD_FILLER.sub("", text, count=1).strip()
+        if new == text or not new:
+            break
+        text = new
+    if not trailing or DICTATION_START.match(text):
+        return text
+    new = lx.TRAIL_FILLER.sub("", text).strip()
+    return new or text
+
+
+def query(text: str) -> str:
+    """A search query from spoken text: edge punctuation off, at most MAX_QUERY_CHARS."""
+    q = SPACES.sub(" ", text).strip(EDGE_PUNCT)
+    q = re.sub(r"^(?:for|about|on|up)\s+", "", q, flags=re.I)
+    if len(q) > MAX_QUERY_CHARS:
+        q = q[:MAX_QUERY_CHARS].rsplit(" ", 1)[0]  # cut at a word boundary
+    return q.strip(EDGE_PUNCT)

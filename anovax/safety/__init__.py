@@ -1,0 +1,20 @@
+"""The safety gate: every plan is untrusted input and must pass ``safety_check`` first.
+
+Modules, in the order a plan meets them:
+
+- ``verdict``: the Verdict returned and the stable rule codes;
+- ``limits``: every number enforced; ``context``: trusted runtime state, validated;
+- ``check``: ``safety_check`` itself, orchestrating the stages below and never raising;
+- ``shape``: tool allowlist, exact params, budgets, field caps, forbidden characters;
+- ``canon``/``confusables``/``decode``: canonical and de-obfuscated forms for matching;
+- ``commands``/``prose``/``web``/``leaks``/``keys``/``apps``: what each kind of text may hold;
+- ``scan``: one text, screened for the context it lands in;
+- ``content``: per-step rules; ``sequence``: focus, launchers, GUI sequences, exfiltration;
+- ``stream``: commands split across steps; ``memory``: facts to store; ``taint``: memory,
+  screen text and the transcript steering the plan.
+"""
+
+from anovax.safety.check import safety_check
+from anovax.safety.verdict import Rule, Verdict
+
+__all__ = ["Rule", "Verdict", "safety_check"]

@@ -1,0 +1,178 @@
+"""Application names: what open_app may be given, and what kind of app a name is.
+
+open_app takes a *name*, never a path or a command line. Until the fixed app table arrives
+(a later issue) the rule is an allowlist by charset and shape, not a list of apps: letters,
+digits, spaces and ``_ . + ( ) -`` (ASCII punctuation only, so Windows "best-fit" quote
+look-alikes cannot smuggle arguments), no token starting with ``-``, no ``..``, no script or
+installer extension, no domain, and no interpreter followed by arguments. Opening a terminal
+by name is allowed; what is typed afterwards is the focus rules' business.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from enum import Enum
+
+from anovax.safety.canon import fold, is_disguised, plain
+
+_ALLOWED_PUNCT = frozenset(" _.+()-")
+_EXT = re.compile(r"\.(?:exe|app|lnk|desktop)$")
+_SPLIT = re.compile(r"[\s\-_.]+")
+_VERSIONISH = re.compile(r"^\(?(?:v?\d[\d.]*|\d+-?bit|x64|x86|preview|beta|insiders?)\)?$")
+
+#: script, installer and shortcut extensions: launching one runs arbitrary code
+_BAD_EXT = re.compile(
+    r"\.(?:bat|cmd|ps1|psm1|psd1|vbs|vbe|js|jse|wsf|wsh|hta|scr|msi|msp|mst|com|pif|reg|sh|bash|zsh|py|pyw|pl|rb|"
+    r"jar|cpl|inf|url|application|gadget|appref-ms|scf|library-ms|search-ms|settingcontent-ms|dll|sct|xsl|ocx|"
+    r"iso|img|vhd|vhdx|zip|mov)$"  # .com is both a DOS executable and a web address; .zip/.mov are both too
+)
+#: a web address rather than an app ("www.example.org"); "Paint.NET" and "draw.io" are apps
+_WEB_ADDRESS = re.compile(r"^www\.|\.(?:html?|php|aspx?)$")
+
+#: full names of terminals, shells, REPLs and run boxes (single words)
+_TERMINAL_SINGLE = """
+    terminal wt cmd powershell pwsh run command bash sh zsh fish dash ksh csh tcsh ash mksh yash nu nushell
+    elvish xonsh xterm uxterm konsole alacritty kitty tilix terminator wezterm urxvt rxvt foot st hyper tabby
+    warp guake yakuake tilda terminology sakura termite lxterminal qterminal kgx ptyxis blackbox eterm iterm
+    iterm2 mintty cygwin msys2 cmder conemu wsl ubuntu debian kali opensuse termux putty ssh mosh telnet ftp
+    mobaxterm securecrt termius xshell ghostty windterm rio contour jupyter jupyterlab rstudio spyder thonny
+    tmux screen byobu zellij
+    sftp python python2 python3 py ipython bpython ptpython pypy pypy3 idle node nodejs deno bun irb pry ruby
+    ghci psql mysql mariadb sqlite sqlite3 mongo mongosh sqlcmd sqlplus lua luajit perl php r rterm julia
+    scala jshell clj clojure erl iex racket guile sbcl ocaml utop tclsh wish gdb lldb octave busybox adb dosbox
+"""
+#: multi-word names of the same
+_TERMINAL_MULTI = """windows terminal,command prompt,windows powershell,powershell ise,run dialog,run box,git bash,
+kali linux,cool retro term,python idle,developer command prompt,developer powershell,anaconda prompt,
+node.js command prompt,redis cli,gnome terminal,mate terminal,xfce4 terminal,windows subsystem for linux,
+run command,interactive ruby"""
+TERMINAL_NAMES = frozenset(_TERMINAL_SINGLE.split()) | frozenset(
+    n.strip() for n in _TERMINAL_MULTI.replace("\n", "").split(",")
+)
+
+#: words that make any name a terminal ("GNOME Terminal", "Anaconda Prompt", "Python 3.12")
+_TERMINAL_WORDS = frozenset(
+    """terminal shell console prompt cmd powershell pwsh bash zsh fish ksh csh tcsh xterm uxterm konsole
+    alacritty tilix terminator wezterm urxvt rxvt guake yakuake tilda lxterminal qterminal mintty cygwin
+    msys2 cmder conemu iterm iterm2 repl python python2 python3 ipython bpython pypy node nodejs irb ghci
+    psql mysql sqlite3 mongosh sqlcmd sqlplus julia jshell wsl putty mobaxterm securecrt termius xshell
+    ghostty jupyter jupyterlab rstudio matlab octave spyder thonny ubuntu debian kali ruby perl tmux byobu
+    zellij""".split()
+)
+
+#: programs that must never be opened by name: they run other code, change the system or are commands
+DENIED_APPS = frozenset(
+    """regedit regedt32 diskpart mshta regsvr32 rundll32 certutil bitsadmin cscript wscript msiexec
+    installutil msbuild cmstp forfiles pcalua msdt odbcconf msxsl wmic schtasks at reg sc net net1 netsh
+    bcdedit vssadmin wbadmin cipher sdelete taskkill tskill shutdown format del erase rd rmdir rm mimikatz
+    psexec paexec runas sudo su doas pkexec gsudo curl wget scp nc ncat netcat socat mkfs dd fdisk parted
+    attrib icacls takeown fsutil wevtutil auditpol bootrec bootsect hh syncappvpublishingserver
+    presentationhost mavinject xwizard esentutl extrac32 diskshadow dnscmd ieexec infdefaultinstall
+    regasm regsvcs rpcping scriptrunner atbroker control.exe cmdkey vaultcmd reboot poweroff halt logoff
+    killall pkill chmod chown crontab launchctl systemctl""".split()
+)
+
+#: denied names that also start real app names ("Format Factory", "Net Limiter"): refused only alone
+_ALSO_WORDS = frozenset("at sc net format del erase rd rm dd nc su halt reboot control.exe chmod".split())
+
+#: interpreters and shells: with anything after them the name is a command line
+_INTERPRETERS = frozenset(
+    """cmd powershell pwsh bash sh zsh fish dash ksh csh tcsh ash wsl python python2 python3 py pypy pypy3
+    ipython node nodejs deno bun ruby irb perl php lua luajit tclsh osascript julia rscript busybox explorer
+    mshta wscript cscript""".split()
+)
+
+_FILE_MANAGERS = frozenset(
+    ["explorer", "file explorer", "files", "file manager", "nautilus", "dolphin", "thunar", "nemo", "pcmanfm",
+     "caja", "finder", "this pc", "my computer", "windows explorer"]
+)
+_RECYCLE_BINS = frozenset(["recycle bin", "recyclebin", "trash", "wastebasket", "bin", "deleted items"])
+_BROWSERS = frozenset(
+    ["browser", "web browser", "chrome", "google chrome", "chromium", "firefox", "mozilla firefox", "edge",
+     "microsoft edge", "msedge", "brave", "opera", "vivaldi", "safari", "tor browser", "librewolf", "waterfox"]
+)
+_SYSTEM_APPS = frozenset(
+    ["settings", "windows settings", "system settings", "system preferences", "control panel", "control",
+     "task manager", "taskmgr", "activity monitor", "system monitor", "services", "services.msc",
+     "device manager", "devmgmt.msc", "disk management", "diskmgmt.msc", "computer management",
+     "compmgmt.msc", "event viewer", "eventvwr", "gpedit", "gpedit.msc", "secpol.msc", "windows security",
+     "windows defender", "defender", "msconfig", "system configuration", "recovery", "backup",
+     "disk utility", "gnome disks", "gparted", "mmc", "taskschd.msc", "task scheduler", "windows update"]
+)
+
+
+class AppKind(str, Enum):
+    """What focus the plan is in after an app opens (drives the sequence rules)."""
+
+    TERMINAL = "terminal"
+    BROWSER = "browser"
+    RECYCLE_BIN = "recycle_bin"
+    FILE_MANAGER = "file_manager"
+    SYSTEM = "system"
+    OTHER = "other"
+
+
+def app_key(name: str) -> str:
+    """The folded app name without an .exe/.app suffix."""
+    return _EXT.sub("", fold(name)).strip()
+
+
+def _is_terminal(key: str) -> bool:
+    words = [w for w in _SPLIT.split(key) if w]
+    joined = " ".join(words)
+    if key in TERMINAL_NAMES or joined in TERMINAL_NAMES or any(w in _TERMINAL_WORDS for w in words):
+        return True
+    if any(part in key for part in ("terminal", "console", "xterm")):
+        return True
+    # "R 4.3.1", "Ubuntu 22.04 LTS", "Ruby 3.2 (x64)": a REPL or shell name plus a version
+    if words and words[0] in TERMINAL_NAMES and all(_VERSIONISH.match(w) or w == "lts" for w in words[1:]):
+        return True
+    return bool(re.fullmatch(r"(?:python|pypy|py|php|lua|perl|ruby|node)[\d.]*", key))
+
+
+def kind(name: str) -> AppKind:
+    key = app_key(name)
+    words = [w for w in _SPLIT.split(key) if w]
+    joined = " ".join(words)
+    if _is_terminal(key):
+        return AppKind.TERMINAL
+    if key in _RECYCLE_BINS or joined in _RECYCLE_BINS:
+        return AppKind.RECYCLE_BIN
+    if key in _BROWSERS or joined in _BROWSERS:
+        return AppKind.BROWSER
+    if key in _FILE_MANAGERS or joined in _FILE_MANAGERS:
+        return AppKind.FILE_MANAGER
+    if key in _SYSTEM_APPS or joined in _SYSTEM_APPS:
+        return AppKind.SYSTEM
+    return AppKind.OTHER
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` is not a plain application name, or None. (Control characters and
+    length were checked before this.)"""
+    if unicodedata.normalize("NFKC", name) != name:
+        return "compatibility look-alike characters"  # ｃｍｄ, 𝐜𝐦𝐝: the executor would see other bytes
+    text = plain(name).strip()
+    if not text:
+        return "empty"
+    for ch in text:
+        if not (ch.isalnum() or ch in _ALLOWED_PUNCT):
+            return f"character {ch!r} is not allowed in an app name"
+    if ".." in text:
+        return "parent-directory reference"
+    tokens = text.split()
+    if any(t.startswith(("-", "+")) for t in tokens):
+        return "command-line switch"
+    if any(is_disguised(t) for t in re.findall(r"\w+", text)):
+        return "mixed-script look-alike letters"
+    key = app_key(name)
+    if _BAD_EXT.search(key) or _WEB_ADDRESS.search(key):
+        return "script, installer or web address instead of an app"
+    words = key.split()
+    if key in DENIED_APPS or (words and words[0] in DENIED_APPS and words[0] not in _ALSO_WORDS):
+        return "system tool that runs commands"
+    if words and words[0] in _INTERPRETERS and len(words) > 1 and " ".join(words) not in TERMINAL_NAMES:
+        if not all(_VERSIONISH.match(w) for w in words[1:]):
+            return "interpreter with arguments"
+    return None

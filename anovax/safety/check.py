@@ -1,0 +1,97 @@
+"""safety_check: the one gate every plan passes before anything touches the keyboard.
+
+Order (CWE-180): trusted counters -> strict parse -> shape and limits -> forbidden
+characters -> per-step content -> sequences and focus -> split commands -> memory -> taint.
+Each stage returns a refusal or None; the first refusal wins. Nothing here raises: any
+unexpected exception is itself a refusal (``internal_error``), because a check that crashed
+has not checked anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from anovax.errors import PlanError
+from anovax.plan import Plan, parse_plan, plan_from_obj
+from anovax.safety import content, limits, memory, sequence, shape, stream, taint
+from anovax.safety.context import Context, build
+from anovax.safety.verdict import Rule, Verdict
+from anovax.tools import TOOLS, ToolRegistry
+
+
+def _parse(plan: Any) -> Plan | Verdict:
+    """A Plan re-validated from its own dict, or an untrusted object parsed strictly."""
+    try:
+        if isinstance(plan, Plan):
+            # Plan's constructor checks nothing; re-validate what it holds.
+            try:
+                data = plan.to_dict()
+            except Exception as exc:  # a malformed Plan (steps that are not Steps)
+                raise PlanError("The plan object is malformed.") from exc
+            return plan_from_obj(data)
+        if isinstance(plan, Mapping):
+            steps = plan.get("steps")
+            if isinstance(steps, (list, tuple)) and len(steps) > limits.MAX_STEPS:
+                return Verdict.refuse(Rule.TOO_MANY_STEPS, detail=f"{len(steps)} steps")
+        return parse_plan(plan)
+    except PlanError as exc:
+        return Verdict.refuse(Rule.BAD_PLAN, detail=exc.message)
+    except (ValueError, TypeError, RecursionError, OverflowError) as exc:
+        # the JSON layer's own limits (e.g. a 5000-digit integer) are malformed plans too
+        return Verdict.refuse(Rule.BAD_PLAN, detail=f"{type(exc).__name__}: {exc}")
+
+
+def _check(plan: Plan, ctx: Context) -> Verdict:
+    stages = (
+        lambda: shape.check_steps(plan, ctx),
+        lambda: shape.check_sizes(plan),
+        lambda: shape.check_characters(plan, ctx),
+        lambda: content.check_steps(plan),
+        lambda: sequence.check(plan, ctx),
+        lambda: stream.check(plan, ctx),
+        lambda: memory.check_remember(plan),
+        lambda: taint.check(plan, ctx),
+    )
+    for stage in stages:
+        verdict = stage()
+        if verdict is not None:
+            return verdict
+    return Verdict.allow()
+
+
+def safety_check(
+    plan: Any,
+    user_text: str = "",
+    *,
+    depth: int = 0,
+    agents_spawned: int = 0,
+    memory: Mapping[str, str] | None = None,
+    observation: str | None = None,
+    session_typed: str = "",
+    focused_app: str | None = None,
+    registry: ToolRegistry = TOOLS,
+) -> Verdict:
+    """Allow or refuse ``plan`` (a Plan or untrusted raw data); never raises."""
+    try:
+        ctx = build(
+            user_text=user_text,
+            depth=depth,
+            agents_spawned=agents_spawned,
+            memory=memory,
+            observation=observation,
+            session_typed=session_typed,
+            focused_app=focused_app,
+            registry=registry,
+        )
+        if isinstance(ctx, Verdict):
+            return ctx
+        budget = shape.check_budget(ctx)
+        if budget is not None:
+            return budget
+        parsed = _parse(plan)
+        if isinstance(parsed, Verdict):
+            return parsed
+        return _check(parsed, ctx)
+    except Exception as exc:  # noqa: BLE001 - the whole point: fail closed, never raise
+        return Verdict.refuse(Rule.INTERNAL_ERROR, detail=f"{type(exc).__name__}: {exc}")

@@ -1,0 +1,311 @@
+"""The command denylist: shell, PowerShell and cmd syntax that must never reach a keyboard.
+
+It is applied to everything that executes or that a model reads back (typed text, app names,
+sub-task goals, memory), never to search queries, so "password manager reviews" passes.
+Patterns run on folded text (see canon.py) and on its de-obfuscated variants (decode.py).
+
+Word boundaries are explicit: a command word may not be glued to letters, dots or hyphens
+(``sudoku``, ``Netshoes``, ``curly``, ``confirm -RFQ`` pass), and ambiguous English words
+(halt, parted, shred, net, at, ftp...) only match with command-like arguments or in command
+position. Terminals are handled by the focus rules, not here: content rules cannot
+enumerate every destructive command, so this list is defence in depth.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: left boundary of a command word: not glued to a word character, dot or hyphen
+_L = r"(?<![\w.\-])"
+#: right boundary, allowing an .exe/.com suffix
+_R = r"(?:\.exe|\.com)?(?![\w\-])"
+#: command position: start of a line or after a separator, with wrappers such as sudo
+_CP = (
+    r"(?:^|[;&|(){}`\n]|\$\()[ ]*"
+    r"(?:(?:sudo|doas|nohup|exec|command|builtin|env|time|nice|xargs|busybox|call|start|"
+    r"cmd(?:\.exe)?[ ]+/[ck])(?:[ ]+-\S+)*[ ]+)*"
+)
+_ARGS = r"(?:[ ]+-\S+)*"  # optional flags
+
+
+class _Word(str):
+    """A pattern that starts with a command word (its left boundary is added once per category)."""
+
+    def __add__(self, other: str) -> _Word:
+        return _Word(str(self) + other)
+
+
+def _w(names: str) -> _Word:
+    return _Word(rf"(?:{names}){_R}")
+
+
+_SHELLS = r"sh|bash|zsh|dash|ksh|csh|tcsh|fish|ash|mksh|yash"
+_INTERPRETERS = (
+    r"python[\d.]*|py|pypy[\d.]*|perl|ruby|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|luajit|"
+    r"tclsh|osascript|jjs|jrunscript|rscript|julia|awk|gawk|nawk|mawk|groovy"
+)
+
+_DESTROY = [
+    _w("rm|srm") + r"[ ]+(?:[-/~*.$\\%\"']|[a-z]:)",
+    _w("rmdir|rd") + r"[ ]+(?:/[sq]|-)",
+    _w("rmdir") + r"[ ]+\S",
+    _w("del|erase") + r"[ ]+(?:/[a-z]|-[a-z]|\"?[a-z]:[\\/]|[\\/]|\S*\*|%|\.\\|\$|~)",
+    _w("shred|wipe|srm") + r"[ ]+(?:-[a-z]|/|~|\$)",
+    _w("wipefs|blkdiscard|sdelete|sdelete64|diskpart|fdisk|sfdisk|cfdisk|gdisk|sgdisk|newfs|"
+       "vssadmin|wbadmin|bcdedit|bootrec|bootsect|format-volume|clear-disk|initialize-disk|"
+       "remove-partition|clear-recyclebin|remove-item|clear-content|clear-item|"
+       "remove-computerrestorepoint|disable-computerrestore|rimraf|userdel|deluser|delgroup|groupdel|"
+       "remove-localuser|remove-aduser|clc"),
+    _Word(r"mkfs(?:\.\w+)?(?![\w-])"),
+    _w("parted") + r"[ ]+(?:-|/dev)",
+    _w("format") + r"[ ]+(?:[a-z]:|/[a-z]|-[a-z])",
+    _w("dd") + r"[ ]+[^\n]*\b(?:if|of)=",
+    r"\bof=/dev/",
+    r">[ ]*/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|r?disk)",
+    _w("cipher") + r"[ ]+/w",
+    _w("robocopy") + r"[^\n]*[ ]/(?:mir|purge|move|mov)\b",
+    _w("git") + r"[ ]+clean[ ]+[^\n]*-\S*[fdx]",
+    _w("git") + r"[ ]+reset[ ]+[^\n]*--hard",
+    _w("git") + r"[ ]+push[ ]+[^\n]*(?:--force|[ ]-f\b|[ ]\+)",
+    _w("find") + r"[ ][^\n]*-(?:delete|exec(?:dir)?[ ]+(?:rm|shred|del)\b)",
+    _w("xargs") + _ARGS + r"[ ]+(?:rm|shred|del|kill)\b",
+    r"\|[ ]*(?:%[ ]*\{[ ]*)?(?:ri|rm|del|erase|rd|rmdir|remove-item|rimraf|shred)(?![\w-])",
+    _w("ri") + r"[ ]+-\w",
+    r":[ ]*\([ ]*\)[ ]*\{",  # :(){ :|:& };:
+    r"\b(\w+)[ ]*\([ ]*\)[ ]*\{[ ]*\1[ ]*\|[ ]*\1[ ]*&",  # bomb(){ bomb|bomb& }
+    r"%0[ ]*\|[ ]*%0",
+    _w("chmod") + _ARGS + r"[ ]+[0-7]?777\b",
+    _w("chmod") + _ARGS + r"[ ]+\S+[ ]+/(?:[ ]|$|etc|bin|usr|boot|var|home)",
+    _w("chmod|chown|chgrp") + r"[ ]+-[a-z]*r",
+    _w("chattr") + r"[ ]+[-+]",
+    _w("truncate") + r"[ ]+-s",
+    r"\btruncate[ ]+table\b",
+    r"\bdrop[ ]+(?:table|database|schema)\b",
+    r"\bdelete[ ]+from[ ]+\S+[ ]*;",
+    _w("mv") + r"[ ]+[^\n]*[ ]/dev/null",
+    _w("mv") + r"[ ]+(?:~/?|/\*?|\*)[ ]",
+    r"(?:\becho\.|\btype[ ]+nul|\bcat[ ]+/dev/null|\bcopy[ ]+nul|(?:^|[;&\n])[ ]*:)[ ]*>",
+    _w("apt|apt-get|aptitude|dnf|yum|zypper|snap|brew|choco|winget|scoop|flatpak")
+    + _ARGS + r"[ ]+(?:remove|purge|autoremove|uninstall|erase)\b",
+    _w("pacman") + r"[ ]+-r",
+    _w("dpkg") + r"[ ]+(?:-r|-p|--remove|--purge)\b",
+    _w("docker|podman") + r"[ ]+(?:system[ ]+prune|rm[ ]+-|rmi|volume[ ]+(?:rm|prune)|container[ ]+prune|image[ ]+prune)",
+    _w("kubectl") + r"[ ]+delete",
+    _w("net") + r"[ ]+user[ ]+\S+[ ]+/del",
+    _w("diskutil") + r"[ ]+(?:erase\w*|zero\w*|secureerase|partitiondisk|reformat|apfs[ ]+delete\w*)",
+    _w("tmutil") + r"[ ]+delete",
+]
+
+_POWER = [
+    _w("shutdown") + r"[ ]+(?:[-/][a-z]|now|\+\d|\d{1,2}:\d{2})",
+    _CP + r"(?:shutdown|reboot|poweroff|halt|logoff)(?:\.exe)?[ ]*(?:$|[;&|)\n])",
+    _w("stop-computer|restart-computer|poweroff|tsdiscon|psshutdown|psshutdown64|logoff"),
+    _w("reboot|halt") + r"[ ]+(?:-|now)",
+    _w("systemctl|loginctl") + r"[ ]+(?:poweroff|reboot|halt|suspend|hibernate|kexec|emergency|rescue|isolate|terminate-\w+|kill-\w+)",
+    _w("init|telinit") + r"[ ]+[06s](?![\w])",
+    r"/proc/sysrq-trigger",
+    r"\bexitwindowsex\b",
+    _w("pmset") + r"[ ]+(?:sleepnow|halt|restart|shutdown)",
+]
+
+_PRIVILEGE = [
+    _w("sudo|doas|pkexec|gsudo|runas|visudo|su\\.exe|setcap|psexec|psexec64|paexec"),
+    _CP + r"su(?:[ ]+(?:-\S*|root))*[ ]*(?:$|[;&|\n])",
+    _w("su") + r"[ ]+(?:-[lcm]?|root|\w+[ ]+-c)(?:[ ]|$)",
+    r"-verb[ ]+runas",
+    r"/etc/sudoers",
+    r"\bnopasswd\b",
+    _w("usermod|gpasswd|adduser|useradd") + r"[ ][^\n]*\b(?:sudo|wheel|admin)\b",
+    _w("net") + r"[ ]+localgroup[ ]+administrators",
+    _w("net") + r"[ ]+user[ ]+\S+[ ]+(?:/add|/active|\S+[ ]+/add)",
+    _w("add-localgroupmember|add-adgroupmember"),
+    _w("chmod") + _ARGS + r"[ ]+(?:[ugoa]*\+[rwxt]*s|[2-7][0-7]{3})\b",
+    r"\benablelua\b|\bconsentpromptbehavior\w*",
+]
+
+_CREDENTIAL = [
+    r"\.ssh[/\\]",
+    r"[/\\]\.ssh\b",
+    r"\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b",
+    r"\bauthorized_keys\b",
+    r"\.aws[/\\](?:credentials|config)",
+    r"\.git-credentials|\.netrc\b|\.pgpass\b|\.pypirc\b|\.npmrc\b|\.vault-token\b|\.password-store\b|\.gnupg\b",
+    r"\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh[/\\]hosts",
+    r"\blogin data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b",
+    r"/etc/(?:shadow|gshadow|master\.passwd)",
+    _w("passwd"),
+    r"\\config\\(?:sam|security|system)\b|\bhklm\\(?:sam|security)\b|\bhkey_local_machine\\(?:sam|security)\b",
+    _w("reg") + r"[ ]+save",
+    _w("lsass|procdump|procdump64|sekurlsa|mimikatz|lazagne|secretsdump|pypykatz|rubeus|hashcat|vaultcmd|cmdkey"),
+    r"\bkeymgr\.dll\b|\bntds\.dit\b|\bwallet\.dat\b|\.kdbx\b|\blogin\.keychain|\bconvertfrom-securestring\b|\bdpapi\b",
+    _w("security") + r"[ ]+(?:find-(?:generic|internet)-password|dump-keychain|unlock-keychain)",
+    _w("secret-tool") + r"[ ]+(?:lookup|search)",
+    _w("gh") + r"[ ]+auth[ ]+token",
+    _w("findstr|grep|select-string|sls") + r"[ ][^\n]*\b(?:password|passwd|pwd|secret|token|api[_-]?key)",
+    r"\bget-storedcredential\b",
+]
+
+_SECURITY = [
+    _w("netsh|auditpol|fsutil|wevtutil|mountvol|takeown|cacls|icacls|xcacls|attrib|regedit|regedt32|regini|"
+       "secedit|mpcmdrun|modprobe|insmod|rmmod|csrutil|spctl|bcdboot"),
+    _w("set-mppreference|add-mppreference|remove-mppreference|set-executionpolicy|set-netfirewallprofile|"
+       "disable-netfirewallrule|new-netfirewallrule|set-itemproperty|new-itemproperty|remove-itemproperty|"
+       "set-service|stop-service|remove-service|clear-eventlog|remove-eventlog|disable-bitlocker|"
+       "suspend-bitlocker|disable-windowsoptionalfeature|set-acl"),
+    r"-(?:executionpolicy|exec|ep)[ ]+(?:bypass|unrestricted)",
+    r"disable\w*monitoring\b|\bdisableantispyware\b|\btamperprotection\b|\bdisableantivirus\b",
+    _w("ufw") + r"[ ]+(?:disable|reset|default[ ]+allow)",
+    _w("iptables|ip6tables|nft") + r"[ ]+(?:-f|--flush|-x|flush|-p[ ]+\w+[ ]+accept)",
+    _w("setenforce") + r"[ ]+0",
+    _w("systemctl") + r"[ ]+(?:stop|disable|mask|kill)",
+    _CP + r"service[ ]+\S+[ ]+(?:stop|disable)",
+    _w("sc") + r"[ ]+(?:\\\\\S+[ ]+)?(?:stop|delete|config|create|failure|sdset)\b",
+    _w("net") + r"[ ]+(?:stop|start|share|session|accounts|use|user|localgroup)\b[^\n]*(?:[ ]/[a-z]|\\\\|[ ][a-z]:|[ ]\*)",
+    _w("reg") + r"[ ]+(?:add|delete|import|load|unload|restore|copy|export)\b",
+    r"\bhk(?:lm|cu|cr|u|cc)(?::|\\)|\bhkey_(?:local_machine|current_user|classes_root|users)\b",
+    _w("history") + r"[ ]+-c",
+    _w("unset") + r"[ ]+histfile|histfile=/dev/null",
+    r"(?:/etc/|\\drivers\\etc\\)hosts\b",
+    _w("dism") + r"[ ][^\n]*/(?:disable|remove)-",
+    _w("launchctl") + r"[ ]+(?:unload|disable|bootout|remove)",
+]
+
+_PERSISTENCE = [
+    _w("schtasks|crontab|register-scheduledtask|new-scheduledtask\\w*|new-service|set-wmiinstance|register-wmievent"),
+    _w("at") + r"[ ]+\d{1,2}:\d{2}[ ]+(?:/(?:every|next|interactive|delete)\b|\S+\.(?:exe|bat|cmd|ps1)\b)",
+    r"/etc/cron|/var/spool/cron|/etc/rc\.local|/etc/init\.d|/etc/systemd/system|\.config/autostart",
+    _w("systemctl") + r"[ ]+enable",
+    _w("launchctl") + r"[ ]+(?:load|bootstrap|submit|enable)",
+    r"\blaunch(?:agents|daemons)\b",
+    r"\\start menu\\programs\\startup|\bshell:(?:common )?startup\b",
+    r"(?:>>?|\btee(?:[ ]+-a)?)[ ]*\S*(?:bashrc|zshrc|bash_profile|zprofile|/\.profile|rc\.local|autostart|authorized_keys|sudoers|crontab|/etc/)",
+    r"\\currentversion\\(?:run|runonce|policies|winlogon|image file execution options)\b",
+    r"\bwinlogon\\(?:userinit|shell)\b|\bappinit_dlls\b|\bimage file execution options\b",
+    r"\bwmic[^\n]*startup",
+]
+
+_NETWORK = [
+    _w("curl") + r"[ ]+(?:[^\n]*[ ])?(?:-[a-z]|--[a-z]|https?:|ftps?:|file:|\S+\.\S+/|\d+\.\d+\.\d+\.\d+|localhost|\$|@)",
+    _w("wget|wget2|aria2c|iwr|invoke-webrequest|invoke-restmethod|irm|start-bitstransfer|bitsadmin|certutil|"
+       "ncat|socat|powercat|netcat|mkfifo|mknod|ngrok|msfvenom|msfconsole|meterpreter|chisel|"
+       "send-mailmessage|ssh-copy-id|smbclient|rclone|scp|pscp|new-psdrive"),
+    r"\bdownload(?:string|file|data)(?:async)?\b|\bnet\.webclient\b|\bsystem\.net\.\w+|\burldownloadtofile\b",
+    r"\bnew-object[ ]+(?:-\S+[ ]+)*(?:system\.)?net\.|\bmsxml2\.\w*http\b|\bxmlhttp\b|\bwinhttp\.winhttprequest\b",
+    _w("nc|telnet") + _ARGS + r"[ ]+\S+[ ]+\d{1,5}\b",
+    _w("nc") + r"[ ]+-",
+    r"/dev/(?:tcp|udp)/",
+    _w(_SHELLS) + r"[ ]+-i\b",
+    _w("sftp|ftp|tftp") + r"[ ]+(?:-|\S+@|\S+\.\S+|\d)",
+    _w("rsync") + r"[ ][^\n]*\S+:",
+    _w("ssh") + _ARGS + r"[ ]+\S+@\S+",
+    _w("ssh") + r"[ ]+-[a-z]*[rldwn]\b",
+    r"-infile\b|-method[ ]+(?:post|put)\b",
+    _w("copy-item|move-item|copy|xcopy|robocopy") + r"[ ][^\n]*\\\\",
+    _w("tar|zip|7z") + r"[ ][^\n]*\|[ ]*(?:ssh|nc|curl)",
+    r"\|[ ]*(?:curl|nc|ncat|telnet|ssh|scp)\b",
+    _w("python[\\d.]*|py") + r"[ ]+-m[ ]+(?:http\.server|simplehttpserver|smtpd|pyftpdlib|uploadserver)",
+]
+
+_EXEC = [
+    r"\$\(",  # command substitution
+    r"`[ ]*[\w$/.\\~-][^`\n]*`",  # backtick substitution
+    r"\$\{?ifs\}?",
+    r"\$\{[^}\n]*[:#%/^,!]",  # ${PATH:0:1} and friends
+    r"\$\{?[a-z_]\w*\}?\$\{?[a-z_]\w*",  # $a$b
+    r"%\w+(?::~[^%\n]*)?%[ ]*%\w+(?::~[^%\n]*)?%",  # %a%%b%
+    r"%\w+:~-?\d",  # %PATH:~0,1%
+    r"%comspec%|\$env:comspec|\bcall[ ]+%\w+%",
+    _w("cmd") + r"(?:[ ]+(?:[^\n]*[ ])?|[ ]*)/[a-z]\b",  # cmd /c, cmd.exe/c
+    r"&[ ]*(?:[(\[]|\$[a-z_{(])",  # & ('Stop-Com'+'puter'), & $x, & [scriptblock]; not "& $200"
+    r"(?:^|[\s;|(])\.[ ]*(?:[(\[]|\$[a-z_{(])",  # . (gal iex), . $x: PowerShell dot-invocation
+    r"\$executioncontext\b|\binvokecommand\b|\bnewscriptblock\b|\]::start\(",
+    _w("iex|invoke-expression|invoke-command|icm|invoke-item|start-process|saps|add-type|invoke-wmimethod|"
+       "invoke-cimmethod|mshta|regsvr32|rundll32|cscript|wscript|cmstp|installutil|msbuild|forfiles|pcalua|msdt|"
+       "odbcconf|msxsl|wmic|syncappvpublishingserver|ieexec|dnscmd|diskshadow|esentutl|extrac32|"
+       "presentationhost|rpcping|scriptrunner|xwizard|mavinject|regasm|regsvcs|infdefaultinstall|atbroker|"
+       "hh\\.exe|control\\.exe|uudecode|busybox|toybox"),
+    r"\[scriptblock\]|scriptblock\]?::create|frombase64string|\[char\][ ]*\(?\d|\[(?:system\.)?text\.encoding\]",
+    r"-bxor\b|\[reflection\.assembly\]|\.invoke\(|getdelegateforfunctionpointer|\bamsi(?:utils|initfailed|scanbuffer|\.dll)\b|\bvirtualalloc\b",
+    _w("powershell|pwsh|powershell_ise") + r"(?:[ ]+(?:[^\n]*[ ])?|[ ]*)[-/][a-z]",
+    _w(_SHELLS) + _ARGS + r"[ ]+-[a-z]*c\b",
+    _w(_INTERPRETERS) + _ARGS + r"[ ]+-{1,2}(?:c|e|r|eval|exec|command)(?![\w-])",
+    _w("deno") + r"[ ]+eval",
+    _w("msiexec") + r"[ ][^\n]*(?:/i|/q|/y|https?:)",
+    r"\|[ ]*(?:sudo[ ]+)?(?:\S*/)?(?:" + _SHELLS + "|" + _INTERPRETERS
+    + r"|pwsh|powershell|cmd|iex|invoke-expression|source|xargs)(?:\.exe)?(?![\w-])(?![ ]*\|)",  # not a table cell
+    r"(?:\b(?:" + _SHELLS + r"|source)|(?:^|[ ;&])\.)[ ]+<[ ]*\(|<\([ ]*(?:curl|wget)",
+    _w("eval|exec") + r"[ ]+[\"'$`(]",
+    r"(?<![\w.])(?:exec|eval|execfile|system|popen|spawn|shell_exec|passthru|proc_open|pcntl_exec|execsync|"
+    r"spawnsync|execfilesync|execv\w*|spawnv\w*)\(",
+    r"\bos\.(?:system|popen|exec\w*|spawn\w*|remove|rmdir|unlink|removedirs|kill)\b|\bshutil\.rmtree\b",
+    r"\bsubprocess\.|\bimport[ ]+subprocess\b|\bfrom[ ]+subprocess\b|\bchild_process\b|\b__import__\b|\bruntime\.getruntime\b|\bprocess\.start\b",
+    r"\bwscript\.shell\b|\bshell\.application\b|\bcreateobject[ ]*\(|\bactivexobject\b|\bfs\.(?:rm|rmdir|unlink)\w*\b",
+    _w("base64") + r"[ ][^\n]*(?:-d|--decode|-di)\b",
+    _w("xxd") + r"[ ][^\n]*-r",
+    _w("openssl") + r"[ ]+(?:enc|base64)[^\n]*-d\b",
+    _w("tr") + r"[ ]+['\"]?\[?a-z",
+    r"\|[ ]*rev(?![\w])",
+    r"(?:\\x[0-9a-f]{2}){3,}|(?:\\[0-7]{3}){3,}|(?:\\u[0-9a-f]{4}){3,}|\$'[^'\n]*\\[x0-7u]",
+    r"\bcharcodeat\b|string\.fromcharcode",
+    # a glob in command position: /???/r?, /bin/r*, r[m] -rf
+    r"(?:^|[;&|(\n])[ ]*(?:sudo[ ]+)?[.~]*/\S*[?*\[]\S*",
+    r"(?:^|[;&|(\n])[ ]*\{[\w/.~-]+,[^}\s]*\}",  # {rm,-rf,~}
+]
+
+_PROCESS = [
+    _w("taskkill|tskill|pkill|killall|stop-process|spps"),
+    _w("kill") + r"(?:[ ]+-\S+)*[ ]+-1\b",
+    _w("kill") + r"(?:[ ]+-\S+)*[ ]+1[ ]*$",
+    _w("kill") + r"[ ]+-(?:9|kill|sigkill)\b",
+]
+
+
+@dataclass(frozen=True)
+class Category:
+    """One family of dangerous commands and the sentence spoken when one is found."""
+
+    name: str
+    reason: str
+    pattern: re.Pattern[str]
+
+
+def _compile(parts: list[str]) -> re.Pattern[str]:
+    # Word-led patterns share one left-boundary check: the regex engine then tests each
+    # branch's first letter instead of re-running a lookbehind per branch (~30x faster).
+    words = [p for p in parts if isinstance(p, _Word)]
+    others = [p for p in parts if not isinstance(p, _Word)]
+    alternatives = [f"{_L}(?:{'|'.join(f'(?:{w})' for w in words)})"] if words else []
+    alternatives += [f"(?:{p})" for p in others]
+    return re.compile("|".join(alternatives), re.M)
+
+
+CATEGORIES: tuple[Category, ...] = (
+    Category("destroy", "I won't run commands that delete or wipe files or disks.", _compile(_DESTROY)),
+    Category("power", "I won't shut down or restart the computer with a command.", _compile(_POWER)),
+    Category("privilege", "I won't run commands that take administrator or root rights.", _compile(_PRIVILEGE)),
+    Category("credential", "I won't read or dump passwords, keys or other credentials.", _compile(_CREDENTIAL)),
+    Category("security", "I won't change security settings or system configuration with a command.", _compile(_SECURITY)),
+    Category("persistence", "I won't set up programs that start on their own.", _compile(_PERSISTENCE)),
+    Category("network", "I won't download code or send files to another computer with a command.", _compile(_NETWORK)),
+    Category("exec", "I won't run hidden, encoded or interpreted code.", _compile(_EXEC)),
+    Category("process", "I won't kill running programs with a command.", _compile(_PROCESS)),
+)
+
+
+@dataclass(frozen=True)
+class CommandHit:
+    """A denylisted command found in a text."""
+
+    category: Category
+    matched: str
+
+
+def find_command(texts: tuple[str, ...] | list[str]) -> CommandHit | None:
+    """The first denylisted command in any of ``texts`` (already folded variants)."""
+    for category in CATEGORIES:
+        for text in texts:
+            match = category.pattern.search(text)
+            if match:
+                return CommandHit(category, match.group())
+    return None

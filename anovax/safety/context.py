@@ -1,0 +1,112 @@
+"""The trusted runtime state a plan is checked against, validated once.
+
+Counters and focus come from the runtime, never from the plan; memory and observation are
+*content* (untrusted) that the runtime merely carries. Anything of the wrong type fails
+closed: a check that cannot trust its own inputs must not allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from anovax.safety import limits
+from anovax.safety.verdict import Rule, Verdict
+from anovax.tools import ToolRegistry
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything safety_check knows besides the plan."""
+
+    user_text: str
+    depth: int
+    agents_spawned: int
+    #: remembered facts, as (key, value) text pairs
+    memory: tuple[tuple[str, str], ...]
+    #: untrusted text fed back during recovery; None outside recovery
+    observation: str | None
+    #: the tail of what this session typed before, prefix for split-command detection
+    session_tail: str
+    focused_app: str | None
+    registry: ToolRegistry
+
+    @property
+    def recovering(self) -> bool:
+        return self.observation is not None
+
+
+def _counter(name: str, value: Any) -> int | Verdict:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail=f"{name} is {value!r}")
+    return value
+
+
+def _memory(memory: Any) -> tuple[tuple[str, str], ...] | Verdict:
+    if memory is None:
+        return ()
+    if not isinstance(memory, Mapping):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="memory is not a mapping")
+    if len(memory) > limits.MAX_MEMORY_FACTS:
+        return Verdict.refuse(Rule.TOO_LONG, "My memory is too large to check safely.", detail="memory facts")
+    facts = []
+    for key, value in memory.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            return Verdict.refuse(Rule.BAD_CONTEXT, detail="memory fact is not text")
+        if len(key) > limits.MAX_MEMORY_KEY or len(value) > limits.MAX_MEMORY_VALUE:
+            return Verdict.refuse(Rule.TOO_LONG, "A stored memory is too long to check safely.", detail="memory fact")
+        facts.append((key, value))
+    return tuple(facts)
+
+
+def build(
+    *,
+    user_text: Any,
+    depth: Any,
+    agents_spawned: Any,
+    memory: Any,
+    observation: Any,
+    session_typed: Any,
+    focused_app: Any,
+    registry: Any,
+) -> Context | Verdict:
+    """Validate the runtime arguments into a Context, or refuse."""
+    if user_text is None:
+        user_text = ""
+    if not isinstance(user_text, str):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="user_text is not text")
+    if len(user_text) > limits.MAX_USER_TEXT:
+        return Verdict.refuse(Rule.TOO_LONG, "That request is too long for me to check safely.", detail="user_text")
+    checked_depth = _counter("depth", depth)
+    if isinstance(checked_depth, Verdict):
+        return checked_depth
+    agents = _counter("agents_spawned", agents_spawned)
+    if isinstance(agents, Verdict):
+        return agents
+    facts = _memory(memory)
+    if isinstance(facts, Verdict):
+        return facts
+    if observation is not None:
+        if not isinstance(observation, str):
+            return Verdict.refuse(Rule.BAD_CONTEXT, detail="observation is not text")
+        if len(observation) > limits.MAX_OBSERVATION:
+            return Verdict.refuse(Rule.TOO_LONG, "The text on screen is too long to check safely.", detail="observation")
+    if session_typed is None:
+        session_typed = ""
+    if not isinstance(session_typed, str):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="session_typed is not text")
+    if focused_app is not None and (not isinstance(focused_app, str) or len(focused_app) > limits.MAX_FOCUSED_APP):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="focused_app is not a short text")
+    if not isinstance(registry, ToolRegistry):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="registry is not a ToolRegistry")
+    return Context(
+        user_text=user_text,
+        depth=checked_depth,
+        agents_spawned=agents,
+        memory=facts,
+        observation=observation,
+        session_tail=session_typed[-limits.SESSION_TAIL :],
+        focused_app=focused_app,
+        registry=registry,
+    )

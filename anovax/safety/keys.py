@@ -1,0 +1,223 @@
+"""Key names: normalise every spelling, parse chords and sequences, classify what a chord does.
+
+Key names are a small domain, so they are an allowlist: an unknown name is refused rather
+than guessed at. Spellings fold to one name (windows/super/meta/gui/cmd/command -> win,
+control -> ctrl, option -> alt, return -> enter, del -> delete, esc -> escape); separators
+``+``, ``-`` and spaces are accepted and modifiers are order-insensitive (a chord is a set).
+``cmd`` is folded to ``win`` as the brief's platform-neutral choice, so on macOS cmd+r and
+cmd+x are refused like win+r and win+x (fail closed).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+Chord = frozenset[str]
+
+MODIFIERS = frozenset({"ctrl", "alt", "shift", "win", "fn"})
+
+_ALIASES = {
+    **dict.fromkeys(("control", "ctl", "ctrlleft", "ctrlright", "lctrl", "rctrl", "leftctrl", "rightctrl", "strg"), "ctrl"),
+    **dict.fromkeys(("altleft", "altright", "lalt", "ralt", "leftalt", "rightalt", "option", "opt", "optionleft", "optionright", "altgr"), "alt"),
+    **dict.fromkeys(("shiftleft", "shiftright", "lshift", "rshift", "leftshift", "rightshift"), "shift"),
+    **dict.fromkeys(("windows", "winleft", "winright", "lwin", "rwin", "leftwin", "rightwin", "super", "meta", "gui", "cmd",
+                     "command", "os", "logo", "winkey", "windowskey", "hyper", "superleft", "superright"), "win"),
+    **dict.fromkeys(("return", "ret", "numpadenter"), "enter"),
+    **dict.fromkeys(("del",), "delete"),
+    **dict.fromkeys(("esc",), "escape"),
+    **dict.fromkeys(("bksp", "bs"), "backspace"),
+    **dict.fromkeys(("ins",), "insert"),
+    **dict.fromkeys(("pgup", "prior"), "pageup"),
+    **dict.fromkeys(("pgdn", "pgdown", "next"), "pagedown"),
+    **dict.fromkeys(("prtsc", "prtscr", "prntscrn", "print", "snapshot", "printscr"), "printscreen"),
+    **dict.fromkeys(("spacebar",), "space"),
+    **dict.fromkeys(("caps",), "capslock"),
+    **dict.fromkeys(("arrowup", "uparrow"), "up"),
+    **dict.fromkeys(("arrowdown", "downarrow"), "down"),
+    **dict.fromkeys(("arrowleft", "leftarrow"), "left"),
+    **dict.fromkeys(("arrowright", "rightarrow"), "right"),
+    **dict.fromkeys(("mute",), "volumemute"),
+    **dict.fromkeys(("apps", "contextmenu", "application"), "menu"),
+    "plus": "+", "minus": "-", "hyphen": "-", "dash": "-", "equals": "=", "equal": "=", "comma": ",",
+    "period": ".", "dot": ".", "fullstop": ".", "slash": "/", "backslash": "\\", "semicolon": ";",
+    "colon": ":", "quote": "'", "apostrophe": "'", "singlequote": "'", "doublequote": '"',
+    "backtick": "`", "backquote": "`", "grave": "`", "tilde": "~", "bracketleft": "[", "leftbracket": "[",
+    "bracketright": "]", "rightbracket": "]", "underscore": "_", "asterisk": "*", "star": "*",
+    "hash": "#", "pound": "#", "at": "@", "exclamation": "!", "question": "?", "ampersand": "&", "pipe": "|",
+    "dollar": "$", "percent": "%", "caret": "^", "lessthan": "<", "greaterthan": ">",
+}
+
+_NAMED = frozenset(
+    {
+        "enter", "tab", "space", "backspace", "delete", "escape", "insert", "home", "end", "pageup", "pagedown",
+        "up", "down", "left", "right", "capslock", "numlock", "scrolllock", "printscreen", "pause", "break",
+        "menu", "volumeup", "volumedown", "volumemute", "playpause", "nexttrack", "prevtrack", "stop",
+        "browserback", "browserforward", "browserrefresh", "browserhome", "browsersearch", "browserfavorites",
+        "browserstop", "launchmail", "launchmediaselect", "launchapp1", "launchapp2", "add", "subtract",
+        "multiply", "divide", "decimal", "separator", "clear", "help", "select", "sleep", "power", "sysrq",
+        "hangul", "hanguel", "hanja", "kana", "kanji", "junja", "final", "convert", "nonconvert", "accept",
+        "modechange", "yen",
+    }
+    | {f"f{n}" for n in range(1, 25)}
+    | {f"num{n}" for n in range(10)}
+)
+
+#: multi-word spellings, replaced before tokenising
+_MULTIWORD = [
+    (re.compile(r"\bpage\s+up\b"), "pageup"), (re.compile(r"\bpage\s+down\b"), "pagedown"),
+    (re.compile(r"\bprint\s+screen\b"), "printscreen"), (re.compile(r"\bcaps\s+lock\b"), "capslock"),
+    (re.compile(r"\bnum\s+lock\b"), "numlock"), (re.compile(r"\bscroll\s+lock\b"), "scrolllock"),
+    (re.compile(r"\bspace\s+bar\b"), "space"), (re.compile(r"\bvolume\s+(up|down|mute)\b"), r"volume\1"),
+    (re.compile(r"\b(?:left|right)\s+(ctrl|control|alt|shift|win|windows|super|cmd|command|option)\b"), r"\1"),
+    (re.compile(r"\b(win|windows|super|cmd|command|meta|logo)\s+key\b"), r"\1"),
+    (re.compile(r"\b(up|down|left|right)\s+arrow\b"), r"\1"), (re.compile(r"\barrow\s+(up|down|left|right)\b"), r"\1"),
+    (re.compile(r"\bplay\s*/?\s*pause\b"), "playpause"), (re.compile(r"\bnext\s+track\b"), "nexttrack"),
+    (re.compile(r"\bprev(?:ious)?\s+track\b"), "prevtrack"),
+]
+_SPACES = re.compile(r"\s+")
+_TOKEN = re.compile(r"[a-z][a-z0-9_]*|[0-9]+|\s+|.", re.S)
+
+
+class KeyError_(ValueError):
+    """A key string that is not a known key or chord."""
+
+
+def normalise(name: str) -> str:
+    """One key name in its canonical spelling, or raise KeyError_."""
+    key = _ALIASES.get(name, name)
+    if key in MODIFIERS or key in _NAMED:
+        return key
+    if len(key) == 1 and "!" <= key <= "~":
+        return key
+    raise KeyError_(f"unknown key {name!r}")
+
+
+def parse(keys: str) -> tuple[Chord, ...]:
+    """``"ctrl+shift+esc"`` -> ({ctrl, shift, escape},); ``"win+x, u"`` -> two chords.
+
+    ``+`` and ``-`` join keys into one chord (pressed together); ``,``, ``;``, ``then`` and
+    a space after a non-modifier start a new chord. A ``+``, ``-`` or ``,`` where a key is
+    expected is that key itself (``ctrl++``, ``ctrl+-``, ``ctrl+,``).
+    """
+    # NFKC and zero-width removal only: accents and look-alike letters are *not* folded away,
+    # so "ctrl+é" or a Cyrillic "ԝin" is an unknown key rather than a guess
+    text = unicodedata.normalize("NFKC", keys)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf").casefold().strip()
+    text = _SPACES.sub(" ", text)
+    for pattern, repl in _MULTIWORD:
+        text = pattern.sub(repl, text)
+    chords: list[Chord] = []
+    current: list[str] = []
+    after_joiner = True  # at the start, or right after "+", "-" or ","
+    pending_space = False
+    for token in _TOKEN.findall(text):
+        if token.isspace():
+            pending_space = True
+            continue
+        if token in ("+", "-", ",", ";", "then") and not after_joiner:
+            if token in (",", ";", "then"):
+                chords.append(frozenset(current))
+                current = []
+            after_joiner, pending_space = True, False
+            continue
+        if pending_space and current and not after_joiner and not all(k in MODIFIERS for k in current):
+            chords.append(frozenset(current))  # "win+x u u": a space after a key starts a new chord
+            current = []
+        current.append(normalise(token))
+        after_joiner, pending_space = False, False
+    if current:
+        chords.append(frozenset(current))
+    if not chords or any(not c for c in chords):
+        raise KeyError_("no keys")
+    return tuple(chords)
+
+
+# --- what a chord does ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KeyEffect:
+    """A refusal rule for a chord: its rule code and a spoken reason."""
+
+    rule: str
+    reason: str
+
+
+_LAUNCH = KeyEffect("launcher_hotkey", "I won't use shortcuts that open a command prompt or a run box.")
+_ELEVATE = KeyEffect("elevation", "I won't press shortcuts that approve administrator prompts.")
+_DESTROY = KeyEffect("gui_destructive", "I won't use shortcuts that permanently delete things or shut the computer down.")
+
+#: refused wherever they appear (a chord containing one of these sets is refused)
+DENIED: tuple[tuple[Chord, KeyEffect], ...] = (
+    (frozenset({"win", "r"}), _LAUNCH),  # Run dialog
+    (frozenset({"win", "x"}), _LAUNCH),  # power-user menu: terminal (admin), shut down
+    (frozenset({"ctrl", "alt", "t"}), _LAUNCH),  # GNOME/Ubuntu terminal
+    (frozenset({"alt", "f2"}), _LAUNCH),  # GNOME/KDE run-command dialog
+    (frozenset({"ctrl", "shift", "enter"}), _ELEVATE),  # run as administrator from search
+    (frozenset({"alt", "y"}), _ELEVATE),  # "Yes" on a UAC prompt
+    (frozenset({"shift", "delete"}), _DESTROY),  # permanent delete, skipping the recycle bin
+    (frozenset({"ctrl", "alt", "delete"}), _DESTROY),  # secure attention: sign out, shut down
+    (frozenset({"ctrl", "alt", "end"}), _DESTROY),  # the same over remote desktop
+    (frozenset({"ctrl", "alt", "backspace"}), _DESTROY),  # kills the X server
+    (frozenset({"sysrq"}), _DESTROY),  # magic SysRq: reboot, kill all
+    (frozenset({"power"}), _DESTROY),
+) + tuple((frozenset({"ctrl", "alt", f"f{n}"}), _LAUNCH) for n in range(1, 13))  # text consoles
+
+#: open a terminal without being refused themselves; typing afterwards is refused
+TERMINAL_OPENERS = (
+    frozenset({"ctrl", "`"}), frozenset({"ctrl", "shift", "`"}),  # VS Code terminal
+    frozenset({"win", "enter"}),  # tiling window managers
+    frozenset({"win", "t"}),  # Pop!_OS / elementary terminal (Windows: taskbar focus, unknown anyway)
+    frozenset({"alt", "f12"}),  # JetBrains terminal
+)
+#: open a browser's developer console (a JavaScript REPL for the page) when a browser has focus
+DEVTOOLS = (
+    frozenset({"f12"}), frozenset({"ctrl", "shift", "j"}), frozenset({"ctrl", "shift", "i"}),
+    frozenset({"ctrl", "shift", "k"}), frozenset({"win", "alt", "j"}), frozenset({"win", "alt", "i"}),
+)
+#: open a search box that launches whatever name is typed into it
+SEARCH_LAUNCHERS = (
+    frozenset({"win"}), frozenset({"win", "s"}), frozenset({"win", "q"}), frozenset({"win", "space"}),
+    frozenset({"alt", "space"}), frozenset({"ctrl", "escape"}), frozenset({"alt", "f1"}),
+)
+#: show the desktop: alt+f4 there opens the shut-down dialog
+DESKTOP = (frozenset({"win", "d"}), frozenset({"win", "m"}), frozenset({"win", ","}))
+#: open a system tool (where select-all + delete or typed "reset" does damage)
+SYSTEM_OPENERS = (
+    frozenset({"win", "e"}), frozenset({"win", "i"}), frozenset({"ctrl", "shift", "escape"}),
+    frozenset({"win", "pause"}), frozenset({"win", "break"}), frozenset({"win", "u"}), frozenset({"launchapp1"}),
+)
+#: switch to another window: focus becomes unknown
+WINDOW_SWITCH = (
+    frozenset({"alt", "tab"}), frozenset({"alt", "shift", "tab"}), frozenset({"win", "tab"}),
+    frozenset({"ctrl", "alt", "tab"}), frozenset({"alt", "escape"}),
+) + tuple(frozenset({"win", str(n)}) for n in range(10))
+PASTE = (frozenset({"ctrl", "v"}), frozenset({"shift", "insert"}), frozenset({"ctrl", "shift", "v"}), frozenset({"win", "v"}))
+ADDRESS_BAR = (frozenset({"ctrl", "l"}), frozenset({"alt", "d"}), frozenset({"f6"}), frozenset({"ctrl", "k"}), frozenset({"ctrl", "e"}))
+SELECT_ALL = frozenset({"ctrl", "a"})
+CLOSE = frozenset({"alt", "f4"})
+
+
+def denied(chord: Chord) -> KeyEffect | None:
+    """Why ``chord`` is refused on its own, or None."""
+    for combo, effect in DENIED:
+        if combo <= chord:
+            return effect
+    # magic SysRq spelled alt+printscreen+<key> (alt+printscreen alone is a window screenshot)
+    if {"alt", "printscreen"} <= chord and len(chord) > 2:
+        return _DESTROY
+    return None
+
+
+def typed_char(chord: Chord) -> str | None:
+    """The text a chord types ("a", " ", "\\n"), "\\b" for backspace, or None for a shortcut."""
+    keys = set(chord) - {"shift"}
+    if len(keys) != 1 or keys & MODIFIERS:
+        return None
+    key = next(iter(keys))
+    if len(key) == 1:
+        return key
+    return {"space": " ", "tab": "\t", "enter": "\n", "backspace": "\b"}.get(key)

@@ -1,0 +1,34 @@
+"""Every number the safety check enforces, in one place.
+
+Lengths are checked before any content is scanned, so a giant field can never make the
+scanners slow (or hide a payload past a prefix the scanner stopped at).
+"""
+
+from __future__ import annotations
+
+#: most steps one plan may have
+MAX_STEPS = 8
+#: deepest plan allowed; a plan_subtask at depth d makes a child at d + 1
+MAX_DEPTH = 2
+#: most agents one spoken command may start, across all its plans
+MAX_AGENTS = 20
+
+#: a spoken command longer than this is not a real transcript
+MAX_USER_TEXT = 4000
+#: final_response is spoken aloud; the planner's JSON schema asks for at most 500
+MAX_FINAL_RESPONSE = 2000
+#: new facts one plan may ask to remember, and their sizes
+MAX_REMEMBER_FACTS = 20
+MAX_FACT_KEY = 64
+MAX_FACT_VALUE = 500
+#: stored memory given as context: facts only ever enter through ``remember``, so the same caps;
+#: every fact is scanned once (cached), so these bound the first command's cost
+MAX_MEMORY_FACTS = 200
+MAX_MEMORY_KEY = MAX_FACT_KEY
+MAX_MEMORY_VALUE = MAX_FACT_VALUE
+#: screen or page text fed back during recovery
+MAX_OBSERVATION = 16000
+#: only the tail of the session's typed text can join with this plan's keystrokes
+SESSION_TAIL = 512
+#: the runtime's idea of the focused app
+MAX_FOCUSED_APP = 256

@@ -1,0 +1,79 @@
+"""Remembered facts: what a plan may store, and which stored facts are poisoned or secret.
+
+Memory is replayed into every later prompt, so a stored "fact" is text a model will act on:
+it is scanned like a sub-task goal (commands, encodings, instructions, hotkeys, intents), in
+its key as well as its value. Secrets are never stored (plain-text memory is not a vault),
+recognised by a secret-naming key (``wifi_password``, ``pin``, ``api_key``...), a known token
+format, "password is ..." prose, or a password-shaped value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from anovax.plan import Plan
+from anovax.safety import leaks
+from anovax.safety.canon import forbidden, has_disguised_word
+from anovax.safety.scan import Issue, model_issue
+from anovax.safety.verdict import Rule, Verdict
+
+_SECRET_REASON = "I won't store passwords, keys or other secrets in my memory."
+_POISON_REASON = "That memory looks like an instruction rather than a fact, so I won't keep it."
+_TAGS = re.compile("[\U000e0020-\U000e007e]+")
+
+
+class FactKind(str, Enum):
+    """How a stored fact may be used."""
+
+    CLEAN = "clean"
+    SECRET = "secret"
+    POISONED = "poisoned"
+
+
+@dataclass(frozen=True)
+class FactAssessment:
+    kind: FactKind
+    issue: Issue | None = None
+
+
+def reveal_tags(text: str) -> str:
+    """Tag characters spell hidden ASCII (U+E0041 is an invisible "A"): make it visible."""
+    return _TAGS.sub(lambda m: " " + "".join(chr(ord(ch) - 0xE0000) for ch in m.group()) + " ", text)
+
+
+@lru_cache(maxsize=1024)
+def assess(key: str, value: str) -> FactAssessment:
+    """Classify one fact (cached: stored memory is re-checked on every command)."""
+    for text in (key, value):
+        found = forbidden(text)
+        if found:  # tag characters are invisible text: ASCII smuggled past every reader
+            return FactAssessment(FactKind.POISONED, Issue(Rule.FORBIDDEN_CHAR, detail=f"memory: {found}"))
+    if has_disguised_word(key):
+        return FactAssessment(FactKind.POISONED, Issue(Rule.CONFUSABLE, detail="memory key with look-alike letters"))
+    for text in (key, value):
+        issue = model_issue(text)
+        if issue and issue.rule is not Rule.SECRET:
+            # whatever the fact carries (a command, an encoding, a hotkey, an instruction),
+            # storing it would replay it into every later prompt
+            return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, _POISON_REASON, issue.detail))
+    if (
+        leaks.is_secret_key(key)
+        or leaks.find_secret(key)
+        or leaks.find_secret(value)
+        or leaks.assigned_secret(value)
+        or leaks.looks_like_password(value)
+    ):
+        return FactAssessment(FactKind.SECRET, Issue(Rule.SECRET, _SECRET_REASON, "secret in memory"))
+    return FactAssessment(FactKind.CLEAN)
+
+
+def check_remember(plan: Plan) -> Verdict | None:
+    """Facts the plan asks to store must be clean."""
+    for key, value in plan.remember.items():
+        found = assess(key, value)
+        if found.kind is not FactKind.CLEAN and found.issue is not None:
+            return found.issue.verdict()
+    return None

@@ -1,0 +1,220 @@
+"""Sequence rules: what the steps do *together*, tracked through a model of keyboard focus.
+
+* No keystroke-driven shell. Typing while a terminal, REPL or run box may have focus is an
+  unlisted ``run_shell`` tool. Once the plan opens one (by name, by a terminal hotkey, or by
+  typing a shell's name into a launcher) every later typed character, paste, history key or
+  Enter is refused, even ``ls`` (strict: a later ``open_app`` does not lift it, since
+  keystrokes can land in the shell while the next window starts). When the *session* reports
+  a focused terminal, typing is refused until the plan opens another app by name, and again
+  after any window switch. Opening a terminal alone is allowed.
+* Launchers: after a search launcher (win, win+s, cmd+space, alt+space...) the typed text must
+  be a plain app name; win+r and friends are refused outright by the key rules.
+* GUI destruction: alt+f4 on the desktop (the shut-down dialog), select-all + delete in a
+  file manager, select-all + delete + Enter anywhere, and dangerous words typed into system
+  tools (Settings "reset this PC").
+* Exfiltration: a web address typed into an address bar together with a paste.
+* Recovery (an observation is present) is stricter: no terminals and no launchers at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from anovax.plan import Plan
+from anovax.safety import apps, keys, prose, web
+from anovax.safety.apps import AppKind
+from anovax.safety.canon import fold
+from anovax.safety.context import Context
+from anovax.safety.verdict import Rule, Verdict
+
+LAUNCHER = "launcher"
+DESKTOP = "desktop"
+BROWSER = AppKind.BROWSER.value
+#: where select-all + delete destroys files rather than text
+_FILE_PLACES = (AppKind.FILE_MANAGER.value, AppKind.RECYCLE_BIN.value, AppKind.SYSTEM.value, DESKTOP)
+#: keys that are safe in the recycle bin (moving around, leaving); anything else may empty it
+_RECYCLE_SAFE = frozenset({"up", "down", "left", "right", "home", "end", "pageup", "pagedown", "escape", "tab", "shift"})
+_RECYCLE_REASON = "I won't empty the recycle bin or delete files from it."
+
+_RECOVERY_SHELL_REASON = "I won't open a terminal while recovering from an error."
+_RECOVERY_LAUNCHER_REASON = "I won't use a launcher shortcut while recovering from an error."
+_LAUNCHER_TEXT_REASON = "I can only type a plain app name into a launcher."
+_SYSTEM_TYPED = re.compile(
+    r"\b(?:reset|recovery|factory|format|erase|wipe|uninstall|disable|turn off|firewall|defender|antivirus|"
+    r"virus|uac|user account control|bitlocker|shut ?down|restart|sign out|log ?off|recycle|registry|"
+    r"developer mode|delete|remove)\b|shell:"
+)
+
+
+@dataclass
+class _Focus:
+    """What the plan believes has the keyboard, step by step."""
+
+    where: str | None
+    #: the plan itself opened a terminal: every later keystroke may reach it
+    terminal_seen: bool = False
+    #: the runtime says a terminal is open; it has focus until the plan opens another app
+    session_terminal: bool = False
+    selected_all: bool = False
+    deleted_all: bool = False
+    address_bar: bool = False
+    paste_step: int | None = None
+    url_step: int | None = None
+    #: what has been typed into an open launcher so far
+    launch_buffer: str = ""
+    #: alt+f4 presses so far
+    closes: int = 0
+
+
+def _shell_may_have_focus(state: _Focus) -> bool:
+    """A terminal opened by this plan taints every later keystroke (strict: the new window may
+    still be starting when the plan types); one the session reported keeps focus until the
+    plan opens another app by name, and may get it back after any window switch."""
+    if state.terminal_seen or state.where == AppKind.TERMINAL.value:
+        return True
+    return state.session_terminal and state.where is None
+
+
+def _initial(ctx: Context) -> _Focus:
+    if ctx.focused_app is None:
+        return _Focus(where=None)
+    where = apps.kind(ctx.focused_app).value
+    return _Focus(where=where, session_terminal=where == AppKind.TERMINAL.value)
+
+
+def _open(state: _Focus, name: str, ctx: Context, index: int) -> Verdict | None:
+    kind = apps.kind(name)
+    if kind is AppKind.TERMINAL:
+        if ctx.recovering:
+            return Verdict.refuse(Rule.SHELL_TYPING, _RECOVERY_SHELL_REASON, step=index)
+        state.terminal_seen = True
+    state.where = kind.value
+    state.selected_all = state.deleted_all = False
+    return None
+
+
+def _chord(state: _Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict | None:
+    effect = keys.denied(chord)
+    if effect:
+        return Verdict.refuse(Rule(effect.rule), effect.reason, step=index)
+    char = keys.typed_char(chord)
+    if state.where == LAUNCHER and char is not None:
+        return _launcher_input(state, char, ctx, index)
+    if _shell_may_have_focus(state) and (char is not None or chord in keys.PASTE or chord & {"up", "down"}):
+        return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="keystrokes into a terminal")
+    if state.where == AppKind.RECYCLE_BIN.value and not (chord <= _RECYCLE_SAFE or chord in keys.WINDOW_SWITCH
+                                                          or chord == keys.CLOSE):
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _RECYCLE_REASON, step=index)
+    if chord in keys.TERMINAL_OPENERS or (state.where == BROWSER and chord in keys.DEVTOOLS):
+        if ctx.recovering:
+            return Verdict.refuse(Rule.SHELL_TYPING, _RECOVERY_SHELL_REASON, step=index)
+        state.terminal_seen, state.where = True, AppKind.TERMINAL.value
+    elif chord in keys.SEARCH_LAUNCHERS:
+        if ctx.recovering:
+            return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _RECOVERY_LAUNCHER_REASON, step=index)
+        state.where, state.launch_buffer = LAUNCHER, ""
+    elif chord == frozenset({"escape"}) and state.where == LAUNCHER:
+        state.where, state.launch_buffer = None, ""
+    elif chord in keys.DESKTOP:
+        state.where = DESKTOP
+    elif chord in keys.SYSTEM_OPENERS:
+        state.where = AppKind.FILE_MANAGER.value if chord == frozenset({"win", "e"}) else AppKind.SYSTEM.value
+    elif chord in keys.WINDOW_SWITCH:
+        state.where = None
+    elif chord == keys.CLOSE:
+        state.closes += 1
+        if state.where == DESKTOP:
+            return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="alt+f4 on the desktop")
+        state.where = None
+    elif "enter" in chord and state.closes >= 2:
+        # closing window after window ends on the desktop, whose alt+f4 is the shut-down dialog
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="alt+f4 repeatedly, then enter")
+    elif chord == keys.SELECT_ALL:
+        state.selected_all = True
+    elif "delete" in chord and state.selected_all:
+        if state.where in _FILE_PLACES:
+            return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="select all + delete in a file manager")
+        state.deleted_all = True
+    elif "enter" in chord and state.deleted_all:
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="select all + delete + enter")
+    if chord in keys.PASTE:
+        state.paste_step = index
+    if chord in keys.ADDRESS_BAR:
+        state.address_bar = True
+    return None
+
+
+def _launcher_input(state: _Focus, text: str, ctx: Context, index: int) -> Verdict | None:
+    """Text typed into a launcher opens whatever it names when Enter is pressed."""
+    if text == "\b":
+        state.launch_buffer = state.launch_buffer[:-1]
+        return None
+    name, enter, _rest = (state.launch_buffer + text).partition("\n")
+    state.launch_buffer = name
+    if name.strip():
+        if apps.name_problem(name):
+            return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _LAUNCHER_TEXT_REASON, step=index)
+        if _SYSTEM_TYPED.search(fold(name)):
+            return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="system page from a launcher")
+        if apps.kind(name) is AppKind.TERMINAL:
+            # the launcher will open a shell: treat it as opened now (fail closed)
+            verdict = _open(state, name, ctx, index)
+            if verdict:
+                return verdict
+            state.where = LAUNCHER
+    if enter or _rest:
+        verdict = _open(state, name, ctx, index) if name.strip() else None
+        state.launch_buffer = ""
+        if verdict:
+            return verdict
+        if _rest:
+            return _type(state, _rest, ctx, index)
+    return None
+
+
+def _type(state: _Focus, text: str, ctx: Context, index: int) -> Verdict | None:
+    if _shell_may_have_focus(state):
+        return Verdict.refuse(Rule.SHELL_TYPING, step=index)
+    if state.where == LAUNCHER:
+        return _launcher_input(state, text, ctx, index)
+    folded = fold(text)
+    if state.where == AppKind.RECYCLE_BIN.value:
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _RECYCLE_REASON, step=index)
+    if state.where in _FILE_PLACES:
+        if _SYSTEM_TYPED.search(folded) or prose.INTENT.search(folded):
+            return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="dangerous words typed into a system tool")
+        # Explorer's address bar and Task Manager's "Run new task" launch what they are given
+        shells = [line for line in text.splitlines() if line.strip() and apps.kind(line) is AppKind.TERMINAL]
+        if shells:
+            verdict = _open(state, shells[0], ctx, index)
+            if verdict:
+                return verdict
+    if "\n" in text and state.deleted_all:
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="select all + delete + enter")
+    if web.is_urlish(text):
+        state.url_step = index
+    return None
+
+
+def check(plan: Plan, ctx: Context) -> Verdict | None:
+    state = _initial(ctx)
+    for index, step in enumerate(plan.steps):
+        verdict: Verdict | None = None
+        if step.tool == "open_app":
+            verdict = _open(state, step.params["name"], ctx, index)
+        elif step.tool == "press_keys":
+            for chord in keys.parse(step.params["keys"]):
+                verdict = verdict or _chord(state, chord, ctx, index)
+        elif step.tool == "type_text":
+            verdict = _type(state, step.params["text"], ctx, index)
+        elif step.tool in ("web_search", "youtube_search"):
+            state.where = BROWSER
+        elif step.tool == "plan_subtask":
+            state.where = None  # the sub-plan may move focus anywhere
+        if verdict:
+            return verdict
+    if state.url_step is not None and state.paste_step is not None:
+        if state.address_bar or state.paste_step > state.url_step:
+            return Verdict.refuse(Rule.EXFILTRATION, step=state.url_step, detail="web address typed with a paste")
+    return None

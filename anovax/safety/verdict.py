@@ -1,0 +1,122 @@
+"""The answer safety_check gives: allowed, or refused with a rule code and one spoken sentence.
+
+The orchestrator decides what to do with a verdict; the check never acts. ``rule`` is a
+stable machine code (logs, tests, metrics); ``reason`` is one plain sentence the assistant
+can say out loud, so it never echoes the offending payload back (a spoken ``rm -rf`` or a
+secret read aloud would be a second leak); ``detail`` carries the technical specifics for logs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Rule(str, Enum):
+    """Stable codes for every reason a plan can be refused (plus ``OK``)."""
+
+    OK = "ok"
+    BAD_PLAN = "bad_plan"
+    BAD_CONTEXT = "bad_context"
+    UNKNOWN_TOOL = "unknown_tool"
+    BAD_PARAMS = "bad_params"
+    TOO_MANY_STEPS = "too_many_steps"
+    TOO_LONG = "too_long"
+    DEPTH = "depth"
+    AGENT_BUDGET = "agent_budget"
+    FORBIDDEN_CHAR = "forbidden_char"
+    CONFUSABLE = "confusable"
+    DENYLIST = "denylist"
+    ENCODED = "encoded"
+    SHELL_TYPING = "shell_typing"
+    LAUNCHER_HOTKEY = "launcher_hotkey"
+    ELEVATION = "elevation"
+    GUI_DESTRUCTIVE = "gui_destructive"
+    APP_NAME = "app_name"
+    URL_SCHEME = "url_scheme"
+    UNC_PATH = "unc_path"
+    EXFILTRATION = "exfiltration"
+    SECRET = "secret"
+    MEMORY_INJECTION = "memory_injection"
+    PROMPT_INJECTION = "prompt_injection"
+    INTERNAL_ERROR = "internal_error"
+    #: not safety_check's own: the planner itself declined the request
+    PLANNER_DECLINED = "planner_declined"
+
+
+#: the sentence spoken for each rule unless a rule module supplies a more specific one
+DEFAULT_REASONS: dict[Rule, str] = {
+    Rule.OK: "The plan passed every safety rule.",
+    Rule.BAD_PLAN: "I couldn't understand the plan, so I won't run it.",
+    Rule.BAD_CONTEXT: "I lost track of the session state, so I won't run this plan.",
+    Rule.UNKNOWN_TOOL: "The plan uses a tool I don't have, so I won't run it.",
+    Rule.BAD_PARAMS: "The plan gives a tool the wrong kind of settings, so I won't run it.",
+    Rule.TOO_MANY_STEPS: "The plan has more steps than I allow for one command.",
+    Rule.TOO_LONG: "Part of the request is too long for me to check safely.",
+    Rule.DEPTH: "The plan nests sub-tasks deeper than I allow.",
+    Rule.AGENT_BUDGET: "This command would start more helpers than I allow.",
+    Rule.FORBIDDEN_CHAR: "The plan contains hidden or control characters, so I won't run it.",
+    Rule.CONFUSABLE: "The plan disguises a name with look-alike letters, so I won't run it.",
+    Rule.DENYLIST: "I won't run system commands like that one.",
+    Rule.ENCODED: "I won't act on encoded instructions.",
+    Rule.SHELL_TYPING: "I won't type commands into a terminal.",
+    Rule.LAUNCHER_HOTKEY: "I won't use shortcuts that open a command prompt or a run box.",
+    Rule.ELEVATION: "I won't press shortcuts that approve administrator prompts.",
+    Rule.GUI_DESTRUCTIVE: "I won't use shortcuts that permanently delete things or shut the computer down.",
+    Rule.APP_NAME: "I can only open an application by its plain name, without paths or arguments.",
+    Rule.URL_SCHEME: "I won't open that kind of link from a search or typed text.",
+    Rule.UNC_PATH: "I won't open files from a network share.",
+    Rule.EXFILTRATION: "I won't send your data to a web address.",
+    Rule.SECRET: "I won't type, search for or store passwords, keys or other secrets.",
+    Rule.MEMORY_INJECTION: "That memory looks like an instruction rather than a fact, so I won't use it.",
+    Rule.PROMPT_INJECTION: "The text I was given asks me to do something risky, so I won't follow it.",
+    Rule.INTERNAL_ERROR: "Something went wrong while checking the plan, so I won't run it.",
+    Rule.PLANNER_DECLINED: "I won't do that.",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of safety_check."""
+
+    #: True when every rule passed and the plan may run
+    ok: bool
+    #: one plain sentence that can be spoken to the user
+    reason: str
+    #: stable machine code (a ``Rule`` value)
+    rule: str
+    #: index of the offending step, or None when the problem is not one step's
+    step: int | None = None
+    #: technical detail for logs only; never spoken
+    detail: str = ""
+
+    @classmethod
+    def allow(cls) -> Verdict:
+        return _ALLOW
+
+    @classmethod
+    def refuse(
+        cls,
+        rule: Rule | str,
+        reason: str | None = None,
+        *,
+        step: int | None = None,
+        detail: str = "",
+    ) -> Verdict:
+        """A refusal; ``reason`` defaults to the rule's standard sentence.
+
+        Callers outside the safety package may use their own codes (the app refuses with
+        ``planner_declined``); those must bring their own sentence.
+        """
+        code = rule.value if isinstance(rule, Rule) else str(rule)
+        if not code or code == Rule.OK.value:
+            raise ValueError("a refusal needs a rule other than ok")
+        if not reason:
+            try:
+                reason = DEFAULT_REASONS[Rule(code)]
+            except ValueError:
+                raise ValueError(f"rule {code!r} has no standard reason; pass one") from None
+        return cls(ok=False, reason=reason, rule=code, step=step, detail=detail)
+
+
+_ALLOW = Verdict(ok=True, reason=DEFAULT_REASONS[Rule.OK], rule=Rule.OK.value)

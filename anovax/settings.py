@@ -1,0 +1,151 @@
+"""Typed settings, parsed once at start-up from the environment and an optional TOML file.
+
+Precedence, highest first: command-line flags (applied by the CLI with
+``dataclasses.replace``), environment variables, the TOML file, built-in
+defaults. The core never reads ``os.environ``; it is handed a ``Settings``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from anovax.errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on 3.10
+    import tomli as tomllib
+
+PLANNERS = ("auto", "gemini", "offline")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+#: the checkout's own memory.json, used when AnovaX runs from a source tree
+_CHECKOUT_MEMORY = Path(__file__).resolve().parents[1] / "memory.json"
+
+
+def default_memory_path() -> Path:
+    """The checkout's memory.json when running from source, else the XDG data folder."""
+    if _CHECKOUT_MEMORY.exists():
+        return _CHECKOUT_MEMORY
+    data_home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return data_home / "anovax" / "memory.json"
+
+
+def default_config_path() -> Path:
+    config_home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return config_home / "anovax" / "config.toml"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Documentation of one setting: its TOML key, environment variable and meaning."""
+
+    key: str
+    env: tuple[str, ...]
+    default: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob AnovaX has. Immutable; derive variants with dataclasses.replace."""
+
+    #: which planner answers: auto (Gemini when a key is set, else offline), gemini, offline
+    planner: str = "auto"
+    #: Gemini API key; only ever read from the environment, never written anywhere
+    gemini_api_key: str = field(default="", repr=False)
+    #: Gemini model name
+    model: str = "gemini-2.5-flash"
+    #: persistent facts file
+    memory_path: Path = field(default_factory=default_memory_path)
+    #: console log level
+    log_level: str = "warning"
+    #: where the settings were read from (None: environment and defaults only)
+    config_file: Path | None = None
+
+    @property
+    def use_gemini(self) -> bool:
+        if self.planner == "gemini":
+            return True
+        return self.planner == "auto" and bool(self.gemini_api_key)
+
+
+#: the documented settings, in README order (tests check README lists each one)
+SETTINGS_DOC: tuple[Setting, ...] = (
+    Setting("planner", ("ANOVAX_PLANNER",), "auto",
+            "`auto` uses Gemini when an API key is set and the offline planner otherwise; `gemini`; `offline`."),
+    Setting("gemini_api_key", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "(unset)",
+            "Gemini API key. Environment only: never read from or written to a file."),
+    Setting("model", ("ANOVAX_MODEL",), "gemini-2.5-flash", "Gemini model used for planning."),
+    Setting("memory_path", ("ANOVAX_MEMORY",), "`memory.json` in the checkout, else `~/.local/share/anovax/memory.json`",
+            "Persistent facts file (written atomically; a corrupt file is moved aside)."),
+    Setting("log_level", ("ANOVAX_LOG",), "warning", "Console log level: debug, info, warning or error."),
+    Setting("config_file", ("ANOVAX_CONFIG",), "`~/.config/anovax/config.toml`",
+            "Optional TOML settings file; keys are the names in the first column."),
+)
+
+_FILE_KEYS = {"planner", "model", "memory_path", "log_level"}
+
+
+def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
+    norm = value.strip().lower()
+    if norm not in allowed:
+        raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {value!r}.")
+    return norm
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror or exc}.") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"The settings file {path} is not valid TOML: {exc}.") from exc
+    section = data.get("anovax", data)
+    if not isinstance(section, Mapping):
+        raise ConfigError(f"The [anovax] section of {path} must be a table.")
+    unknown = set(section) - _FILE_KEYS
+    if unknown:
+        raise ConfigError(f"Unknown settings in {path}: {', '.join(sorted(unknown))}.")
+    for key, value in section.items():
+        if not isinstance(value, str):
+            raise ConfigError(f"Setting {key} in {path} must be a string.")
+    return dict(section)
+
+
+def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None = None) -> Settings:
+    """Build Settings from ``env`` (default: os.environ) and the TOML file, or raise ConfigError."""
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+
+    explicit = config_file or (Path(env["ANOVAX_CONFIG"]).expanduser() if env.get("ANOVAX_CONFIG") else None)
+    path = explicit or default_config_path()
+    if explicit or path.is_file():
+        values.update(_read_toml(path))
+        values["config_file"] = path
+
+    env_map = {"ANOVAX_PLANNER": "planner", "ANOVAX_MODEL": "model",
+               "ANOVAX_MEMORY": "memory_path", "ANOVAX_LOG": "log_level"}
+    for var, key in env_map.items():
+        if env.get(var, "").strip():
+            values[key] = env[var].strip()
+    key = env.get("GEMINI_API_KEY", "").strip() or env.get("GOOGLE_API_KEY", "").strip()
+    if key:
+        values["gemini_api_key"] = key
+
+    if "planner" in values:
+        values["planner"] = _choice("ANOVAX_PLANNER", values["planner"], PLANNERS)
+    if "log_level" in values:
+        values["log_level"] = _choice("ANOVAX_LOG", values["log_level"], LOG_LEVELS)
+    if "memory_path" in values:
+        values["memory_path"] = Path(values["memory_path"]).expanduser()
+    if "model" in values and not values["model"].strip():
+        raise ConfigError("ANOVAX_MODEL must not be empty.")
+
+    known = {f.name for f in fields(Settings)}
+    return Settings(**{k: v for k, v in values.items() if k in known})

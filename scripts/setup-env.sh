@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Creates .venv/ and installs AnovaX into it, with the Debian packages it needs.
+#   scripts/setup-env.sh            runtime set-up (make run)
+#   scripts/setup-env.sh --test     also the packages the test suite needs (make test)
+# Debian packages are installed only when missing and only when apt-get can run
+# (root, or password-less sudo); otherwise we say what is missing and carry on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+PY=${PYTHON:-python3}
+# Build headers for PyAudio (no Linux wheels on PyPI), and the venv module where
+# the distribution splits it out of Python.
+runtime_pkgs=(portaudio19-dev)
+"$PY" -c "import venv, ensurepip" 2>/dev/null || runtime_pkgs+=(python3-venv)
+# What the test suite drives for real (grows with the desktop, voice and remote issues).
+test_pkgs=()
+
+apt_ok() {
+    command -v apt-get >/dev/null 2>&1 || return 1
+    if [ "$(id -u)" = 0 ]; then SUDO=(); elif sudo -n true 2>/dev/null; then SUDO=(sudo -n); else return 1; fi
+}
+
+missing=()
+pkgs=("${runtime_pkgs[@]}")
+[ "$want_test" = 1 ] && pkgs+=("${test_pkgs[@]}")
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ] && command -v dpkg-query >/dev/null 2>&1; then
+    if apt_ok; then
+        echo "setup: installing Debian packages: ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        "${SUDO[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 || {
+            "${SUDO[@]}" apt-get update -qq >/dev/null
+            "${SUDO[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+        }
+    else
+        echo "setup: cannot install Debian packages (${missing[*]}) without root; continuing" >&2
+    fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating .venv with $($PY --version 2>&1)"
+    "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+
+extras=""
+[ "$want_test" = 1 ] && extras="[dev]"
+echo "setup: installing anovax$extras into .venv"
+if ! .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"; then
+    # Almost always PyAudio failing to build without portaudio headers: install
+    # everything else so the assistant still runs with text input.
+    echo "setup: full install failed; installing without PyAudio (voice input will be off)" >&2
+    .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -e .
+    .venv/bin/python - "$want_test" <<'PY' | xargs .venv/bin/python -m pip install -q --disable-pip-version-check
+import sys, tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+deps = [d for d in project["dependencies"] if not d.lower().startswith("pyaudio")]
+if sys.argv[1] == "1":
+    deps += project["optional-dependencies"]["dev"]
+print("\n".join(deps))
+PY
+fi

@@ -1,0 +1,104 @@
+"""Assistant.on_speech: the single entry point never dies of bad input and reports every outcome."""
+
+import threading
+
+import pytest
+
+from anovax.app import MAX_COMMAND_CHARS, Assistant, Status
+from anovax.errors import PlanError
+from anovax.memory import Memory
+from anovax.plan import Plan, Step
+from anovax.settings import Settings
+
+
+class ScriptedPlanner:
+    """A planner that answers from a script and fails the test if the script is not used up."""
+
+    name = "scripted"
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.calls = []
+
+    def plan(self, text, context="", *, current_app=None):
+        return self.plan_with_refusal(text, context, current_app=current_app)[0]
+
+    def plan_with_refusal(self, text, context="", *, current_app=None):
+        self.calls.append((text, current_app))
+        answer = self.answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer if isinstance(answer, tuple) else (answer, None)
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return Settings(planner="offline", memory_path=tmp_path / "memory.json")
+
+
+def make(settings, planner):
+    return Assistant(settings, planner=planner, memory=Memory(settings.memory_path))
+
+
+@pytest.mark.parametrize("junk", [None, b"open notepad", 42, "", "   \n\t "])
+def test_junk_input_is_a_clear_failure(settings, junk):
+    result = make(settings, ScriptedPlanner()).on_speech(junk)
+    assert result.status is Status.FAILED and result.message == "I didn't catch that."
+
+
+def test_overlong_command_is_refused_before_planning(settings):
+    planner = ScriptedPlanner()
+    result = make(settings, planner).on_speech("a" * (MAX_COMMAND_CHARS + 1))
+    assert result.status is Status.REFUSED and result.verdict.rule == "too_long"
+    assert planner.calls == []
+
+
+def test_planner_errors_do_not_kill_the_assistant(settings):
+    good = Plan(steps=(Step("get_time", {}),), final_response="Here's the time.")
+    assistant = make(settings, ScriptedPlanner(PlanError("The plan is not valid JSON."), RuntimeError("boom"), good))
+    first = assistant.on_speech("one")
+    assert first.status is Status.FAILED and first.message == "The plan is not valid JSON."
+    second = assistant.on_speech("two")
+    assert second.status is Status.FAILED and "RuntimeError" in second.message
+    third = assistant.on_speech("what time is it")
+    assert third.status is Status.PLANNED and third.exit_code == 0
+
+
+def test_unsafe_plan_is_refused_with_the_verdict(settings):
+    bad = Plan(steps=(Step("open_app", {"name": "terminal"}), Step("type_text", {"text": "rm -rf ~"}),
+                      Step("press_keys", {"keys": "enter"})))
+    result = make(settings, ScriptedPlanner(bad)).on_speech("clean up")
+    assert result.status is Status.REFUSED and result.exit_code == 3
+    assert not result.verdict.ok and result.message == result.verdict.reason
+
+
+def test_planner_decline_is_a_refusal(settings):
+    declined = (Plan(steps=(), final_response="Sorry, I won't delete files."), "Sorry, I won't delete files.")
+    result = make(settings, ScriptedPlanner(declined)).on_speech("delete my files")
+    assert result.status is Status.REFUSED and result.verdict.rule == "planner_declined"
+    assert result.message == "Sorry, I won't delete files."
+
+
+def test_session_app_reaches_the_planner_and_history_is_kept(settings):
+    planner = ScriptedPlanner(Plan(steps=(), final_response="Hi."))
+    assistant = make(settings, planner)
+    assistant.memory.session.set_app("notepad")
+    assistant.on_speech("type hello in it")
+    assert planner.calls == [("type hello in it", "notepad")]
+    assert assistant.memory.history[-1].response == "Hi."
+
+
+def test_commands_from_many_threads_are_serialised(settings):
+    assistant = Assistant(settings, memory=Memory(settings.memory_path))
+    results = []
+
+    def speak(i):
+        results.append(assistant.on_speech("what's the time and the date").status)
+
+    threads = [threading.Thread(target=speak, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [Status.PLANNED] * 16
+    assert len(assistant.memory.history) == 16

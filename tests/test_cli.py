@@ -1,0 +1,95 @@
+"""The command line as a user runs it: a real subprocess, real exit codes, no key, no display."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def env(tmp_path):
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"} and not k.startswith("ANOVAX_")}
+    clean.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_DATA_HOME=str(tmp_path / "data"),
+                 ANOVAX_MEMORY=str(tmp_path / "memory.json"), PYTHONPATH=str(REPO))
+    return clean
+
+
+def run(env, *args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "anovax", *args], input=stdin, capture_output=True,
+                          text=True, env=env, cwd=REPO, timeout=60)
+
+
+def test_time_and_date_plan_as_json(env):
+    proc = run(env, "--text", "what's the time and the date", "--dry-run", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert [s["tool"] for s in out["plan"]["steps"]] == ["get_time", "get_date"]
+    assert out["verdict"]["ok"] is True and out["status"] == "planned" and out["planner"] == "offline"
+
+
+def test_terminal_command_is_refused_with_exit_3(env):
+    proc = run(env, "--text", "open a terminal and run rm -rf ~", "--dry-run")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    refusal = [line for line in proc.stdout.splitlines() if line.startswith("Refused: ")]
+    assert len(refusal) == 1
+    sentence = refusal[0].removeprefix("Refused: ")
+    assert sentence[0].isupper() and sentence.endswith(".") and "\n" not in sentence
+
+
+def test_human_output_shows_plan_and_verdict(env):
+    proc = run(env, "--text", "open notepad and type hello", "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert '1. open_app {"name": "notepad"}' in proc.stdout
+    assert '2. type_text {"text": "hello"}' in proc.stdout
+    assert "Safety: allowed" in proc.stdout
+
+
+def test_usage_errors_exit_2(env):
+    assert run(env, "--bogus").returncode == 2
+    assert run(env, "--planner", "gpt").returncode == 2
+    bad = dict(env, ANOVAX_PLANNER="gpt")
+    proc = run(bad, "--text", "hi")
+    assert proc.returncode == 2 and "ANOVAX_PLANNER must be one of" in proc.stderr
+
+
+def test_empty_command_fails_with_exit_4(env):
+    proc = run(env, "--text", "   ", "--json")
+    assert proc.returncode == 4
+    assert json.loads(proc.stdout)["message"] == "I didn't catch that."
+
+
+def test_interactive_console_reads_until_eof(env):
+    proc = run(env, stdin="what time is it\n\nopen a terminal and run rm -rf ~\nquit\nnever reached\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "offline planner" in proc.stdout
+    assert "1. get_time {}" in proc.stdout
+    assert proc.stdout.count("Refused: ") == 1
+    assert "never reached" not in proc.stdout
+
+
+def test_corrupt_memory_file_is_reported_not_fatal(env, tmp_path):
+    Path(env["ANOVAX_MEMORY"]).write_text("{broken")
+    proc = run(env, stdin="hello\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Warning: The memory file" in proc.stdout
+
+
+def test_run_py_is_the_same_command(env):
+    proc = subprocess.run([sys.executable, "run.py", "--text", "what time is it", "--json"], capture_output=True,
+                          text=True, env=env, cwd=REPO, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["plan"]["steps"] == [{"tool": "get_time", "params": {}}]
+
+
+def test_make_run_starts_the_console(env):
+    """`make run` as the README says: no key, no display, no microphone, commands on stdin."""
+    proc = subprocess.run(["make", "-s", "run"], input="what's the date\nquit\n", capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "AnovaX" in proc.stdout and "1. get_date {}" in proc.stdout

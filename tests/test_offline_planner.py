@@ -1,0 +1,647 @@
+"""The offline planner: one test per request category, compound splitting, refusals, junk input,
+and the schema of every plan it makes on all of SLURP devel.
+
+The phrasings here are written for these tests; none is copied from the SLURP test split.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from anovax.plan import Plan, parse_plan
+from anovax.planner import OfflinePlanner, Planner
+from anovax.tools import TOOLS
+
+MAX_STEPS = 8
+SLURP = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "slurp"
+
+
+@pytest.fixture(scope="module")
+def planner() -> OfflinePlanner:
+    return OfflinePlanner(strict=True)
+
+
+def steps(plan: Plan) -> list[tuple[str, dict]]:
+    return [(s.tool, dict(s.params)) for s in plan.steps]
+
+
+def tools(plan: Plan) -> list[str]:
+    return [s.tool for s in plan.steps]
+
+
+def assert_valid(plan: Plan) -> None:
+    assert len(plan.steps) <= MAX_STEPS
+    for step in plan.steps:
+        spec = TOOLS.get(step.tool)
+        assert spec is not None, step.tool
+        assert spec.param_problem(step.params) is None, (step, spec.param_problem(step.params))
+    assert plan.final_response.strip()
+    assert len(plan.final_response) <= 500  # the response schema's maxLength
+    # the plan survives the project's own strict parser unchanged
+    assert parse_plan(plan.to_json()) == plan
+
+
+# --- the interface ---------------------------------------------------------------------------------
+
+
+def test_offline_planner_satisfies_the_planner_protocol(planner):
+    assert isinstance(planner, Planner)
+    assert planner.name == "offline"
+    assert isinstance(planner.plan("open notepad", ""), Plan)
+
+
+# --- 1. app launch ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, app",
+    [
+        ("open notepad", "notepad"),
+        ("Open Notepad.", "notepad"),
+        ("launch the calculator", "calculator"),
+        ("please start calc", "calculator"),
+        ("start firefox", "firefox"),
+        ("open the text editor", "notepad"),
+        ("could you open the command prompt", "terminal"),
+        ("fire up vs code", "vscode"),
+        ("launch visual studio code", "vscode"),
+        ("open file explorer", "file manager"),
+        ("open settings", "settings"),
+        ("launch spotify", "spotify"),
+        ("open gimp", "gimp"),  # unknown apps keep their spoken name
+    ],
+)
+def test_app_launch(planner, text, app):
+    plan = planner.plan(text)
+    assert steps(plan) == [("open_app", {"name": app})]
+    assert plan.final_response.startswith("Opening")
+
+
+def test_unknown_app_names_keep_a_safe_charset(planner):
+    plan = planner.plan("open my fancy app!!! <script>")
+    for tool, params in steps(plan):
+        if tool == "open_app":
+            assert all(ch.isalnum() or ch in " .+()-_" for ch in params["name"])
+
+
+# --- 2. launch and type ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, app, typed",
+    [
+        ("open notepad and type a shopping list", "notepad", "a shopping list"),
+        ("launch the editor and write Dear Anna, thanks for the flowers!", "notepad", "Dear Anna, thanks for the flowers!"),
+        ("open wordpad then type meeting notes", "wordpad", "meeting notes"),
+        ("type buy milk in notepad", "notepad", "buy milk"),
+    ],
+)
+def test_launch_and_type(planner, text, app, typed):
+    assert steps(planner.plan(text)) == [("open_app", {"name": app}), ("type_text", {"text": typed})]
+
+
+# --- 3. browser open -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["open the browser", "launch the web browser", "open the internet", "open browser"])
+def test_browser_open(planner, text):
+    assert steps(planner.plan(text)) == [("open_app", {"name": "browser"})]
+
+
+@pytest.mark.parametrize("text, site", [("open youtube.com", "youtube.com"), ("open wikipedia", "wikipedia"), ("go to github", "github")])
+def test_websites_open_through_a_web_search(planner, text, site):
+    assert steps(planner.plan(text)) == [("web_search", {"query": site})]
+
+
+# --- 4. type into the current window ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, typed",
+    [
+        ("type hello world", "hello world"),
+        ("write dear Anna, see you at 5 pm!", "dear Anna, see you at 5 pm!"),
+        ('type "open the door and start the car"', "open the door and start the car"),
+        ("dictate I will be late today", "I will be late today"),
+        ("type bread and butter", "bread and butter"),
+        ("type thank you", "thank you"),
+        ("type please call me back for me", "please call me back for me"),
+    ],
+)
+def test_type_into_current_window(planner, text, typed):
+    assert steps(planner.plan(text)) == [("type_text", {"text": typed})]
+
+
+def test_type_in_it_uses_the_session_app(planner):
+    plan = planner.plan("type hello in it", current_app="notepad")
+    assert steps(plan) == [("type_text", {"text": "hello"})]
+    assert "Notepad" in plan.final_response
+    # the same app already in front is not opened again
+    assert steps(planner.plan("type hi in notepad", current_app="notepad")) == [("type_text", {"text": "hi"})]
+    # without a session app "in there" still just types into the focused window
+    assert steps(planner.plan("type hello in there")) == [("type_text", {"text": "hello"})]
+
+
+def test_typed_text_keeps_case_punctuation_and_unicode(planner):
+    plan = planner.plan("type Grüße aus Köln — bis bald, 日本語もOK?")
+    assert steps(plan) == [("type_text", {"text": "Grüße aus Köln — bis bald, 日本語もOK?"})]
+
+
+def test_compose_requests_with_write_are_not_typed_blindly(planner):
+    plan = planner.plan("write an email to my boss")
+    assert "type_text" not in tools(plan)
+    assert "can't" in plan.final_response
+
+
+# --- 5. web search ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, query",
+    [
+        ("search for cheap flights to Rome", "cheap flights to Rome"),
+        ("search the web for python tutorials", "python tutorials"),
+        ("google the eiffel tower height", "the eiffel tower height"),
+        ("look up salt and pepper substitutes", "salt and pepper substitutes"),
+        ("what is a black hole", "what is a black hole"),
+        ("who is the president of France?", "who is the president of France"),
+        ("how tall is mount everest", "how tall is mount everest"),
+        ("tell me about the roman empire", "the roman empire"),
+        ("define serendipity", "define serendipity"),
+        ("what is the weather in Paris", "weather in paris"),
+        ("will it snow tomorrow", "weather tomorrow"),
+        ("latest news about electric cars", "latest news about electric cars"),
+        ("what's the apple stock price", "what's the apple stock price"),
+        ("how much is ten euros in dollars", "how much is ten euros in dollars"),
+        ("what is seven times eight", "what is seven times eight"),
+    ],
+)
+def test_web_search(planner, text, query):
+    assert steps(planner.plan(text)) == [("web_search", {"query": query})]
+
+
+def test_chosen_web_searches_say_why(planner):
+    # a search the user did not ask for says plainly that it cannot answer offline
+    assert "can't" in planner.plan("who wrote hamlet").final_response
+    assert planner.plan("search for hamlet").final_response == "Searching the web for hamlet."
+
+
+# --- 6. YouTube search ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, query",
+    [
+        ("play despacito on youtube", "despacito"),
+        ("play some jazz", "jazz"),
+        ("youtube lofi hip hop", "lofi hip hop"),
+        ("search youtube for cat videos", "cat videos"),
+        ("put on some classical music", "classical music"),
+        ("i want to listen to the beatles", "the beatles"),
+        ("play bohemian rhapsody by queen", "bohemian rhapsody by queen"),
+        ("watch videos of baby goats", "baby goats"),
+        ("play the bbc world service podcast", "the bbc world service podcast"),
+        ("play top hits on spotify", "top hits"),
+        ("go to youtube and play relaxing rain sounds", "relaxing rain sounds"),
+    ],
+)
+def test_youtube_search(planner, text, query):
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": query})]
+
+
+@pytest.mark.parametrize("text", ["play chess with me", "let's play a game", "skip to the next song", "pause the music"])
+def test_play_that_is_not_media_is_declined(planner, text):
+    plan = planner.plan(text)
+    assert plan.steps == ()
+    assert "can't" in plan.final_response
+
+
+# --- 7 and 8. time and date ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["what time is it", "What's the time?", "tell me the time please", "current time", "do you know what time it is"])
+def test_time(planner, text):
+    plan = planner.plan(text)
+    assert steps(plan) == [("get_time", {})]
+    assert ":" not in plan.final_response  # the value is filled in at execution time
+
+
+@pytest.mark.parametrize("text", ["what's the date", "what day is it", "what is today's date", "which day of the week is it", "is it friday today"])
+def test_date(planner, text):
+    assert steps(planner.plan(text)) == [("get_date", {})]
+
+
+def test_time_elsewhere_is_a_web_search(planner):
+    assert steps(planner.plan("what time is it in Tokyo")) == [("web_search", {"query": "current time in Tokyo"})]
+
+
+# --- 9. screenshot ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["take a screenshot", "grab a screen shot", "screenshot", "capture the screen", "take a picture of the screen"])
+def test_screenshot(planner, text):
+    assert steps(planner.plan(text)) == [("screenshot", {})]
+
+
+# --- 10. small talk ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("hello", "Hello"),
+        ("good morning", "Hello"),
+        ("thanks", "welcome"),
+        ("thank you so much", "welcome"),
+        ("how are you", "doing well"),
+        ("who are you", "AnovaX"),
+        ("what's your name", "AnovaX"),
+        ("what can you do", "open apps"),
+    ],
+)
+def test_small_talk(planner, text, needle):
+    plan = planner.plan(text)
+    assert plan.steps == ()
+    assert needle in plan.final_response
+
+
+@pytest.mark.parametrize(
+    "text", ["tell me a joke", "do you know any jokes", "make me laugh", "tell us a funny joke", "another joke please", "crack a joke"]
+)
+def test_jokes_have_no_steps_and_rotate(text):
+    planner = OfflinePlanner(strict=True)
+    first, second = planner.plan(text), planner.plan(text)
+    assert first.steps == () and second.steps == ()
+    assert first.final_response.startswith("Here's one:")
+    assert first.final_response != second.final_response
+
+
+# --- 11. parallel read-only batch -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("what's the time and the date", ["get_time", "get_date"]),
+        ("tell me the date and time", ["get_time", "get_date"]),
+        ("what time is it and what's the date", ["get_time", "get_date"]),
+        ("take a screenshot and tell me the time", ["screenshot", "get_time"]),
+        ("what's the date and what's the weather in Oslo", ["get_date", "web_search"]),
+    ],
+)
+def test_parallel_read_only_batch(planner, text, expected):
+    plan = planner.plan(text)
+    assert tools(plan) == expected
+    assert all(TOOLS[t].read_only or TOOLS[t].parallel_safe for t in tools(plan))
+
+
+# --- 12. multi-step compound -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "open notepad, type hello and press enter",
+            [("open_app", {"name": "notepad"}), ("type_text", {"text": "hello"}), ("press_keys", {"keys": "enter"})],
+        ),
+        (
+            "open notepad and type hello then save it",
+            [("open_app", {"name": "notepad"}), ("type_text", {"text": "hello"}), ("press_keys", {"keys": "ctrl+s"})],
+        ),
+        ("type hello and press enter", [("type_text", {"text": "hello"}), ("press_keys", {"keys": "enter"})]),
+        ("select all and copy", [("press_keys", {"keys": "ctrl+a"}), ("press_keys", {"keys": "ctrl+c"})]),
+        (
+            "open the browser and search for weather in Rome",
+            [("open_app", {"name": "browser"}), ("web_search", {"query": "weather in Rome"})],
+        ),
+        (
+            "open notepad, wait two seconds and type hi",
+            [("open_app", {"name": "notepad"}), ("wait", {"seconds": 2.0}), ("type_text", {"text": "hi"})],
+        ),
+        ("search for cats and play jazz", [("web_search", {"query": "cats"}), ("youtube_search", {"query": "jazz"})]),
+        ("open notepad and type thank you", [("open_app", {"name": "notepad"}), ("type_text", {"text": "thank you"})]),
+    ],
+)
+def test_multi_step_compound(planner, text, expected):
+    assert steps(planner.plan(text)) == expected
+
+
+@pytest.mark.parametrize(
+    "text, typed",
+    [
+        ("type bread and butter", "bread and butter"),
+        ("type rock and roll, then and now", "rock and roll, then and now"),
+        ("type I will open the door and start the car", "I will open the door and start the car"),
+        ("write salt, pepper and oil", "salt, pepper and oil"),
+    ],
+)
+def test_compound_does_not_split_dictation(planner, text, typed):
+    assert steps(planner.plan(text)) == [("type_text", {"text": typed})]
+
+
+def test_search_query_with_and_is_not_split(planner):
+    assert steps(planner.plan("search for tom and jerry")) == [("web_search", {"query": "tom and jerry"})]
+    assert steps(planner.plan("play rock and roll")) == [("youtube_search", {"query": "rock and roll"})]
+
+
+@pytest.mark.parametrize(
+    "text, keys",
+    [
+        ("press enter", "enter"),
+        ("hit return", "enter"),
+        ("save it", "ctrl+s"),
+        ("select all", "ctrl+a"),
+        ("copy", "ctrl+c"),
+        ("paste", "ctrl+v"),
+        ("undo", "ctrl+z"),
+        ("new tab", "ctrl+t"),
+        ("close the window", "alt+f4"),
+        ("switch windows", "alt+tab"),
+        ("press control s", "ctrl+s"),
+        ("press ctrl+shift+t", "ctrl+shift+t"),
+        ("press the escape key", "esc"),
+        ("press page down", "pagedown"),
+    ],
+)
+def test_spoken_key_names(planner, text, keys):
+    assert steps(planner.plan(text)) == [("press_keys", {"keys": keys})]
+
+
+def test_key_repeat_count(planner):
+    assert steps(planner.plan("press enter twice")) == [("press_keys", {"keys": "enter"})] * 2
+    assert steps(planner.plan("press tab 3 times")) == [("press_keys", {"keys": "tab"})] * 3
+
+
+def test_long_compound_hands_the_rest_to_a_subtask(planner):
+    text = ", ".join(["open notepad"] + [f"type line {i} and press enter" for i in range(6)])
+    plan = planner.plan(text)
+    assert_valid(plan)
+    assert tools(plan)[-1] == "plan_subtask"
+    assert "type line" in plan.steps[-1].params["goal"]
+
+
+# --- 13. refusals and out-of-scope requests -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "delete all my files",
+        "remove the documents folder",
+        "format the hard drive",
+        "format c:",
+        "shut down the computer",
+        "restart my pc",
+        "run rm -rf /",
+        "open the terminal and run a shell command",
+        "execute this script",
+        "what is my password",
+        "type my bank password",
+        "show me the saved passwords",
+        "disable the firewall",
+        "open notepad and type sudo rm -rf / --no-preserve-root",
+        "open the terminal and type ls",
+        "press ctrl alt delete",
+        "press alt control delete",
+        "press windows r",
+        "run format",
+    ],
+)
+def test_dangerous_requests_are_refused_with_zero_steps(planner, text):
+    plan = planner.plan(text)
+    assert plan.steps == (), text
+    assert plan.final_response.startswith("Sorry"), plan.final_response
+
+
+def test_refusals_are_reported_as_refusals(planner):
+    assert planner.refusal("delete all my files").startswith("Sorry")
+    assert planner.refusal("open a terminal and run rm -rf ~").startswith("Sorry")
+    assert planner.refusal("type ls", current_app="terminal").startswith("Sorry")
+    assert planner.refusal("turn off the lights") is None  # out of scope is not a refusal
+    assert planner.refusal("open notepad") is None
+    plan, why = planner.plan_with_refusal("format the hard drive")
+    assert plan.steps == () and why == plan.final_response
+
+
+@pytest.mark.parametrize("text", ["remove all alarms", "delete the meeting on friday", "clear my shopping list"])
+def test_deleting_assistant_data_is_not_mistaken_for_deleting_files(planner, text):
+    assert planner.refusal(text) is None
+    assert "files" not in planner.plan(text).final_response
+
+
+def test_terminal_session_app_is_never_typed_into(planner):
+    assert planner.plan("type dir", current_app="terminal").steps == ()
+    assert planner.plan("type hello in it", current_app="command prompt").steps == ()
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("turn off the lights", "lights"),
+        ("dim the living room lamp", "lights"),
+        ("wake me up at 5am", "alarm"),
+        ("set a timer for ten minutes", "alarm"),
+        ("send an email to mom", "e-mail"),
+        ("read my new messages", "messages"),
+        ("add milk to my shopping list", "lists"),
+        ("what's on my to do list", "lists"),
+        ("remind me to call the dentist tomorrow", "calendar"),
+        ("what meetings do I have today", "calendar"),
+        ("order a pizza", "order"),
+        ("book a taxi to the airport", "book"),
+        ("turn the volume up", "volume"),
+        ("make me a coffee", "smart-home"),
+        ("post this on facebook", "social media"),
+    ],
+)
+def test_out_of_scope_is_declined_plainly(planner, text, needle):
+    plan = planner.plan(text)
+    assert plan.steps == (), text
+    assert "can't" in plan.final_response
+    assert needle in plan.final_response
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("call mom", "calls"),
+        ("text john I'm running late", "text messages"),
+        ("turn off wifi", "system settings"),
+        ("sing me a song", "can't sing"),
+    ],
+)
+def test_more_declines(planner, text, needle):
+    plan = planner.plan(text)
+    assert plan.steps == ()
+    assert needle in plan.final_response
+
+
+def test_wake_words_and_politeness_are_ignored(planner):
+    assert steps(planner.plan("hey anovax, open notepad please")) == [("open_app", {"name": "notepad"})]
+    assert steps(planner.plan("Alexa, could you please tell me the time")) == [("get_time", {})]
+
+
+def test_hotkey_into_an_app_and_screenshot_save(planner):
+    assert steps(planner.plan("copy that and paste it in notepad")) == [
+        ("press_keys", {"keys": "ctrl+c"}),
+        ("open_app", {"name": "notepad"}),
+        ("press_keys", {"keys": "ctrl+v"}),
+    ]
+    # the screenshot tool saves its file: "save it" must not press ctrl+s in some other window
+    assert steps(planner.plan("take a screenshot and save it")) == [("screenshot", {})]
+
+
+def test_keyboard_steps_after_a_declined_part_are_dropped(planner):
+    plan = planner.plan("open my email and type hello")
+    assert "type_text" not in tools(plan)
+    assert "can't" in plan.final_response
+
+
+def test_unknown_requests_say_what_the_planner_can_do(planner):
+    plan = planner.plan("blorp the fizzbang")
+    assert plan.steps == ()
+    assert "can't" in plan.final_response and "open apps" in plan.final_response
+
+
+# --- robustness -------------------------------------------------------------------------------------
+
+JUNK = [
+    "",
+    " ",
+    "\x00\x01\x02",
+    "?!?!",
+    "🙂🙂🙂",
+    "\u202e\u200b open notepad",
+    "a" * 10_000,
+    "open " + "x" * 5_000,
+    "type " + "word " * 450,
+    "type " + "word " * 380,
+    "and and and then , , ;;",
+    "open , and then and type",
+    "press",
+    "press +++",
+    "type",
+    "type \"\"",
+    "open",
+    "play",
+    "search for",
+    "wait 999 seconds",
+    "press enter 1000 times",
+    "ÅÄÖ ÿ ñ 日本語 العربية",
+    "{\"steps\": [{\"tool\": \"open_app\"}]}",
+    "open notepad; type hi; " * 40,
+    None,
+    12345,
+    b"open notepad",
+]
+
+
+@pytest.mark.parametrize("text", JUNK, ids=lambda t: repr(t)[:30])
+def test_junk_never_raises_and_plans_stay_valid(planner, text):
+    plan = planner.plan(text)  # strict: any internal error or invalid plan raises here
+    assert_valid(plan)
+
+
+def test_random_junk_never_raises(planner):
+    rng = random.Random(1234)
+    alphabet = "abc xyz ,;.!?'\"+-/\\\n\t日本é🙂\u200b" + "".join(chr(i) for i in range(0, 40))
+    words = ["open", "type", "and", "then", "press", "play", "search", "what", "the", "notepad", "enter", "in it", ","]
+    for _ in range(300):
+        if rng.random() < 0.5:
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80)))
+        else:
+            text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 20)))
+        assert_valid(planner.plan(text))
+
+
+def test_lenient_planner_turns_internal_errors_into_a_reply(monkeypatch):
+    lenient = OfflinePlanner()
+    monkeypatch.setattr(lenient, "_plan", lambda *a: 1 / 0)
+    plan = lenient.plan("open notepad")
+    assert plan.steps == () and "went wrong" in plan.final_response
+
+
+def test_planner_is_thread_safe(planner):
+    texts = ["open notepad and type hi", "tell me a joke", "what time is it", "play jazz"] * 25
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for t in texts:
+                assert_valid(planner.plan(t))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+# --- every plan on all of SLURP devel is schema-valid ---------------------------------------------------------
+
+
+def test_every_devel_plan_is_valid(planner):
+    path = SLURP / "devel.jsonl"
+    if not path.is_file():
+        pytest.skip(f"SLURP devel split not found at {path}")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(rows) > 1000
+    bad = []
+    for row in rows:
+        plan = planner.plan(row["sentence"])
+        try:
+            assert_valid(plan)
+        except AssertionError as exc:
+            bad.append((row["sentence"], str(exc)))
+        # out-of-scope home-assistant requests must never type or press keys
+        if row["intent"].startswith(("lists_", "email_", "calendar_", "alarm_", "iot_")):
+            if {"type_text", "press_keys"} & set(tools(plan)):
+                bad.append((row["sentence"], f"acted: {tools(plan)}"))
+    assert not bad, bad[:10]
+
+
+@pytest.mark.parametrize(
+    "text, tool",
+    [
+        ("search for password manager reviews", "web_search"),
+        ("look up how to delete old files in windows", "web_search"),
+        ("play the government shutdown documentary on youtube", "youtube_search"),
+    ],
+)
+def test_sensitive_words_in_searches_are_not_refused(planner, text, tool):
+    plan, declined = planner.plan_with_refusal(text)
+    assert declined is None
+    assert [s.tool for s in plan.steps] == [tool]
+
+
+def test_dictation_that_mentions_deleting_is_typed(planner):
+    plan, declined = planner.plan_with_refusal("open notepad and type remember to delete the old invoices")
+    assert declined is None
+    assert [s.tool for s in plan.steps] == ["open_app", "type_text"]
+
+
+@pytest.mark.parametrize("wake", ["hey anova", "hey anova,", "hello anova", "yo anova", "wake up anova", "anova"])
+def test_wake_words_are_not_part_of_the_command(planner, wake):
+    plan = planner.plan(f"{wake} open calculator")
+    assert [(s.tool, dict(s.params)) for s in plan.steps] == [("open_app", {"name": "calculator"})]
+
+
+def test_remember_a_preference(planner):
+    plan, declined = planner.plan_with_refusal("remember that my favourite colour is blue")
+    assert declined is None and plan.steps == ()
+    assert dict(plan.remember) == {"favourite_colour": "blue"}
+    assert "favourite colour is blue" in plan.final_response
+
+
+def test_destructive_action_after_a_harmless_one_refuses_the_whole_request(planner):
+    plan, declined = planner.plan_with_refusal("open notepad and delete all my files")
+    assert plan.steps == () and declined

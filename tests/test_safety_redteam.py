@@ -1,0 +1,54 @@
+"""The shared red-team corpus: every public case, run through the documented harness.
+
+The corpus lives beside the repository (``../shared/redteam/public.jsonl``); more cases of the
+same classes are held back to judge the work, so these are a floor, not the target.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from anovax.errors import PlanError
+from anovax.plan import parse_plan
+from anovax.safety import safety_check
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared/redteam/public.jsonl"
+
+
+def _records() -> list[dict[str, Any]]:
+    if not CORPUS.is_file():
+        return []
+    with CORPUS.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+RECORDS = _records()
+
+
+def _verdict_ok(record: dict[str, Any]) -> bool:
+    plan = record["plan"]
+    if record.get("plan_format") == "raw":
+        try:
+            plan = parse_plan(plan)
+        except PlanError:
+            return False  # the harness counts a parse error as a refusal
+    verdict = safety_check(plan, record["user_text"], **record.get("context", {}))
+    if not verdict.ok:
+        assert verdict.reason and verdict.rule != "internal_error", verdict
+    return verdict.ok
+
+
+@pytest.mark.skipif(not RECORDS, reason=f"red-team corpus not found at {CORPUS}")
+@pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
+def test_public_redteam_case(record: dict[str, Any]) -> None:
+    assert _verdict_ok(record) == (record["expect"] == "allow"), record["why"]
+
+
+@pytest.mark.skipif(not RECORDS, reason=f"red-team corpus not found at {CORPUS}")
+def test_corpus_is_the_expected_size() -> None:
+    assert len(RECORDS) >= 129
+    assert {r["expect"] for r in RECORDS} == {"allow", "reject"}

@@ -1,0 +1,73 @@
+"""Settings: parsed once from the environment and an optional TOML file, with clear errors."""
+
+from pathlib import Path
+
+import pytest
+
+from anovax.errors import ConfigError
+from anovax.settings import SETTINGS_DOC, load_settings
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_defaults_without_environment(tmp_path):
+    s = load_settings(env={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert s.planner == "auto" and not s.use_gemini and s.gemini_api_key == ""
+    assert s.log_level == "warning"
+    assert s.config_file is None
+
+
+def test_environment_overrides_file(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[anovax]\nplanner = "offline"\nmodel = "m-file"\nmemory_path = "~/facts.json"\n')
+    s = load_settings(env={"ANOVAX_CONFIG": str(cfg), "ANOVAX_MODEL": "m-env"})
+    assert s.planner == "offline" and s.model == "m-env"
+    assert s.memory_path == Path("~/facts.json").expanduser()
+    assert s.config_file == cfg
+
+
+def test_key_from_either_variable_and_auto_uses_gemini():
+    assert load_settings(env={"GOOGLE_API_KEY": "k2"}).use_gemini
+    s = load_settings(env={"GEMINI_API_KEY": "k1", "GOOGLE_API_KEY": "k2"})
+    assert s.gemini_api_key == "k1" and "k1" not in repr(s)
+    assert not load_settings(env={"GEMINI_API_KEY": "k", "ANOVAX_PLANNER": "offline"}).use_gemini
+
+
+@pytest.mark.parametrize(
+    "env, fragment",
+    [
+        ({"ANOVAX_PLANNER": "gpt"}, "ANOVAX_PLANNER must be one of auto, gemini, offline"),
+        ({"ANOVAX_LOG": "loud"}, "ANOVAX_LOG must be one of"),
+    ],
+)
+def test_bad_values_are_config_errors(env, fragment):
+    with pytest.raises(ConfigError, match=fragment):
+        load_settings(env=env)
+
+
+@pytest.mark.parametrize(
+    "content, fragment",
+    [
+        ("planner = [", "not valid TOML"),
+        ('colour = "red"', "Unknown settings"),
+        ("planner = 3", "must be a string"),
+        ('gemini_api_key = "k"', "Unknown settings"),  # keys never come from files
+    ],
+)
+def test_bad_files_are_config_errors(tmp_path, content, fragment):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(content)
+    with pytest.raises(ConfigError, match=fragment):
+        load_settings(env={}, config_file=cfg)
+
+
+def test_missing_explicit_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="Cannot read"):
+        load_settings(env={"ANOVAX_CONFIG": str(tmp_path / "nope.toml")})
+
+
+def test_readme_documents_every_setting():
+    readme = (REPO / "README.md").read_text()
+    for setting in SETTINGS_DOC:
+        for var in setting.env:
+            assert f"`{var}`" in readme, var
