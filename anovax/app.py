@@ -1,21 +1,33 @@
 """The assistant: ``on_speech(text)`` is the one entry point for voice, the orb and the phone.
 
-One command at a time: plan → safety_check → (act). Commands from different
-sources are serialised by a lock in arrival order, so two of them never
-interleave keystrokes or argue over the session state.
+Threads: commands from every source go into one bounded FIFO queue drained by a
+single worker thread ("commands"), so two commands never interleave keystrokes
+or argue over the session state. ``submit`` returns a future at once (a full
+queue is refused with a clear message); ``on_speech`` submits and waits.
+
+One command: plan → safety_check → dispatch (agents on the desktop) → speak.
+With no desktop (``--dry-run``) it stops after the check.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 import logging
+import queue
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from anovax.errors import AnovaXError, ConfigError, PlanError
+from anovax.desktop.base import Desktop
+from anovax.errors import AnovaXError, ConfigError, PermanentToolError
+from anovax.events import EventBus, EventType
 from anovax.memory import Memory
+from anovax.orchestrator import Orchestrator, SubtaskRunner
+from anovax.outcome import Outcome
 from anovax.plan import Plan
 from anovax.planner import OfflinePlanner, Planner
 from anovax.safety import Rule, Verdict, safety_check
@@ -25,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: longer than any sentence a person says in one breath; longer input is refused before planning
 MAX_COMMAND_CHARS = 2000
+#: commands waiting to run; a person who queues more than this has lost track anyway
+QUEUE_SIZE = 8
 
 
 class Status(enum.Enum):
@@ -49,8 +63,10 @@ class CommandResult:
     #: the sentence AnovaX says back
     message: str
     planner: str
+    command_id: str = ""
     plan: Plan | None = None
     verdict: Verdict | None = None
+    outcome: Outcome | None = None
     #: stage name → milliseconds
     timings_ms: dict[str, float] = field(default_factory=dict)
 
@@ -64,6 +80,7 @@ class CommandResult:
             verdict = {"ok": self.verdict.ok, "rule": self.verdict.rule, "reason": self.verdict.reason,
                        "step": self.verdict.step}
         return {
+            "command_id": self.command_id,
             "text": self.text,
             "status": self.status.label,
             "exit_code": self.exit_code,
@@ -71,6 +88,7 @@ class CommandResult:
             "planner": self.planner,
             "plan": self.plan.to_dict() if self.plan is not None else None,
             "verdict": verdict,
+            "outcome": self.outcome.to_dict() if self.outcome is not None else None,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
         }
 
@@ -87,65 +105,140 @@ def make_planner(settings: Settings) -> Planner:
 
 
 class Assistant:
-    """Owns the planner, memory and the command lock; ``on_speech`` runs one command."""
+    """Owns the planner, memory, event bus, orchestrator and the command queue."""
 
-    def __init__(self, settings: Settings, *, planner: Planner | None = None, memory: Memory | None = None) -> None:
+    def __init__(self, settings: Settings, *, planner: Planner | None = None, memory: Memory | None = None,
+                 bus: EventBus | None = None, desktop: Desktop | None = None,
+                 orchestrator_options: dict[str, Any] | None = None) -> None:
         self.settings = settings
         self.planner = planner if planner is not None else make_planner(settings)
         self.memory = memory if memory is not None else Memory(settings.memory_path)
-        self._lock = threading.Lock()
+        self.bus = bus if bus is not None else EventBus()
+        self.desktop = desktop
+        self.orchestrator: Orchestrator | None = None
+        if desktop is not None:
+            self.orchestrator = Orchestrator(
+                desktop, self.bus,
+                subtasks=SubtaskRunner(plan=self._plan_subgoal, check=safety_check),
+                remember=self.memory.remember,
+                set_current_app=self.memory.session.set_app,
+                **(orchestrator_options or {}),
+            )
+        #: the recovery loop (a later release) plugs in here: (request, failed outcome, command id) → outcome
+        self.recover: Callable[[str, Outcome, str], Outcome] | None = None
+        self._ids = itertools.count(1)
+        self._queue: queue.Queue[tuple[str, str, Future[CommandResult]] | None] = queue.Queue(maxsize=QUEUE_SIZE)
+        self._worker = threading.Thread(target=self._drain, name="commands", daemon=True)
+        self._worker.start()
 
-    def on_speech(self, text: str) -> CommandResult:
-        """Plan and check one command from any source. Never raises for bad input.
+    # -- entry points ---------------------------------------------------------------------
 
-        This release plans and checks; it does not act on the desktop yet, so
-        every allowed command ends as ``Status.PLANNED``.
-        """
-        with self._lock:
+    def submit(self, text: str, source: str = "text") -> Future[CommandResult]:
+        """Queue a command from any source; the future resolves when it has run."""
+        command_id = f"c{next(self._ids)}"
+        future: Future[CommandResult] = Future()
+        try:
+            self._queue.put_nowait((command_id, text if isinstance(text, str) else "", future))
+        except queue.Full:
+            message = "I'm still busy with earlier commands; please try again in a moment."
+            self.bus.emit(EventType.COMMAND_REJECTED, command_id, error=message, data={"source": source})
+            future.set_result(CommandResult(text=str(text)[:80], status=Status.REFUSED, message=message,
+                                            planner=self.planner.name, command_id=command_id))
+        return future
+
+    def on_speech(self, text: str, source: str = "text") -> CommandResult:
+        """The single entry point: run one command (queued behind earlier ones) and return its result."""
+        return self.submit(text, source).result()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._worker.join(5.0)
+        if self.orchestrator is not None:
+            self.orchestrator.close()
+        if self.desktop is not None:
+            self.desktop.close()
+        self.bus.close()
+
+    # -- the command worker ---------------------------------------------------------------
+
+    def _drain(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            command_id, text, future = item
             try:
-                return self._handle(text)
+                result = self._handle(command_id, text)
             except Exception as exc:  # the assistant must outlive any one command
                 log.exception("command failed unexpectedly")
-                return CommandResult(text=str(text), status=Status.FAILED, planner=self.planner.name,
-                                     message=f"Something went wrong inside AnovaX: {type(exc).__name__}.")
+                result = CommandResult(text=text, status=Status.FAILED, planner=self.planner.name,
+                                       command_id=command_id,
+                                       message=f"Something went wrong inside AnovaX: {type(exc).__name__}.")
+            self.bus.emit(EventType.COMMAND_DONE, command_id, data=result.to_dict())
+            future.set_result(result)
 
-    def _handle(self, text: str) -> CommandResult:
+    def _finish(self, result: CommandResult) -> CommandResult:
+        self.memory.add_turn(result.text, result.message)
+        return result
+
+    def _handle(self, command_id: str, text: str) -> CommandResult:
         name = self.planner.name
-        text = (text if isinstance(text, str) else "").strip()
+        text = text.strip()
+        self.bus.emit(EventType.COMMAND_RECEIVED, command_id, data={"text": text[:MAX_COMMAND_CHARS]})
+        base = {"text": text, "planner": name, "command_id": command_id}
         if not text:
-            return CommandResult(text=text, status=Status.FAILED, planner=name, message="I didn't catch that.")
+            return CommandResult(status=Status.FAILED, message="I didn't catch that.", **base)
         if len(text) > MAX_COMMAND_CHARS:
             verdict = Verdict.refuse(Rule.TOO_LONG, "That is too long for one command.")
-            return CommandResult(text=text[:80], status=Status.REFUSED, planner=name,
-                                 message=verdict.reason, verdict=verdict)
+            return CommandResult(status=Status.REFUSED, message=verdict.reason, verdict=verdict,
+                                 **{**base, "text": text[:80]})
 
         timings: dict[str, float] = {}
         started = time.perf_counter()
         try:
             plan, declined = self.planner.plan_with_refusal(text, self.memory.build_context(),
                                                             current_app=self.memory.session.current_app)
-        except PlanError as exc:
-            return CommandResult(text=text, status=Status.FAILED, planner=name, message=exc.message)
         except AnovaXError as exc:
-            return CommandResult(text=text, status=Status.FAILED, planner=name, message=exc.message)
+            return self._finish(CommandResult(status=Status.FAILED, message=exc.message, **base))
         timings["plan"] = (time.perf_counter() - started) * 1000
-
+        self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "planner": name,
+                                                               "ms": round(timings["plan"], 3)})
         if declined:
             verdict = Verdict.refuse(Rule.PLANNER_DECLINED, declined)
-            self.memory.add_turn(text, declined)
-            return CommandResult(text=text, status=Status.REFUSED, planner=name, message=declined,
-                                 plan=plan, verdict=verdict, timings_ms=timings)
+        else:
+            started = time.perf_counter()
+            verdict = safety_check(plan, text, memory=self.memory.facts.snapshot(),
+                                   focused_app=self.memory.session.current_app)
+            timings["safety"] = (time.perf_counter() - started) * 1000
+        if not verdict.ok:
+            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
+                          data={"rule": verdict.rule, "step": verdict.step})
+            if self.orchestrator is not None:
+                self.orchestrator.say(verdict.reason, command_id)
+            return self._finish(CommandResult(status=Status.REFUSED, message=verdict.reason, plan=plan,
+                                              verdict=verdict, timings_ms=timings, **base))
+        if self.orchestrator is None:
+            return self._finish(CommandResult(status=Status.PLANNED, message=plan.final_response or "Okay.",
+                                              plan=plan, verdict=verdict, timings_ms=timings, **base))
 
         started = time.perf_counter()
-        verdict = safety_check(plan, text, memory=self.memory.facts.snapshot(),
-                               focused_app=self.memory.session.current_app)
-        timings["safety"] = (time.perf_counter() - started) * 1000
+        outcome = self.orchestrator.dispatch(plan, command_id=command_id)
+        if not outcome.ok and self.recover is not None:
+            outcome = self.recover(text, outcome, command_id)
+        timings["dispatch"] = (time.perf_counter() - started) * 1000
+        if outcome.ok:
+            message = outcome.spoken or "Done."
+            status = Status.DONE
+        else:
+            message = f"I couldn't finish that: {outcome.error_summary()}"
+            status = Status.FAILED
+            self.orchestrator.say(message, command_id)
+        return self._finish(CommandResult(status=status, message=message, plan=plan, verdict=verdict,
+                                          outcome=outcome, timings_ms=timings, **base))
 
-        if not verdict.ok:
-            self.memory.add_turn(text, verdict.reason)
-            return CommandResult(text=text, status=Status.REFUSED, planner=name, message=verdict.reason,
-                                 plan=plan, verdict=verdict, timings_ms=timings)
-        message = plan.final_response or "Okay."
-        self.memory.add_turn(text, message)
-        return CommandResult(text=text, status=Status.PLANNED, planner=name, message=message,
-                             plan=plan, verdict=verdict, timings_ms=timings)
+    def _plan_subgoal(self, goal: str) -> Plan:
+        """Plan a MetaAgent's sub-goal; a declined sub-goal fails that agent with the reason."""
+        plan, declined = self.planner.plan_with_refusal(goal, "")
+        if declined:
+            raise PermanentToolError(declined)
+        return plan

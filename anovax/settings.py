@@ -8,18 +8,13 @@ defaults. The core never reads ``os.environ``; it is handed a ``Settings``.
 from __future__ import annotations
 
 import os
-import sys
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from anovax.errors import ConfigError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised only on 3.10
-    import tomli as tomllib
 
 PLANNERS = ("auto", "gemini", "offline")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -33,6 +28,12 @@ def default_memory_path() -> Path:
         return _CHECKOUT_MEMORY
     data_home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return data_home / "anovax" / "memory.json"
+
+
+def default_log_path(env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    state_home = Path(env.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return state_home / "anovax" / "events.jsonl"
 
 
 def default_config_path() -> Path:
@@ -62,6 +63,8 @@ class Settings:
     model: str = "gemini-2.5-flash"
     #: persistent facts file
     memory_path: Path = field(default_factory=default_memory_path)
+    #: the JSONL event log (rotated by size); empty path string turns it off
+    log_path: Path | None = field(default_factory=default_log_path)
     #: console log level
     log_level: str = "warning"
     #: where the settings were read from (None: environment and defaults only)
@@ -83,12 +86,14 @@ SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("model", ("ANOVAX_MODEL",), "gemini-2.5-flash", "Gemini model used for planning."),
     Setting("memory_path", ("ANOVAX_MEMORY",), "`memory.json` in the checkout, else `~/.local/share/anovax/memory.json`",
             "Persistent facts file (written atomically; a corrupt file is moved aside)."),
-    Setting("log_level", ("ANOVAX_LOG",), "warning", "Console log level: debug, info, warning or error."),
+    Setting("log_path", ("ANOVAX_LOG",), "`~/.local/state/anovax/events.jsonl`",
+            "JSONL log of every lifecycle event, rotated at 5 MB (3 old files kept); `off` disables it."),
+    Setting("log_level", ("ANOVAX_LOG_LEVEL",), "warning", "Console log level: debug, info, warning or error."),
     Setting("config_file", ("ANOVAX_CONFIG",), "`~/.config/anovax/config.toml`",
             "Optional TOML settings file; keys are the names in the first column."),
 )
 
-_FILE_KEYS = {"planner", "model", "memory_path", "log_level"}
+_FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level"}
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -129,8 +134,8 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values.update(_read_toml(path))
         values["config_file"] = path
 
-    env_map = {"ANOVAX_PLANNER": "planner", "ANOVAX_MODEL": "model",
-               "ANOVAX_MEMORY": "memory_path", "ANOVAX_LOG": "log_level"}
+    env_map = {"ANOVAX_PLANNER": "planner", "ANOVAX_MODEL": "model", "ANOVAX_MEMORY": "memory_path",
+               "ANOVAX_LOG": "log_path", "ANOVAX_LOG_LEVEL": "log_level"}
     for var, key in env_map.items():
         if env.get(var, "").strip():
             values[key] = env[var].strip()
@@ -141,11 +146,15 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
     if "planner" in values:
         values["planner"] = _choice("ANOVAX_PLANNER", values["planner"], PLANNERS)
     if "log_level" in values:
-        values["log_level"] = _choice("ANOVAX_LOG", values["log_level"], LOG_LEVELS)
+        values["log_level"] = _choice("ANOVAX_LOG_LEVEL", values["log_level"], LOG_LEVELS)
+    if "log_path" in values:
+        off = values["log_path"].strip().lower() in {"off", "none", "0", "false"}
+        values["log_path"] = None if off else Path(values["log_path"]).expanduser()
     if "memory_path" in values:
         values["memory_path"] = Path(values["memory_path"]).expanduser()
     if "model" in values and not values["model"].strip():
         raise ConfigError("ANOVAX_MODEL must not be empty.")
 
+    values.setdefault("log_path", default_log_path(env))
     known = {f.name for f in fields(Settings)}
     return Settings(**{k: v for k, v in values.items() if k in known})

@@ -16,7 +16,10 @@ PY=${PYTHON:-python3}
 runtime_pkgs=(portaudio19-dev)
 "$PY" -c "import venv, ensurepip" 2>/dev/null || runtime_pkgs+=(python3-venv)
 # What the test suite drives for real (grows with the desktop, voice and remote issues).
-test_pkgs=()
+# Desktop adapters: an X server, a window manager (focus), the keyboard tool, a terminal
+# to launch, and espeak for the real pyttsx3 engine; Tk for the typing target window.
+test_pkgs=(xvfb openbox xdotool xterm espeak-ng)
+"$PY" -c "import tkinter" 2>/dev/null || test_pkgs+=(python3-tk)
 
 apt_ok() {
     command -v apt-get >/dev/null 2>&1 || return 1

@@ -36,8 +36,8 @@ def settings(tmp_path):
     return Settings(planner="offline", memory_path=tmp_path / "memory.json")
 
 
-def make(settings, planner):
-    return Assistant(settings, planner=planner, memory=Memory(settings.memory_path))
+def make(settings, planner, desktop=None):
+    return Assistant(settings, planner=planner, memory=Memory(settings.memory_path), desktop=desktop)
 
 
 @pytest.mark.parametrize("junk", [None, b"open notepad", 42, "", "   \n\t "])
@@ -102,3 +102,60 @@ def test_commands_from_many_threads_are_serialised(settings):
         t.join()
     assert results == [Status.PLANNED] * 16
     assert len(assistant.memory.history) == 16
+
+
+def test_allowed_plan_runs_on_the_desktop_and_is_spoken(settings):
+    from anovax.desktop import SimulatedDesktop
+
+    desktop = SimulatedDesktop()
+    plan = Plan(steps=(Step("open_app", {"name": "notepad"}), Step("type_text", {"text": "café"})),
+                final_response="Typing.", remember={"editor": "notepad"})
+    assistant = make(settings, ScriptedPlanner(plan), desktop)
+    result = assistant.on_speech("open notepad and type café")
+    assert result.status is Status.DONE and result.exit_code == 0
+    assert desktop.typed_text == "café" and desktop.actions[-1].kind == "speak"
+    assert assistant.memory.session.current_app == "notepad"
+    assert assistant.memory.facts.snapshot() == {"editor": "notepad"}
+    assistant.close()
+
+
+def test_core_failure_is_reported_spoken_and_handed_to_recovery(settings):
+    from anovax.desktop import SimulatedDesktop
+    from anovax.errors import PermanentToolError
+
+    desktop = SimulatedDesktop(failures={"launch": PermanentToolError("I couldn't find an app called zork.")})
+    plan = Plan(steps=(Step("open_app", {"name": "zork"}), Step("type_text", {"text": "hi"})))
+    assistant = make(settings, ScriptedPlanner(plan), desktop)
+    seen = []
+    assistant.recover = lambda text, outcome, command_id: seen.append((text, outcome.failed)) or outcome
+    result = assistant.on_speech("open zork and type hi")
+    assert result.status is Status.FAILED and result.exit_code == 4
+    assert result.message == "I couldn't finish that: I couldn't find an app called zork."
+    assert seen == [("open zork and type hi", 0)]
+    assert desktop.actions[-1].kind == "speak" and "zork" in desktop.actions[-1].arg
+    assert desktop.typed_text == ""
+    assistant.close()
+
+
+def test_full_queue_is_refused_never_dropped(settings):
+    from anovax.app import QUEUE_SIZE
+    from anovax.events import EventType
+
+    gate = threading.Event()
+
+    class SlowPlanner(ScriptedPlanner):
+        def plan_with_refusal(self, text, context="", *, current_app=None):
+            gate.wait(10)
+            return Plan(steps=(), final_response="ok"), None
+
+    assistant = make(settings, SlowPlanner())
+    futures = [assistant.submit(f"command {i}") for i in range(QUEUE_SIZE + 3)]
+    rejected = [f.result(1) for f in futures if f.done() and f.result().status is Status.REFUSED]
+    assert 1 <= len(rejected) <= 2 + 1
+    assert all("busy" in r.message for r in rejected)
+    gate.set()
+    results = [f.result(10) for f in futures]
+    assert sum(r.status is Status.PLANNED for r in results) + len(rejected) == QUEUE_SIZE + 3
+    assistant.bus.flush()
+    assert len([e for e in assistant.bus.recent() if e.type is EventType.COMMAND_REJECTED]) == len(rejected)
+    assistant.close()

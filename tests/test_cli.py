@@ -59,7 +59,7 @@ def test_usage_errors_exit_2(env):
 
 
 def test_empty_command_fails_with_exit_4(env):
-    proc = run(env, "--text", "   ", "--json")
+    proc = run(env, "--text", "   ", "--json", "--dry-run")
     assert proc.returncode == 4
     assert json.loads(proc.stdout)["message"] == "I didn't catch that."
 
@@ -81,7 +81,7 @@ def test_corrupt_memory_file_is_reported_not_fatal(env, tmp_path):
 
 
 def test_run_py_is_the_same_command(env):
-    proc = subprocess.run([sys.executable, "run.py", "--text", "what time is it", "--json"], capture_output=True,
+    proc = subprocess.run([sys.executable, "run.py", "--text", "what time is it", "--json", "--dry-run"], capture_output=True,
                           text=True, env=env, cwd=REPO, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["plan"]["steps"] == [{"tool": "get_time", "params": {}}]
@@ -93,3 +93,49 @@ def test_make_run_starts_the_console(env):
                           env=env, cwd=REPO, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "AnovaX" in proc.stdout and "1. get_date {}" in proc.stdout
+
+
+def json_lines(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def test_simulated_time_and_date_agents_overlap(env):
+    proc = run(env, "--text", "what's the time and the date", "--simulate", "--json")
+    assert proc.returncode == 0, proc.stderr
+    events = [e for e in json_lines(proc.stdout) if "type" in e]
+    span = {}
+    for e in events:
+        if e["type"] in ("AGENT_STARTED", "AGENT_DONE"):
+            span.setdefault(e["tool"], {})[e["type"]] = e["ts"]
+    assert set(span) == {"get_time", "get_date"}
+    t, d = span["get_time"], span["get_date"]
+    assert t["AGENT_STARTED"] < d["AGENT_DONE"] and d["AGENT_STARTED"] < t["AGENT_DONE"]
+    assert events[-1]["type"] == "COMMAND_DONE" and events[-1]["data"]["status"] == "done"
+    assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
+
+
+def test_simulated_open_then_type_records_exact_text(env):
+    proc = run(env, "--text", "open notepad and type hello world", "--simulate", "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = json_lines(proc.stdout)
+    events = [e for e in lines if "type" in e]
+    done_open = next(e["seq"] for e in events if e["type"] == "AGENT_DONE" and e["tool"] == "open_app")
+    start_type = next(e["seq"] for e in events if e["type"] == "AGENT_STARTED" and e["tool"] == "type_text")
+    assert done_open < start_type
+    assert lines[-1]["typed_text"] == "hello world"
+
+
+def test_simulate_human_output_and_event_log(env, tmp_path):
+    log = tmp_path / "events.jsonl"
+    proc = run(dict(env, ANOVAX_LOG=str(log)), "--text", "open notepad and type hello", "--simulate")
+    assert proc.returncode == 0, proc.stderr
+    assert "Simulated desktop:" in proc.stdout and "  type 'hello'" in proc.stdout
+    logged = [json.loads(line)["type"] for line in log.read_text().splitlines()]
+    assert logged[0] == "COMMAND_RECEIVED" and logged[-1] == "COMMAND_DONE"
+    assert "AGENT_SPAWNED" in logged and "SPEAK_START" in logged
+
+
+def test_no_display_falls_back_to_simulation_with_a_clear_line(env):
+    proc = run(env, "--text", "what time is it")
+    assert proc.returncode == 0, proc.stderr
+    assert "Actions will be simulated." in proc.stderr

@@ -37,7 +37,7 @@ def test_key_from_either_variable_and_auto_uses_gemini():
     "env, fragment",
     [
         ({"ANOVAX_PLANNER": "gpt"}, "ANOVAX_PLANNER must be one of auto, gemini, offline"),
-        ({"ANOVAX_LOG": "loud"}, "ANOVAX_LOG must be one of"),
+        ({"ANOVAX_LOG_LEVEL": "loud"}, "ANOVAX_LOG_LEVEL must be one of"),
     ],
 )
 def test_bad_values_are_config_errors(env, fragment):
@@ -71,3 +71,9 @@ def test_readme_documents_every_setting():
     for setting in SETTINGS_DOC:
         for var in setting.env:
             assert f"`{var}`" in readme, var
+
+
+def test_event_log_path_and_off(tmp_path):
+    assert load_settings(env={"ANOVAX_LOG": str(tmp_path / "e.jsonl")}).log_path == tmp_path / "e.jsonl"
+    assert load_settings(env={"ANOVAX_LOG": "off"}).log_path is None
+    assert load_settings(env={"XDG_STATE_HOME": str(tmp_path)}).log_path.name == "events.jsonl"

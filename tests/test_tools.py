@@ -98,3 +98,26 @@ def test_registry_is_ordered_and_iterable():
     assert isinstance(TOOLS, ToolRegistry)
     assert [s.name for s in TOOLS][0] == "open_app"
     assert text("q", "d", 5).problem("toolong") is not None
+
+
+def test_a_new_tool_and_its_agent_class_dispatch_with_nothing_else_edited():
+    from anovax.agents import AgentResult, ChildAgent
+    from anovax.desktop import SimulatedDesktop
+    from anovax.events import EventBus
+    from anovax.orchestrator import Orchestrator
+    from anovax.plan import Plan, Step
+
+    class ShoutAgent(ChildAgent):
+        tools = frozenset({"shout"})
+
+        def do_work(self) -> AgentResult:
+            return AgentResult(value="shouted", say=self.step.params["text"].upper() + "!")
+
+    registry = TOOLS.with_tools(ToolSpec(name="shout", description="Say it loudly.",
+                                         params=(text("text", "what to shout", 50),), agent="ShoutAgent"))
+    bus = EventBus()
+    orch = Orchestrator(SimulatedDesktop(), bus, registry=registry)
+    outcome = orch.dispatch(Plan(steps=(Step("shout", {"text": "hi"}),)), command_id="c1", speak=False)
+    assert outcome.ok and outcome.spoken == "HI!"
+    orch.close()
+    bus.close()

@@ -1,0 +1,60 @@
+"""The agents that act on the desktop: apps, typing, the browser, media."""
+
+from __future__ import annotations
+
+from urllib.parse import quote_plus
+
+from anovax.agents.base import AgentResult, ChildAgent
+
+#: fixed search URLs: a query is always encoded into these, never opened as a URL itself
+WEB_SEARCH_URL = "https://www.google.com/search?q="
+YOUTUBE_SEARCH_URL = "https://www.youtube.com/results?search_query="
+
+
+class AppAgent(ChildAgent):
+    """open_app: start an application by its everyday name."""
+
+    tools = frozenset({"open_app"})
+
+    def do_work(self) -> AgentResult:
+        name = self.step.params["name"]
+        detail = self.ctx.desktop.launch_app(name, self.cancel)
+        self.ctx.set_current_app(name)
+        return AgentResult(value=detail, data={"app": name})
+
+
+class TypingAgent(ChildAgent):
+    """type_text and press_keys: the keyboard, always under the kb_mouse lock."""
+
+    tools = frozenset({"type_text", "press_keys"})
+
+    def do_work(self) -> AgentResult:
+        desktop = self.ctx.desktop
+        if self.step.tool == "type_text":
+            typed = desktop.type_text(self.step.params["text"], self.cancel)
+            return AgentResult(value=f"typed {typed} characters", data={"chars": typed})
+        keys = self.step.params["keys"]
+        desktop.press_keys(keys, self.cancel)
+        return AgentResult(value=f"pressed {keys}")
+
+
+class BrowserAgent(ChildAgent):
+    """web_search: the query is URL-encoded into a fixed https search address."""
+
+    tools = frozenset({"web_search"})
+
+    def do_work(self) -> AgentResult:
+        url = WEB_SEARCH_URL + quote_plus(self.step.params["query"])
+        self.ctx.desktop.open_url(url, self.cancel)
+        return AgentResult(value=f"opened {url}", data={"url": url})
+
+
+class MediaAgent(ChildAgent):
+    """youtube_search: a YouTube results page for the query."""
+
+    tools = frozenset({"youtube_search"})
+
+    def do_work(self) -> AgentResult:
+        url = YOUTUBE_SEARCH_URL + quote_plus(self.step.params["query"])
+        self.ctx.desktop.open_url(url, self.cancel)
+        return AgentResult(value=f"opened {url}", data={"url": url})

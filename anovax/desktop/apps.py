@@ -1,0 +1,213 @@
+"""Everyday app names -> the program to start, per platform.
+
+``launch_app`` is given a *name* ("notepad", "the calculator"), never a path or a
+command line. Each platform has a table of apps: the names people use for one,
+and the programs that can be it, best first; the first one installed wins, so
+"notepad" opens gedit on GNOME and kate on KDE. A name not in the table may
+still be an installed program ("gimp"): the generic fallback runs it if it is a
+plain command name found on PATH, is not on a short list of commands that must
+never be started by name, and (Windows) is an ``.exe`` rather than a script.
+
+Everything here is pure: the installed-program probe is passed in, so the tables
+are unit-tested on any OS.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from anovax.errors import PermanentToolError
+
+Argv = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class App:
+    """One everyday app."""
+
+    #: the names people call it, lower case; the first is the one we show
+    names: tuple[str, ...]
+    #: programs that can be this app, best first; argv[0] is what must be installed
+    candidates: tuple[Argv, ...]
+
+
+@dataclass(frozen=True)
+class ResolvedApp:
+    """What launch_app will run for a name."""
+
+    #: the user's name for it, normalised
+    name: str
+    argv: Argv
+
+
+def _apps(*rows: tuple[str, tuple[Argv, ...]]) -> tuple[App, ...]:
+    return tuple(App(tuple(n.strip() for n in names.split(",")), cands) for names, cands in rows)
+
+
+def _cmds(*names: str) -> tuple[Argv, ...]:
+    return tuple((n,) for n in names)
+
+
+LINUX_APPS = _apps(
+    ("text editor, notepad, editor, notes, gedit, wordpad", _cmds(
+        "gedit", "gnome-text-editor", "kate", "mousepad", "xed", "pluma", "leafpad", "featherpad", "xedit")),
+    ("calculator, calc", _cmds("gnome-calculator", "kcalc", "galculator", "mate-calc", "qalculate-gtk", "xcalc")),
+    # x-www-browser is Debian's "default browser" alternative
+    ("browser, web browser, internet", _cmds(
+        "x-www-browser", "firefox", "firefox-esr", "chromium", "chromium-browser", "google-chrome")),
+    ("firefox, mozilla firefox", _cmds("firefox", "firefox-esr")),
+    ("chrome, google chrome", _cmds("google-chrome", "google-chrome-stable", "chromium", "chromium-browser")),
+    ("chromium", _cmds("chromium", "chromium-browser")),
+    ("terminal, command line, console", _cmds(
+        "x-terminal-emulator", "gnome-terminal", "konsole", "xfce4-terminal", "mate-terminal", "lxterminal", "xterm")),
+    ("files, file manager, file explorer, explorer, my files, finder", _cmds(
+        "nautilus", "dolphin", "thunar", "nemo", "caja", "pcmanfm", "pcmanfm-qt")),
+    ("settings, system settings, control panel", _cmds(
+        "gnome-control-center", "systemsettings", "xfce4-settings-manager", "mate-control-center")),
+    ("task manager, system monitor", _cmds(
+        "gnome-system-monitor", "plasma-systemmonitor", "ksysguard", "xfce4-taskmanager", "mate-system-monitor",
+        "lxtask")),
+    ("paint, drawing", _cmds("pinta", "kolourpaint", "drawing", "mtpaint", "gimp")),
+    ("word, writer, word processor", (("libreoffice", "--writer"), ("abiword",))),
+    ("excel, spreadsheet, calc spreadsheet", (("libreoffice", "--calc"), ("gnumeric",))),
+    ("media player, music, videos, vlc", _cmds("vlc", "totem", "celluloid", "rhythmbox", "elisa")),
+    ("email, mail, thunderbird", _cmds("thunderbird", "evolution", "geary")),
+    ("camera, webcam", _cmds("cheese", "snapshot", "kamoso")),
+    ("vs code, vscode, visual studio code, code", _cmds("code", "codium")),
+)
+
+#: Windows: direct executables (never ``start``, which needs a shell). "explorer.exe <uri>"
+#: is how a ms-settings: page opens without one. Browsers are not on PATH, so their usual
+#: install paths are listed; %VARS% are expanded by the probe.
+_EDGE = r"%ProgramFiles(x86)%\Microsoft\Edge\Application\msedge.exe"
+_CHROME = r"%ProgramFiles%\Google\Chrome\Application\chrome.exe"
+_FIREFOX = r"%ProgramFiles%\Mozilla Firefox\firefox.exe"
+WINDOWS_APPS = _apps(
+    ("notepad, text editor, editor, notes", _cmds("notepad.exe")),
+    ("calculator, calc", _cmds("calc.exe")),
+    ("files, file manager, file explorer, explorer, my files, this pc", _cmds("explorer.exe")),
+    ("terminal, windows terminal", _cmds("wt.exe", "cmd.exe")),
+    ("command prompt, cmd, command line, console", _cmds("cmd.exe")),
+    ("powershell", _cmds("pwsh.exe", "powershell.exe")),
+    ("paint, ms paint, drawing", _cmds("mspaint.exe")),
+    ("wordpad", _cmds("write.exe")),
+    ("task manager", _cmds("taskmgr.exe")),
+    ("settings, system settings", (("explorer.exe", "ms-settings:"),)),
+    ("snipping tool", _cmds("SnippingTool.exe")),
+    ("browser, web browser, internet", _cmds(_EDGE, _CHROME, _FIREFOX)),
+    ("edge, microsoft edge", _cmds(_EDGE)),
+    ("chrome, google chrome", _cmds(_CHROME)),
+    ("firefox, mozilla firefox", _cmds(_FIREFOX)),
+)
+
+#: macOS: ``open -a <App>``; the probe looks for the bundle in the usual folders, so a
+#: missing app fails here rather than in ``open``.
+def _mac(*bundles: str) -> tuple[Argv, ...]:
+    return tuple(("open", "-a", b) for b in bundles)
+
+
+MAC_APPS = _apps(
+    ("text editor, notepad, editor, textedit", _mac("TextEdit")),
+    ("notes", _mac("Notes")),
+    ("calculator, calc", _mac("Calculator")),
+    ("browser, web browser, internet, safari", _mac("Safari")),
+    ("chrome, google chrome", _mac("Google Chrome")),
+    ("firefox, mozilla firefox", _mac("Firefox")),
+    ("terminal, command line, console", _mac("Terminal", "iTerm")),
+    ("files, file manager, finder, file explorer, explorer", _mac("Finder")),
+    ("settings, system settings, system preferences, control panel", _mac("System Settings", "System Preferences")),
+    ("task manager, activity monitor, system monitor", _mac("Activity Monitor")),
+    ("paint, drawing, preview", _mac("Preview")),
+    ("music", _mac("Music")),
+    ("email, mail", _mac("Mail")),
+    ("camera, webcam, photo booth", _mac("Photo Booth")),
+)
+
+TABLES: Mapping[str, tuple[App, ...]] = {"linux": LINUX_APPS, "windows": WINDOWS_APPS, "macos": MAC_APPS}
+
+#: a name the generic fallback may run: one plain command word, no paths, no options
+GENERIC_NAME = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
+#: commands the generic fallback never runs, even if a plan got past the safety check:
+#: they power off, escalate, destroy data or spin forever with no window
+NEVER_LAUNCH = frozenset(
+    """reboot poweroff halt shutdown systemctl loginctl init telinit xkill kill killall pkill sudo su doas
+    pkexec rm rmdir dd mkfs shred wipefs fdisk parted yes format diskpart bcdedit regedit""".split()
+)
+_FILLER = re.compile(r"^(?:the|my|a|an)\s+|\s+(?:app|application|program)$")
+
+
+def normalise_name(name: str) -> str:
+    """"  The Calculator app " -> "calculator"."""
+    norm = " ".join(name.casefold().split())
+    prev = None
+    while prev != norm:
+        prev, norm = norm, _FILLER.sub("", norm).strip()
+    return norm
+
+
+def index(table: tuple[App, ...]) -> dict[str, App]:
+    """Every name of every app -> the app; a name claimed twice is a table bug."""
+    out: dict[str, App] = {}
+    for app in table:
+        for name in app.names:
+            if name in out:
+                raise ValueError(f"app name {name!r} is in the table twice")
+            out[name] = app
+    return out
+
+
+def resolve(name: str, platform: str, find: Callable[[str], str | None]) -> ResolvedApp:
+    """The program to run for ``name`` on ``platform``, or PermanentToolError.
+
+    ``find(target)`` returns where ``target`` is installed, else None: a command name or
+    path on Linux/Windows, an app bundle name on macOS (``platform_finder`` builds it).
+    """
+    mac = platform == "macos"
+    norm = normalise_name(name)
+    app = index(TABLES[platform]).get(norm)
+    for argv in app.candidates if app else ():
+        path = find(argv[2] if mac else argv[0])
+        if path:
+            return ResolvedApp(norm, argv if mac else (path, *argv[1:]))
+    if GENERIC_NAME.match(norm) and norm not in NEVER_LAUNCH:
+        path = find(norm)
+        # on Windows PATHEXT also finds .bat/.cmd scripts: only real programs
+        if path and (platform != "windows" or path.lower().endswith(".exe")):
+            return ResolvedApp(norm, ("open", "-a", Path(path).stem) if mac else (path,))
+    raise PermanentToolError(f"I couldn't find an app called {name.strip()} on this computer.", code="app_not_found")
+
+
+#: where macOS keeps application bundles
+MAC_APP_DIRS = ("/Applications", "/System/Applications", "/System/Applications/Utilities",
+                "/Applications/Utilities", "~/Applications", "/System/Library/CoreServices")
+
+
+def find_mac_bundle(name: str, dirs: tuple[str, ...] = MAC_APP_DIRS) -> str | None:
+    """The path of ``<name>.app`` in the usual folders (case-insensitive), or None."""
+    wanted = f"{name}.app".casefold()
+    for folder in dirs:
+        try:
+            for entry in Path(folder).expanduser().iterdir():
+                if entry.name.casefold() == wanted:
+                    return str(entry)
+        except OSError:
+            continue
+    return None
+
+
+def platform_finder(platform: str, which: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """The real ``find`` for ``resolve``: PATH lookup, absolute paths (with %VARS%), mac bundles."""
+    if platform == "macos":
+        return find_mac_bundle
+
+    def find(program: str) -> str | None:
+        expanded = os.path.expandvars(program)
+        if os.path.isabs(expanded):
+            return expanded if os.path.isfile(expanded) else None
+        return which(expanded)
+
+    return find

@@ -1,0 +1,95 @@
+"""The Desktop interface every adapter implements, and the cancel token agents carry.
+
+Methods block until the action is done, raise ``TransientToolError`` or
+``PermanentToolError`` (anovax.errors) when it fails, and ``Cancelled`` when the
+token is set. Long actions (typing, speech) work in small units and check the
+token between them: a Python thread cannot be killed, so this is how an expired
+agent stops within one unit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from pathlib import Path
+from typing import Protocol
+
+from anovax.errors import AnovaXError
+
+#: typing goes in chunks of this many characters, with a cancel check between chunks
+TYPE_CHUNK_CHARS = 8
+
+
+class Cancelled(AnovaXError):
+    """The action was cancelled (expired by the janitor, or stopped by the user)."""
+
+    code = "cancelled"
+
+
+class CancelToken:
+    """Set once, by the janitor or a stop button; checked by agents between units of work."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = ""
+
+    def cancel(self, reason: str = "cancelled") -> None:
+        if not self._event.is_set():
+            self.reason = reason
+            self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        """Raise Cancelled if the token is set."""
+        if self._event.is_set():
+            raise Cancelled(f"Stopped: {self.reason}.")
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``; True if cancelled meanwhile (an interruptible sleep)."""
+        return self._event.wait(seconds)
+
+
+class Desktop(Protocol):
+    """What agents may do to the machine. One implementation per platform, plus a simulated one."""
+
+    #: "simulated", "linux", "windows", "macos"
+    name: str
+
+    def launch_app(self, name: str, cancel: CancelToken) -> str:
+        """Start the app known by ``name`` (an everyday name, never a path); return a description."""
+        ...
+
+    def type_text(self, text: str, cancel: CancelToken) -> int:
+        """Type ``text`` into the focused window in chunks; return the number of characters typed."""
+        ...
+
+    def press_keys(self, keys: str, cancel: CancelToken) -> None:
+        """Press a hotkey such as ``ctrl+s`` or a key such as ``enter``."""
+        ...
+
+    def open_url(self, url: str, cancel: CancelToken) -> None:
+        """Open an http(s) URL in the user's browser."""
+        ...
+
+    def screenshot(self, cancel: CancelToken) -> Path:
+        """Save a PNG of the screen; return its path."""
+        ...
+
+    def speak(self, text: str, cancel: CancelToken) -> None:
+        """Say ``text`` aloud; return when done or cancelled."""
+        ...
+
+    def now(self) -> dt.datetime:
+        """The current local time (with tzinfo)."""
+        ...
+
+    def close(self) -> None:
+        """Release threads and devices."""
+        ...
+
+
+def chunks(text: str, size: int = TYPE_CHUNK_CHARS) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]

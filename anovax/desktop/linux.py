@@ -1,0 +1,243 @@
+"""The Linux desktop: X11 keyboard through xdotool, pyautogui as an ASCII-only fallback.
+
+Typing non-ASCII text: ``xdotool type`` sends a character that is not on the keyboard
+map by binding it to one scratch keycode, pressing it and unbinding it at once. The
+target app looks the keycode up later, when it handles the event, and by then the
+binding may already be the *next* character's or gone: measured here, "日本語" came out
+as "日語語" or "日本" in about 1 of 5 runs in a Tk window (also when each character
+got its own xdotool call). ``X11Keymap`` avoids the race: before a chunk is typed,
+every missing character gets its own spare keycode, and the binding stays until the
+keycode is needed again (least recently used first) or the desktop closes, so the
+app finds the right character whenever it reads the map. xdotool then finds those
+characters on the map and types them like ordinary keys.
+
+Wayland-only sessions (no DISPLAY) can launch apps, open URLs and speak, but not type:
+xdotool and pyautogui speak X11.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from anovax.desktop.base import CancelToken
+from anovax.desktop.real import RealDesktop
+from anovax.desktop.speech import SpeechOut
+from anovax.desktop.typing import (
+    is_ascii_typable,
+    keysym_for_char,
+    pyautogui_chord,
+    xdotool_chord,
+)
+from anovax.errors import PermanentToolError, TransientToolError
+
+log = logging.getLogger(__name__)
+
+#: milliseconds between keystrokes within a chunk (xdotool's default is 12); 1 ms was
+#: enough for a Tk window to keep up here, measured at ~800 characters per second
+XDOTOOL_DELAY_MS = 1
+#: one xdotool call types at most one chunk; it is wedged if it takes this long
+XDOTOOL_TIMEOUT_S = 10.0
+
+
+class X11Keymap:
+    """Keeps characters missing from the keyboard map bound to spare keycodes while typing.
+
+    Every change of the map makes the X server notify every client, and window managers
+    answer by re-grabbing their key bindings: measured with openbox, 10 separate changes
+    delayed the next window's appearance by ~0.5 s and 100 by ~2 s. So each ``bind`` makes
+    at most one change request, covering all the keycodes it rebinds.
+    """
+
+    def __init__(self, display_name: str | None = None) -> None:
+        from Xlib import display  # python-xlib, a pyautogui dependency on Linux
+
+        self._display = display.Display(display_name)
+        info = self._display.display.info
+        self._first, self._count = info.min_keycode, info.max_keycode - info.min_keycode + 1
+        self._lock = threading.Lock()
+        #: keycode -> keysym we bound there, least recently used first
+        self._owned: OrderedDict[int, int] = OrderedDict()
+
+    def bind(self, text: str, *, all_or_nothing: bool = False) -> list[str]:
+        """Make the characters of ``text`` typable; return those left to xdotool's scratch key.
+
+        ``all_or_nothing``: bind nothing unless every character fits (used for a whole text
+        up front; chunk by chunk, least recently used bindings are recycled instead).
+        """
+        wanted = {keysym_for_char(ch): ch for ch in text if not is_ascii_typable(ch)}
+        if not wanted:
+            return []
+        with self._lock:
+            rows = [list(row) for row in self._display.get_keyboard_mapping(self._first, self._count)]
+            present = {ks for row in rows for ks in row}
+            missing = [ks for ks in wanted if ks not in present]
+            for keycode in [kc for kc, ks in self._owned.items() if ks in wanted]:
+                self._owned.move_to_end(keycode)  # in use again: recycle it last
+            # xdotool rebinds the first keycode whose first keysym is empty: leave that one to it
+            scratch = next((self._first + i for i, row in enumerate(rows) if not row[0]), None)
+            spare = [self._first + i for i, row in enumerate(rows)
+                     if not any(row) and self._first + i not in (scratch, *self._owned)]
+            recyclable = [kc for kc, ks in self._owned.items() if ks not in wanted]
+            slots = spare + recyclable  # fresh keycodes first, then least recently used
+            if not missing or (all_or_nothing and len(missing) > len(slots)):
+                return []
+            changes = dict(zip(slots, missing))
+            for keycode, keysym in changes.items():
+                # the same keysym at every level and group: Shift or a layout switch can't change it
+                rows[keycode - self._first] = [keysym] * len(rows[0])
+                self._owned.pop(keycode, None)
+                self._owned[keycode] = keysym
+            self._write(rows, changes)
+            return [wanted[ks] for ks in missing[len(changes):]]
+
+    def _write(self, rows: list[list[int]], keycodes: Iterable[int]) -> None:
+        """One ChangeKeyboardMapping for the span of ``keycodes`` (unchanged rows rewritten as they are)."""
+        keycodes = sorted(keycodes)
+        if not keycodes:
+            return
+        lo, hi = keycodes[0], keycodes[-1]
+        self._display.change_keyboard_mapping(lo, rows[lo - self._first : hi - self._first + 1])
+        self._display.sync()  # on the server before xdotool starts and reads the map
+
+    def close(self) -> None:
+        """Unbind our keycodes (one request) and disconnect."""
+        with self._lock:
+            try:
+                rows = [list(row) for row in self._display.get_keyboard_mapping(self._first, self._count)]
+                for keycode in self._owned:
+                    rows[keycode - self._first] = [0] * len(rows[0])
+                self._write(rows, self._owned)
+                self._display.close()
+            except Exception as exc:  # the X server may already be gone
+                log.debug("could not restore the keyboard map: %s", exc)
+            self._owned.clear()
+
+
+class LinuxDesktop(RealDesktop):
+    """X11 (or XWayland) desktop."""
+
+    name = "linux"
+    platform = "linux"
+
+    def __init__(self, settings: Any = None, *, speech: SpeechOut | None = None,
+                 which: Callable[[str], str | None] = shutil.which, env: Mapping[str, str] | None = None,
+                 use_xdotool: bool = True) -> None:
+        super().__init__(settings, speech=speech, which=which)
+        env = os.environ if env is None else env
+        self._x11 = bool(env.get("DISPLAY"))
+        #: None: pyautogui is the keyboard (ASCII only)
+        self.xdotool = which("xdotool") if self._x11 and use_xdotool else None
+        self._keymap: X11Keymap | None = None
+        self._keymap_failed = False
+        self._kb_lock = threading.Lock()
+        if self._x11 and self.xdotool is None:
+            log.warning("xdotool is not installed: typing is limited to plain ASCII (Debian package xdotool).")
+
+    # -- the keyboard -------------------------------------------------------------------
+
+    def _before_typing(self, text: str) -> None:
+        if not self._x11:
+            raise PermanentToolError("I can't type here: typing needs an X11 session and this one is Wayland-only.")
+        if self.xdotool is None and not is_ascii_typable(text):
+            raise PermanentToolError("I can only type plain English letters here; installing xdotool would let "
+                                     "me type accents and other scripts.", code="needs_xdotool")
+        if self.xdotool is not None and not is_ascii_typable(text):
+            with self._kb_lock:
+                self._bind(text, all_or_nothing=True)  # usually the only keymap change for the whole text
+
+    def _type_chunk(self, chunk: str) -> None:
+        with self._kb_lock:
+            if self.xdotool is None:
+                self._gui("write", chunk, interval=0)
+                return
+            if not is_ascii_typable(chunk):
+                self._bind(chunk)
+            # "--": a chunk starting with "-" is text, not an option; \n and \t become Return and Tab
+            self._xdotool("type", "--delay", str(XDOTOOL_DELAY_MS), "--", chunk)
+
+    def _press_chord(self, chord: tuple[str, ...]) -> None:
+        if not self._x11:
+            raise PermanentToolError("I can't press keys here: that needs an X11 session and this one is Wayland-only.")
+        with self._kb_lock:
+            if self.xdotool is None:
+                self._gui("hotkey", *pyautogui_chord(chord, "linux"))
+            else:
+                # --clearmodifiers: a modifier still held (by the user) must not change the chord
+                self._xdotool("key", "--clearmodifiers", xdotool_chord(chord))
+
+    def _bind(self, text: str, *, all_or_nothing: bool = False) -> None:
+        if self._keymap is None and not self._keymap_failed:
+            try:
+                self._keymap = X11Keymap()
+            except Exception as exc:  # no python-xlib, no X authority: fall back to xdotool alone
+                self._keymap_failed = True
+                log.warning("Can't prepare the keyboard map (%s); accented and CJK characters may be "
+                            "dropped or repeated.", exc)
+        if self._keymap is not None:
+            try:
+                left = self._keymap.bind(text, all_or_nothing=all_or_nothing)
+            except Exception as exc:  # e.g. the connection dropped: type with xdotool alone
+                log.warning("Keyboard map update failed (%s); typing without it.", exc)
+                self._keymap, self._keymap_failed = None, True
+                return
+            if left:
+                log.warning("No spare keycode for %r; xdotool will try its own.", "".join(left))
+
+    def _xdotool(self, *args: str) -> None:
+        assert self.xdotool is not None
+        try:
+            done = subprocess.run([self.xdotool, *args], capture_output=True, text=True,
+                                  timeout=XDOTOOL_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as exc:
+            raise TransientToolError(f"xdotool {args[0]} did not finish within {XDOTOOL_TIMEOUT_S:.0f} s.") from exc
+        except OSError as exc:
+            raise PermanentToolError(f"I couldn't run xdotool: {exc.strerror or exc}.") from exc
+        if done.returncode != 0:
+            detail = (done.stderr.strip().splitlines() or ["no details"])[-1]
+            raise TransientToolError(f"xdotool {args[0]} failed: {detail}")
+
+    def _pyautogui_loaded(self, pyautogui: Any) -> None:
+        fix_pyautogui_shifted_keys()
+
+    def screenshot(self, cancel: CancelToken) -> Path:
+        if not self._x11:
+            raise PermanentToolError("I can't take screenshots here: that needs an X11 session and this one is "
+                                     "Wayland-only.")
+        return super().screenshot(cancel)
+
+    def close(self) -> None:
+        keymap, self._keymap = self._keymap, None
+        if keymap is not None:
+            keymap.close()
+        super().close()
+
+
+#: characters pyautogui always types as Shift + their key (its US-keyboard assumption)
+_PYAUTOGUI_SHIFTED = '~!@#$%^&*()_+{}|:"<>?'
+
+
+def fix_pyautogui_shifted_keys() -> None:
+    """Point pyautogui's shifted characters at keys where they really are the shifted symbol.
+
+    pyautogui looks "<" up by keysym and finds the ISO "<>" key (unshifted "<"), then
+    holds Shift because "<" is a shifted character on a US keyboard: out comes ">"
+    (measured). Mapping each such character to a keycode where it sits at the shifted
+    level makes Shift + key right on any layout that has one.
+    """
+    try:
+        from pyautogui import _pyautogui_x11 as x11
+
+        for ch in _PYAUTOGUI_SHIFTED:
+            shifted = [kc for kc, index in x11._display.keysym_to_keycodes(keysym_for_char(ch)) if index == 1]
+            if shifted:
+                x11.keyboardMapping[ch] = shifted[0]
+    except Exception as exc:  # private pyautogui internals: if they moved, keep its own mapping
+        log.warning("Could not correct pyautogui's keyboard map (%s): '<' may come out as '>'.", exc)

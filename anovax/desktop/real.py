@@ -1,0 +1,320 @@
+"""The real desktop: what every platform adapter shares, and ``make_real_desktop``.
+
+``RealDesktop`` does the platform-neutral parts (launching and reaping apps, URLs,
+screenshots, speech, the chunked typing loop with its cancel checks); ``LinuxDesktop``,
+``WindowsDesktop`` and ``MacDesktop`` supply the keyboard and the app table. GUI
+libraries (pyautogui, mss, pyttsx3, Xlib) are imported inside methods, so importing
+this module never fails on a headless machine; a missing one becomes a clear
+``PermanentToolError`` or ``ConfigError``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import webbrowser
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from anovax.desktop import apps
+from anovax.desktop.base import CancelToken, Desktop, chunks
+from anovax.desktop.speech import SpeechOut, TtsThread
+from anovax.desktop.typing import parse_chords, prepare_text
+from anovax.errors import ConfigError, PermanentToolError, TransientToolError
+
+#: after starting an app, wait this long (cancellably) before reporting it open;
+#: window verification is a later issue. An app that exits with an error meanwhile failed.
+LAUNCH_SETTLE_S = 0.3
+#: how often the reaper thread collects exited apps
+REAP_EVERY_S = 1.0
+#: webbrowser's generic controller waits for the browser command to exit; stop waiting after this
+OPEN_URL_WAIT_S = 3.0
+
+
+def make_real_desktop(settings: Any = None, env: Mapping[str, str] | None = None) -> Desktop:
+    """The adapter for this OS; ConfigError when there is no desktop to act on."""
+    env = os.environ if env is None else env
+    if sys.platform.startswith("linux"):
+        if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
+            raise ConfigError("No display: AnovaX can't act on a desktop here (DISPLAY and WAYLAND_DISPLAY are "
+                              "unset); run it in a desktop session or use --simulate.")
+        from anovax.desktop.linux import LinuxDesktop
+
+        return LinuxDesktop(settings)
+    if sys.platform == "win32":
+        from anovax.desktop.windows import WindowsDesktop
+
+        return WindowsDesktop(settings)
+    if sys.platform == "darwin":
+        from anovax.desktop.macos import MacDesktop
+
+        return MacDesktop(settings)
+    raise ConfigError(f"AnovaX has no desktop adapter for {sys.platform}; use --simulate.")
+
+
+class ChildReaper:
+    """Collects launched apps when they exit, so none lingers as a zombie.
+
+    We are the parent of every app we start, so reaping is our job (PID 1 in a
+    container often reaps nothing). One named thread polls the Popen objects.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._children: list[subprocess.Popen[bytes]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def add(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._children.append(proc)
+            if self._thread is None and not self._stop.is_set():
+                self._thread = threading.Thread(target=self._loop, name="reaper", daemon=True)
+                self._thread.start()
+
+    @property
+    def running(self) -> list[subprocess.Popen[bytes]]:
+        with self._lock:
+            return list(self._children)
+
+    def reap(self) -> None:
+        with self._lock:
+            self._children = [p for p in self._children if p.poll() is None]
+
+    def close(self) -> None:
+        """Stop reaping; the apps keep running (they are the user's now)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(REAP_EVERY_S + 1.0)
+        self.reap()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(REAP_EVERY_S):
+            self.reap()
+
+
+def check_url(url: str) -> str:
+    """The URL if it is an http(s) address with a host; PermanentToolError otherwise."""
+    url = url.strip()
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise PermanentToolError("I only open web addresses that start with http:// or https://.", code="bad_url")
+    if any(ch.isspace() or ord(ch) < 0x20 for ch in url):
+        raise PermanentToolError("That web address contains spaces or control characters.", code="bad_url")
+    return url
+
+
+def screenshot_path(folder: Path, when: dt.datetime) -> Path:
+    """``folder/anovax-YYYYmmdd-HHMMSS.png``, or ``...-2.png`` etc. when that name is taken."""
+    stem = f"anovax-{when.strftime('%Y%m%d-%H%M%S')}"
+    path, n = folder / f"{stem}.png", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.png"
+    return path
+
+
+def pictures_dir(settings: Any, run: Callable[..., Any] = subprocess.run) -> Path:
+    """settings.pictures_dir, else XDG's PICTURES folder, else ~/Pictures."""
+    configured = getattr(settings, "pictures_dir", None)
+    if configured:
+        return Path(configured).expanduser()
+    home = Path.home()
+    if shutil.which("xdg-user-dir"):
+        try:
+            out = run(["xdg-user-dir", "PICTURES"], capture_output=True, text=True, timeout=2).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        # xdg-user-dir answers $HOME when PICTURES is not configured: not a pictures folder
+        if out and Path(out) != home:
+            return Path(out)
+    return home / "Pictures"
+
+
+class RealDesktop:
+    """The platform-neutral half of a real desktop adapter."""
+
+    name = "real"
+    #: which app table applies: "linux", "windows" or "macos"
+    platform = "linux"
+
+    def __init__(self, settings: Any = None, *, speech: SpeechOut | None = None,
+                 which: Callable[[str], str | None] = shutil.which) -> None:
+        self._settings = settings
+        self._which = which
+        self._reaper = ChildReaper()
+        self._speech: SpeechOut = speech if speech is not None else TtsThread()
+        self._url_threads: list[threading.Thread] = []
+        self._pyautogui: Any = None
+
+    # -- apps -------------------------------------------------------------------------
+
+    @property
+    def children(self) -> list[subprocess.Popen[bytes]]:
+        """Apps we started that have not been reaped yet (for status displays and tests)."""
+        return self._reaper.running
+
+    def launch_app(self, name: str, cancel: CancelToken) -> str:
+        resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which))
+        cancel.check()
+        try:
+            proc = subprocess.Popen(list(resolved.argv), shell=False, **self._popen_options())
+        except OSError as exc:
+            raise PermanentToolError(f"I couldn't start {name.strip()}: {exc.strerror or exc}.") from exc
+        self._reaper.add(proc)
+        self._after_launch(proc, name.strip(), cancel)
+        return f"Opened {name.strip()}"
+
+    def _popen_options(self) -> dict[str, Any]:
+        # a session of its own: our Ctrl+C or exit must not take the user's app with it
+        return {"start_new_session": True, "stdin": subprocess.DEVNULL,
+                "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+
+    def _after_launch(self, proc: subprocess.Popen[bytes], name: str, cancel: CancelToken) -> None:
+        """Give the app a moment; one that already exited with an error did not open."""
+        # a cancel here cuts the wait short but the app has started: it is reported as opened
+        cancel.wait(LAUNCH_SETTLE_S)
+        code = proc.poll()
+        if code not in (None, 0):
+            raise PermanentToolError(f"{name} quit right after starting (exit code {code}).")
+
+    # -- keyboard: the loop here, the keys in the platform adapter ------------------------
+
+    def type_text(self, text: str, cancel: CancelToken) -> int:
+        text = prepare_text(text)
+        self._before_typing(text)
+        typed = 0
+        for chunk in chunks(text):
+            cancel.check()
+            self._type_chunk(chunk)
+            typed += len(chunk)
+        return typed
+
+    def press_keys(self, keys: str, cancel: CancelToken) -> None:
+        chords = parse_chords(keys)
+        for chord in chords:
+            cancel.check()
+            self._press_chord(chord)
+
+    def _before_typing(self, text: str) -> None:
+        """Raise PermanentToolError, before a key is sent, for text this adapter cannot type."""
+
+    def _type_chunk(self, chunk: str) -> None:
+        raise NotImplementedError
+
+    def _press_chord(self, chord: tuple[str, ...]) -> None:
+        raise NotImplementedError
+
+    def _gui(self, func: str, *args: Any, **kwargs: Any) -> None:
+        """Call ``pyautogui.<func>``; its failures become tool errors."""
+        if self._pyautogui is None:
+            try:
+                import pyautogui
+            except Exception as exc:  # ImportError, or Xlib failing to connect at import time
+                raise PermanentToolError(f"I can't use the keyboard: pyautogui could not start ({exc!r}).") from exc
+            pyautogui.PAUSE = 0  # its default sleeps 0.1 s after every call
+            self._pyautogui_loaded(pyautogui)
+            self._pyautogui = pyautogui
+        if func == "hotkey":  # pyautogui silently skips key names it does not know
+            for key in args:
+                if not self._pyautogui.isValidKey(key):
+                    raise PermanentToolError(f"The key {key!r} can't be pressed on this desktop.", code="bad_key")
+        try:
+            getattr(self._pyautogui, func)(*args, **kwargs)
+        except self._pyautogui.FailSafeException as exc:
+            raise PermanentToolError(
+                "Stopped: the mouse pointer is in a screen corner (pyautogui's fail-safe).") from exc
+        except Exception as exc:
+            raise TransientToolError(f"Keyboard input failed: {exc}.") from exc
+
+    def _pyautogui_loaded(self, pyautogui: Any) -> None:
+        """Platform fix-ups once pyautogui is imported."""
+
+    # -- browser, screen, voice, clock ------------------------------------------------------
+
+    def open_url(self, url: str, cancel: CancelToken) -> None:
+        url = check_url(url)
+        cancel.check()
+        result: list[bool | BaseException] = []
+
+        try:
+            browser = _browser()
+        except webbrowser.Error as exc:
+            raise PermanentToolError("I couldn't find a web browser on this computer.", code="no_browser") from exc
+
+        def run() -> None:
+            try:
+                result.append(browser.open(url, new=2))
+            except Exception as exc:  # reported to the caller below
+                result.append(exc)
+
+        # a GenericBrowser (from $BROWSER) waits for its command to exit: a browser that stays
+        # in the foreground would hold the agent, so we stop waiting after OPEN_URL_WAIT_S
+        thread = threading.Thread(target=run, name="open-url", daemon=True)
+        thread.start()
+        self._url_threads = [t for t in self._url_threads if t.is_alive()] + [thread]
+        thread.join(OPEN_URL_WAIT_S)
+        if not result:
+            return  # still running: the browser has the page
+        if isinstance(result[0], BaseException):
+            raise TransientToolError(f"I couldn't open a web browser: {result[0]}.") from result[0]
+        if result[0] is False:
+            raise TransientToolError("I couldn't open a web browser: it exited with an error.")
+
+    def screenshot(self, cancel: CancelToken) -> Path:
+        cancel.check()
+        try:
+            import mss
+            import mss.tools
+        except ImportError as exc:
+            raise PermanentToolError(f"Screenshots need the mss package ({exc}).") from exc
+        folder = pictures_dir(self._settings)
+        folder.mkdir(parents=True, exist_ok=True)
+        factory = getattr(mss, "MSS", None) or mss.mss  # mss 10 renamed mss.mss to mss.MSS
+        try:
+            with factory() as sct:  # created in this thread: mss objects are per-thread
+                shot = sct.grab(sct.monitors[0])  # monitor 0 = all screens together
+                png = mss.tools.to_png(shot.rgb, shot.size)
+        except Exception as exc:
+            raise TransientToolError(f"I couldn't capture the screen: {exc}.") from exc
+        while True:
+            path = screenshot_path(folder, self.now())
+            try:
+                with path.open("xb") as fh:  # "x": never overwrite a picture taken the same second
+                    fh.write(png)
+                return path
+            except FileExistsError:
+                continue
+
+    def speak(self, text: str, cancel: CancelToken) -> None:
+        self._speech.say(text, cancel)
+
+    def now(self) -> dt.datetime:
+        return dt.datetime.now().astimezone()
+
+    def close(self) -> None:
+        self._speech.close()
+        self._reaper.close()
+        for thread in self._url_threads:
+            thread.join(0.5)
+
+
+def _browser() -> webbrowser.BaseBrowser:
+    """The browser for a URL, honouring the *current* $BROWSER.
+
+    ``webbrowser`` reads $BROWSER once per process; reading it here too means a setting
+    made after start-up still counts. Entries are tried in order like webbrowser does.
+    """
+    for entry in filter(None, os.environ.get("BROWSER", "").split(os.pathsep)):
+        for using in (entry,) if "%s" in entry else (entry, f"{entry} %s"):
+            try:
+                return webbrowser.get(using)
+            except webbrowser.Error:
+                continue
+    return webbrowser.get()

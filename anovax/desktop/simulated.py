@@ -1,0 +1,154 @@
+"""A desktop that records what it is asked to do instead of doing it.
+
+Used by ``--simulate``, by the unit tests (with delays, failures and hangs
+injected per action) and by the dispatch benchmarks. It follows the real
+adapters' contract: cancellable waits, chunked typing with a cancel check
+between chunks, the same error classes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from anovax.desktop.base import CancelToken, chunks
+from anovax.errors import AnovaXError
+
+#: a delay this long never ends unless cancelled: a slow call that honours its token
+HANG = float("inf")
+#: a delay of this value ignores the cancel token until ``unstick`` is set: a call
+#: stuck in a C library, the case a Python thread cannot be rescued from
+STUCK = -1.0
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing the simulated desktop was asked to do."""
+
+    #: launch, type, keys, url, screenshot, speak, clock
+    kind: str
+    arg: str
+    #: time.monotonic() when it started and ended
+    start: float
+    end: float
+    thread: str
+
+
+class SimulatedDesktop:
+    """Records every action; ``delays`` and ``failures`` make it slow or broken on purpose."""
+
+    name = "simulated"
+
+    def __init__(
+        self,
+        *,
+        delays: Mapping[str, float] | None = None,
+        failures: Mapping[str, AnovaXError | Iterable[AnovaXError | None]] | None = None,
+        now: Callable[[], dt.datetime] | None = None,
+        pictures_dir: Path | None = None,
+    ) -> None:
+        #: seconds per action kind; "type" is per chunk
+        self.delays = dict(delays or {})
+        self._failures: dict[str, list[AnovaXError | None]] = {}
+        for kind, spec in (failures or {}).items():
+            self._failures[kind] = [spec] if isinstance(spec, AnovaXError) else list(spec)
+        self._now = now or (lambda: dt.datetime.now().astimezone())
+        self._pictures = pictures_dir or Path.home() / "Pictures"
+        self._lock = threading.Lock()
+        self._actions: list[Action] = []
+        self._active = 0
+        #: the most actions that were in progress at the same moment
+        self.max_concurrent = 0
+        #: releases actions whose delay is STUCK
+        self.unstick = threading.Event()
+
+    # -- inspection ---------------------------------------------------------------------
+
+    @property
+    def actions(self) -> list[Action]:
+        with self._lock:
+            return list(self._actions)
+
+    @property
+    def typed_text(self) -> str:
+        return "".join(a.arg for a in self.actions if a.kind == "type")
+
+    def take_actions(self) -> list[Action]:
+        """The actions recorded so far, clearing the record (one command's worth at a time)."""
+        with self._lock:
+            actions, self._actions = self._actions, []
+        return actions
+
+    def kinds(self) -> list[str]:
+        return [a.kind for a in self.actions]
+
+    # -- the Desktop interface ----------------------------------------------------------
+
+    def launch_app(self, name: str, cancel: CancelToken) -> str:
+        self._do("launch", name, cancel)
+        return f"{name} is open (simulated)"
+
+    def type_text(self, text: str, cancel: CancelToken) -> int:
+        typed = 0
+        for chunk in chunks(text):
+            self._do("type", chunk, cancel)
+            typed += len(chunk)
+        return typed
+
+    def press_keys(self, keys: str, cancel: CancelToken) -> None:
+        self._do("keys", keys, cancel)
+
+    def open_url(self, url: str, cancel: CancelToken) -> None:
+        self._do("url", url, cancel)
+
+    def screenshot(self, cancel: CancelToken) -> Path:
+        path = self._pictures / f"anovax-{self._now().strftime('%Y%m%d-%H%M%S')}.png"
+        self._do("screenshot", str(path), cancel)
+        return path
+
+    def speak(self, text: str, cancel: CancelToken) -> None:
+        self._do("speak", text, cancel)
+
+    def now(self) -> dt.datetime:
+        self._do("clock", "", CancelToken())
+        return self._now()
+
+    @classmethod
+    def plausible(cls, **kwargs) -> SimulatedDesktop:
+        """Delays like a real desktop's (measured ranges in PLATFORM_NOTES), for --simulate and benches."""
+        delays = {"launch": 0.3, "type": 0.01, "keys": 0.02, "url": 0.15, "screenshot": 0.05, "speak": 0.0,
+                  "clock": 0.02}
+        return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)
+
+    def close(self) -> None:
+        pass
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _do(self, kind: str, arg: str, cancel: CancelToken) -> None:
+        cancel.check()
+        with self._lock:
+            queue = self._failures.get(kind)
+            failure = queue.pop(0) if queue else None
+            self._active += 1
+            self.max_concurrent = max(self.max_concurrent, self._active)
+        start = time.monotonic()
+        try:
+            delay = self.delays.get(kind, 0.0)
+            if delay == STUCK:
+                self.unstick.wait()
+            elif delay:
+                # an interruptible wait: a cancelled (expired) action stops here
+                cancel.wait(None if delay == HANG else delay)
+                cancel.check()
+            if failure is not None:
+                raise failure
+            with self._lock:
+                self._actions.append(Action(kind, arg, start, time.monotonic(), threading.current_thread().name))
+        finally:
+            with self._lock:
+                self._active -= 1

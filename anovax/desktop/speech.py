@@ -1,0 +1,228 @@
+"""Speech output for the real desktops: one pyttsx3 engine, owned by one named thread.
+
+pyttsx3 engines are not thread-safe, and the espeak driver keeps process-wide state
+(one synth callback per process), so exactly one thread ("tts") creates the engine
+and calls it, and only one ``TtsThread`` per process gets the engine. ``say``
+enqueues an utterance and waits until the engine reports "finished-utterance", the
+cancel token is set, or a deadline passes: an engine stuck in C never hangs an agent.
+
+Cancelling returns from ``say`` at once (raising ``Cancelled``). Drivers whose
+runAndWait blocks (SAPI5, NSSS) are stopped mid-sentence from their ``started-word``
+callback, the documented way. pyttsx3 2.99's espeak driver (Linux) cannot be: it
+plays the rendered sentence with ``aplay`` via ``os.system`` on espeak's own thread,
+so that sentence finishes in the background and later ones queue behind it.
+
+When speech cannot work (pyttsx3 or espeak missing, no ``aplay``, the engine taken),
+one warning is logged at start-up and every utterance is written to stderr as
+``AnovaX says: <text>`` instead.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import queue
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TextIO
+
+from anovax.desktop.base import CancelToken
+from anovax.errors import TransientToolError
+
+log = logging.getLogger(__name__)
+
+#: how long ``say`` waits for the engine to start (espeak starts in ~30 ms here)
+INIT_WAIT_S = 5.0
+#: an utterance is abandoned after BASE + PER_CHAR * len(text) seconds; espeak speaks
+#: ~15 characters a second (0.067 s/char), so this leaves room for a slow voice
+DEADLINE_BASE_S = 2.0
+DEADLINE_PER_CHAR_S = 0.1
+#: how often a waiting ``say`` looks at its cancel token (the cancel latency)
+POLL_S = 0.02
+
+#: one pyttsx3 engine per process (the espeak driver's callback is process-wide)
+_ENGINE_OWNER = threading.Lock()
+#: engines stay referenced for the life of the process: espeak calls back from its own thread,
+#: possibly after we stopped waiting, and pyttsx3 only holds engines weakly (measured: a
+#: ReferenceError in espeak's thread when the engine was collected mid-sentence)
+_KEEP_ALIVE: list[Any] = []
+# ...but let them go before interpreter teardown, while pyttsx3's __del__ can still run cleanly
+atexit.register(_KEEP_ALIVE.clear)
+
+
+class SpeechOut(Protocol):
+    """What the desktops need from speech output."""
+
+    def say(self, text: str, cancel: CancelToken) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def deadline_s(text: str) -> float:
+    return DEADLINE_BASE_S + DEADLINE_PER_CHAR_S * len(text)
+
+
+class ConsoleSpeech:
+    """Speech output when there is none: one stderr line per utterance."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self._stream = stream
+
+    def say(self, text: str, cancel: CancelToken) -> None:
+        cancel.check()
+        stream = self._stream or sys.stderr
+        print(f"AnovaX says: {text}", file=stream, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+def default_engine() -> Any:
+    """A pyttsx3 engine, or an exception saying why there can be none."""
+    if sys.platform.startswith("linux") and not shutil.which("aplay"):
+        raise RuntimeError("pyttsx3 plays speech with aplay, which is not installed (Debian package alsa-utils)")
+    try:
+        import pyttsx3
+    except ImportError as exc:
+        raise RuntimeError(f"pyttsx3 is not installed ({exc})") from exc
+    return pyttsx3.init()
+
+
+@dataclass(eq=False)
+class _Utterance:
+    text: str
+    done: threading.Event = field(default_factory=threading.Event)
+    stop: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+
+class TtsThread:
+    """Speaks through one engine on the thread named "tts"; falls back to ConsoleSpeech."""
+
+    def __init__(self, engine_factory: Callable[[], Any] = default_engine, *, stream: TextIO | None = None) -> None:
+        self._factory = engine_factory
+        self._console = ConsoleSpeech(stream)
+        self._queue: queue.SimpleQueue[_Utterance | None] = queue.SimpleQueue()
+        self._ready = threading.Event()
+        #: why speech is unavailable, once the engine failed to start
+        self.unavailable: str | None = None
+        self._current: _Utterance | None = None
+        #: an utterance that outlived its deadline and still occupies the engine
+        self._overrun: _Utterance | None = None
+        self._closed = False
+        #: set by the engine's "finished-utterance" callback, from whichever thread sends it
+        self._finished = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tts", daemon=True)
+        self._thread.start()
+
+    # -- caller side ----------------------------------------------------------------------
+
+    def say(self, text: str, cancel: CancelToken) -> None:
+        cancel.check()
+        if self._closed or not self._ready.wait(INIT_WAIT_S) or self.unavailable:
+            return self._console.say(text, cancel)
+        if self._overrun is not None and not self._overrun.done.is_set():
+            # the engine is still stuck on an earlier sentence: queueing would only wait for it
+            return self._console.say(text, cancel)
+        utt = _Utterance(text)
+        self._queue.put(utt)
+        end = time.monotonic() + deadline_s(text)
+        while not utt.done.wait(POLL_S):
+            if cancel.cancelled:
+                utt.stop.set()  # the tts thread stops the engine; we don't wait for it
+                cancel.check()
+            if time.monotonic() >= end:
+                log.warning("Speech took longer than %.1f s; carrying on without waiting for it.", deadline_s(text))
+                self._overrun = utt
+                return None
+        if utt.error is not None:
+            raise TransientToolError(f"Speech output failed: {utt.error}.") from utt.error
+        return None
+
+    def close(self, timeout_s: float = 2.0) -> None:
+        """Stop the thread after the sentence it is speaking (bounded wait)."""
+        if self._closed:
+            return
+        self._closed = True
+        current = self._current
+        if current is not None:
+            current.stop.set()
+        self._queue.put(None)
+        self._thread.join(timeout_s)
+        if self._thread.is_alive():
+            log.warning("The speech thread did not stop within %.1f s; leaving it behind.", timeout_s)
+
+    # -- the tts thread -------------------------------------------------------------------
+
+    def _run(self) -> None:
+        if not _ENGINE_OWNER.acquire(blocking=False):
+            self._give_up("another AnovaX desktop in this process already owns the speech engine")
+            return
+        tokens: list[Any] = []
+        engine: Any = None
+        try:
+            try:
+                engine = self._factory()
+                tokens.append(engine.connect("started-word", lambda **_: self._stop_if_asked(engine)))
+                tokens.append(engine.connect("finished-utterance", lambda **_: self._finished.set()))
+            except Exception as exc:  # any failure here means "no speech", never a crash
+                self._give_up(str(exc) or type(exc).__name__)
+                return
+            _KEEP_ALIVE.append(engine)
+            self._ready.set()
+            self._serve(engine)
+        finally:
+            for token in tokens:
+                engine.disconnect(token)
+            _ENGINE_OWNER.release()
+
+    def _serve(self, engine: Any) -> None:
+        while (utt := self._queue.get()) is not None:
+            if utt.stop.is_set():  # cancelled while it waited in the queue
+                utt.done.set()
+                continue
+            self._current = utt
+            self._finished.clear()
+            try:
+                engine.say(utt.text)
+                engine.runAndWait()
+                self._wait_finished(utt)
+            except Exception as exc:
+                log.warning("Speech output failed: %s", exc)
+                utt.error = exc
+            finally:
+                self._current = None
+                utt.done.set()
+
+    def _wait_finished(self, utt: _Utterance) -> None:
+        """Wait for "finished-utterance" (or the deadline) before the next sentence starts.
+
+        Blocking drivers (SAPI5, NSSS) have sent it by the time runAndWait returns. The
+        espeak driver's runAndWait returns as soon as synthesis is queued (measured: 0.01 s
+        for a 1 s sentence) and plays on espeak's own thread; starting the next sentence
+        before that one ends makes pyttsx3 drop it. Stopping does not help there (aplay
+        cannot be interrupted, and a late stop() cancels the *next* sentence), so the thread
+        just waits; the caller of ``say`` has already gone if it was cancelled.
+        """
+        end = time.monotonic() + deadline_s(utt.text)
+        while not self._finished.wait(POLL_S):
+            if time.monotonic() >= end:
+                log.warning("The speech engine never finished %r; going on with the next sentence.", utt.text)
+                return
+
+    def _stop_if_asked(self, engine: Any) -> None:
+        """started-word callback. Drivers whose runAndWait blocks (SAPI5, NSSS) call it on the
+        tts thread, the one place they can be stopped mid-sentence. espeak calls it on its own
+        thread from inside synthesis, where stop() (espeak_Cancel) must not be called."""
+        current = self._current
+        if current is not None and current.stop.is_set() and threading.current_thread() is self._thread:
+            engine.stop()
+
+    def _give_up(self, why: str) -> None:
+        self.unavailable = why
+        log.warning("Speech output is unavailable (%s); replies will be printed instead.", why)
+        self._ready.set()

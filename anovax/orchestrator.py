@@ -1,0 +1,316 @@
+"""The orchestrator: turns a checked plan into typed child agents on a bounded pool.
+
+Who owns what:
+- ``dispatch`` runs on the caller's thread (the command worker). It splits the
+  plan into batches, spawns one agent per step and waits for each batch.
+- Agents run on one ``ThreadPoolExecutor`` of at most 8 workers ("agent-N").
+- The janitor thread ("janitor") expires agents past their TTL: it marks them
+  expired, sets their cancel token and lets ``dispatch`` stop waiting. A Python
+  thread cannot be killed, so the agent's locks are released when its thread
+  actually returns; a thread stuck in a call that ignores its token loses its
+  locks after ``lock_grace_s`` instead, so the keyboard is never held forever.
+- Every lifecycle step is an event on the bus; subscribers never block dispatch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent, agent_classes
+from anovax.desktop.base import Cancelled, CancelToken, Desktop
+from anovax.errors import AnovaXError, PermanentToolError
+from anovax.events import EventBus, EventType
+from anovax.locks import LockTable
+from anovax.outcome import Outcome, StepResult, StepStatus
+from anovax.plan import Plan, Step
+from anovax.tools import TOOLS, ToolRegistry
+
+log = logging.getLogger(__name__)
+
+MAX_WORKERS = 8
+#: agents per user command, across every sub-plan (counted here, never by the model)
+AGENT_BUDGET = 20
+#: the paper's janitor ran every 500 ms; faster keeps expiry latency under 100 ms
+JANITOR_INTERVAL_S = 0.05
+#: first retry waits this long, the next twice as long
+RETRY_BACKOFF_S = 0.2
+
+
+class AgentBudget:
+    """How many agents one user command may still start, shared by all its sub-plans."""
+
+    def __init__(self, limit: int = AGENT_BUDGET) -> None:
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.used >= self.limit:
+                return False
+            self.used += 1
+            return True
+
+
+def batches(steps: tuple[Step, ...], registry: ToolRegistry) -> list[list[int]]:
+    """Consecutive parallel-safe steps run together; any other step runs alone, in plan order."""
+    out: list[list[int]] = []
+    for i, step in enumerate(steps):
+        spec = registry.get(step.tool)
+        parallel = spec is not None and spec.parallel_safe
+        if parallel and out and out[-1] and registry[steps[out[-1][0]].tool].parallel_safe:
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+@dataclass
+class SubtaskRunner:
+    """How a MetaAgent re-enters the pipeline: plan the goal, check it, dispatch it one level deeper."""
+
+    plan: Callable[[str], Plan]
+    check: Callable[..., Any]  # safety_check
+
+
+class Orchestrator:
+    """Owns the agent pool, the named locks and the janitor."""
+
+    def __init__(
+        self,
+        desktop: Desktop,
+        bus: EventBus,
+        *,
+        registry: ToolRegistry = TOOLS,
+        subtasks: SubtaskRunner | None = None,
+        remember: Callable[[Mapping[str, str]], Any] | None = None,
+        set_current_app: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        max_workers: int = MAX_WORKERS,
+        janitor_interval_s: float | None = JANITOR_INTERVAL_S,
+        lock_grace_s: float = 5.0,
+    ) -> None:
+        self.desktop = desktop
+        self.bus = bus
+        self.registry = registry
+        self.locks = LockTable()
+        self._classes = agent_classes(registry)
+        self._subtasks = subtasks
+        self._remember = remember
+        self._set_current_app = set_current_app or (lambda name: None)
+        self._clock = clock
+        self._lock_grace_s = lock_grace_s
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="agent")
+        self._ids = itertools.count(1)
+        self._live: dict[str, ChildAgent] = {}
+        self._live_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._janitor: threading.Thread | None = None
+        if janitor_interval_s is not None:
+            self._janitor = threading.Thread(target=self._janitor_loop, args=(janitor_interval_s,),
+                                             name="janitor", daemon=True)
+            self._janitor.start()
+
+    # -- public -------------------------------------------------------------------------
+
+    def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
+                 speak: bool = True) -> Outcome:
+        """Run a plan that already passed safety_check; returns per-step results in plan order.
+
+        Stops at the first failed *core* step (recovery plugs in on the returned
+        outcome); failed optional steps are recorded and the plan goes on.
+        """
+        budget = budget or AgentBudget()
+        if plan.remember and self._remember is not None:
+            self._remember(plan.remember)
+        results: list[StepResult | None] = [None] * len(plan.steps)
+        failed: int | None = None
+        for batch in batches(plan.steps, self.registry):
+            agents = []
+            for i in batch:
+                if not budget.take():
+                    # out of agents: the plan cannot go on, whether the step is core or not
+                    results[i] = StepResult(i, plan.steps[i].tool, StepStatus.FAILED,
+                                            error=f"This command already used its {budget.limit} agents.")
+                    failed = i if failed is None else failed
+                    continue
+                agents.append(self._spawn(i, plan.steps[i], command_id, depth, budget))
+            for agent in agents:
+                self._wait(agent)
+                results[agent.index] = self._result_of(agent)
+            for i in batch:
+                result = results[i]
+                if result is not None and not result.ok and self.registry[result.tool].core:
+                    failed = i if failed is None else min(failed, i)
+                    break
+            if failed is not None:
+                break
+        last_run = max((i for i, r in enumerate(results) if r is not None), default=-1)
+        remaining = plan.steps[last_run + 1:] if failed is not None else ()
+        final = [r if r is not None else StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN)
+                 for i, r in enumerate(results)]
+        spoken = ""
+        if failed is None:
+            spoken = " ".join(p for p in [plan.final_response.strip(), *(r.say for r in final if r.say)] if p)
+            if speak and depth == 0 and spoken:
+                self.say(spoken, command_id)
+        return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken)
+
+    def say(self, text: str, command_id: str, cancel: CancelToken | None = None) -> None:
+        """Speak under the tts lock with SPEAK_* events; a speech failure is logged, never raised."""
+        cancel = cancel or CancelToken()
+        owner = f"speech-{command_id}-{next(self._ids)}"
+        try:
+            self.locks.acquire(("tts",), owner, cancel)
+        except Cancelled:
+            return
+        try:
+            self.bus.emit(EventType.SPEAK_START, command_id, data={"text": text})
+            self.desktop.speak(text, cancel)
+        except (AnovaXError, OSError) as exc:
+            log.warning("could not speak: %s", exc)
+        finally:
+            self.locks.release_all(owner)
+            self.bus.emit(EventType.SPEAK_END, command_id)
+
+    def janitor_tick(self) -> None:
+        """Expire agents past their deadline; free the locks of expired threads that never came back."""
+        now = self._clock()
+        with self._live_lock:
+            live = list(self._live.values())
+        for agent in live:
+            if agent.state in (AgentState.SPAWNED, AgentState.RUNNING):
+                if now >= agent.deadline:
+                    self._expire(agent, now)
+            elif (agent.expired_at is not None and not agent.returned.is_set()
+                  and now - agent.expired_at >= self._lock_grace_s):
+                freed = self.locks.release_all(agent.agent_id)
+                if freed:
+                    log.warning("agent %s is stuck after expiring; released %s", agent.agent_id, freed)
+
+    def _expire(self, agent: ChildAgent, now: float) -> None:
+        message = f"It took longer than {agent.spec.ttl_s:g} seconds."
+        agent.cancel.cancel("expired")
+        if agent.settle(AgentState.EXPIRED, error=message):
+            agent.expired_at = now
+            self._emit(agent, EventType.AGENT_EXPIRED, error=message)
+
+    def stats(self) -> dict[str, Any]:
+        with self._live_lock:
+            running = [{"agent_id": a.agent_id, "tool": a.step.tool, "state": a.state.value}
+                       for a in self._live.values()]
+        return {"agents": running, "locks": self.locks.stats(), "max_workers": self._pool._max_workers}
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._janitor is not None:
+            self._janitor.join(1.0)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _spawn(self, index: int, step: Step, command_id: str, depth: int, budget: AgentBudget) -> ChildAgent:
+        spec = self.registry[step.tool]
+        agent_id = f"{command_id}.{next(self._ids)}"
+        ctx = AgentContext(
+            desktop=self.desktop, command_id=command_id, depth=depth,
+            speak=lambda text, cancel: self.say(text, command_id, cancel),
+            run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget),
+            set_current_app=self._set_current_app,
+        )
+        agent = self._classes[step.tool](agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
+                                         deadline=self._clock() + spec.ttl_s)
+        with self._live_lock:
+            self._live[agent_id] = agent
+        self._emit(agent, EventType.AGENT_SPAWNED, data={"index": index, "ttl_s": spec.ttl_s})
+        self._pool.submit(self._run, agent)
+        return agent
+
+    def _run(self, agent: ChildAgent) -> None:
+        """The agent's whole life on its pool thread; always releases its locks on the way out."""
+        try:
+            self.locks.acquire(agent.spec.locks, agent.agent_id, agent.cancel)
+            if not agent.start():
+                return  # expired while queued or waiting for a lock
+            self._emit(agent, EventType.AGENT_STARTED)
+            result = self._attempts(agent)
+            if agent.settle(AgentState.DONE, result=result):
+                self._emit(agent, EventType.AGENT_DONE, data={"value": result.value})
+        except Cancelled as exc:
+            if agent.settle(AgentState.FAILED, error=exc.message):
+                self._emit(agent, EventType.AGENT_FAILED, error=exc.message)
+        except AnovaXError as exc:
+            if agent.settle(AgentState.FAILED, error=exc.message):
+                self._emit(agent, EventType.AGENT_FAILED, error=exc.message, data={"code": exc.code})
+        except Exception as exc:  # a bug in an agent or adapter must not kill the pool thread silently
+            log.exception("agent %s crashed", agent.agent_id)
+            message = f"Something went wrong inside AnovaX ({type(exc).__name__})."
+            if agent.settle(AgentState.FAILED, error=message):
+                self._emit(agent, EventType.AGENT_FAILED, error=message)
+        finally:
+            self.locks.release_all(agent.agent_id)
+            agent.returned.set()
+            with self._live_lock:
+                self._live.pop(agent.agent_id, None)
+
+    def _attempts(self, agent: ChildAgent) -> AgentResult:
+        """Run do_work, retrying transient failures up to the tool's retry budget."""
+        while True:
+            agent.attempts += 1
+            try:
+                return agent.do_work()
+            except AnovaXError as exc:
+                if not exc.is_transient or agent.attempts > agent.spec.retries or agent.cancel.cancelled:
+                    raise
+                self._emit(agent, EventType.AGENT_RETRY, error=exc.message, data={"attempt": agent.attempts + 1})
+                if agent.cancel.wait(RETRY_BACKOFF_S * 2 ** (agent.attempts - 1)):
+                    raise Cancelled("Stopped before retrying.") from exc
+
+    def _wait(self, agent: ChildAgent) -> None:
+        # The janitor settles every agent by its deadline; the real-time backstop only
+        # matters if the janitor thread itself died (it should never fire).
+        while not agent.settled.wait(1.0):
+            if self._janitor is not None and not self._janitor.is_alive():
+                self.janitor_tick()
+
+    def _result_of(self, agent: ChildAgent) -> StepResult:
+        status = {AgentState.DONE: StepStatus.DONE, AgentState.EXPIRED: StepStatus.EXPIRED}.get(
+            agent.state, StepStatus.FAILED)
+        result = agent.result
+        return StepResult(
+            index=agent.index, tool=agent.step.tool, status=status,
+            value=result.value if result else "", say=result.say if result else "",
+            error=agent.error, attempts=agent.attempts, agent_id=agent.agent_id,
+            data=dict(result.data) if result else {},
+        )
+
+    def _run_subtask(self, goal: str, command_id: str, depth: int, budget: AgentBudget) -> Outcome:
+        if self._subtasks is None:
+            raise PermanentToolError("Sub-tasks are not available here.")
+        plan = self._subtasks.plan(goal)
+        verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used)
+        if not verdict.ok:
+            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
+                          data={"rule": verdict.rule, "depth": depth + 1, "goal": goal})
+            raise PermanentToolError(verdict.reason)
+        self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "depth": depth + 1})
+        return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, speak=False)
+
+    def _emit(self, agent: ChildAgent, type_: EventType, *, error: str | None = None,
+              data: dict[str, Any] | None = None) -> None:
+        self.bus.emit(type_, agent.ctx.command_id, agent_id=agent.agent_id, tool=agent.step.tool,
+                      params=dict(agent.step.params), error=error, data=data)
+
+    def _janitor_loop(self, interval_s: float) -> None:
+        while not self._stop.wait(interval_s):
+            try:
+                self.janitor_tick()
+            except Exception:  # the janitor must outlive any one bad agent
+                log.exception("janitor tick failed")

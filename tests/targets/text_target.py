@@ -1,0 +1,65 @@
+"""A tiny Tk window the desktop tests type into: it mirrors its Text buffer to a file.
+
+Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE]
+
+Why a file: the test process cannot look inside another process's widget, so
+the widget's content is written (atomically, via rename) every time it changes;
+tests poll that file with a deadline. The window grabs focus once it is mapped,
+and writes READY_FILE when it has focus, so a test knows when typing can start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import tkinter as tk
+from pathlib import Path
+
+#: how often the buffer is compared with the last written copy (ms)
+POLL_MS = 20
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--title", default="AnovaX text target")
+    parser.add_argument("--ready", type=Path)
+    args = parser.parse_args()
+
+    root = tk.Tk()
+    root.title(args.title)
+    root.geometry("600x300+40+40")
+    text = tk.Text(root)
+    text.pack(fill="both", expand=True)
+    last: list[str | None] = [None]
+
+    def dump() -> None:
+        content = text.get("1.0", "end-1c")  # Tk always appends one newline: drop it
+        if content != last[0]:
+            tmp = args.out.with_suffix(".tmp")
+            tmp.write_text(content, encoding="utf-8")
+            os.replace(tmp, args.out)
+            last[0] = content
+        if args.ready and not args.ready.exists() and root.focus_get() is text:
+            args.ready.write_text("ready", encoding="utf-8")
+
+    def poll() -> None:
+        dump()
+        root.after(POLL_MS, poll)
+
+    def grab_focus() -> None:
+        root.focus_force()
+        text.focus_set()
+        if root.focus_get() is not text:
+            root.after(50, grab_focus)
+
+    # SIGTERM arrives between Tk events; a flag polled by `after` turns it into a clean exit
+    signal.signal(signal.SIGTERM, lambda *_: root.after_idle(root.destroy))
+    root.after(POLL_MS, poll)
+    root.after(0, grab_focus)
+    root.mainloop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,243 @@
+"""Orchestrator: batches, the 8-worker pool, locks, the janitor, failures, the agent budget, events."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from helpers import FakeClock, wait_for
+
+from anovax.desktop.base import CancelToken
+from anovax.desktop.simulated import HANG, STUCK, SimulatedDesktop
+from anovax.errors import PermanentToolError, TransientToolError
+from anovax.events import EventBus, EventType
+from anovax.orchestrator import AgentBudget, Orchestrator, SubtaskRunner, batches
+from anovax.outcome import StepStatus
+from anovax.plan import Plan, Step
+from anovax.safety import Verdict
+from anovax.tools import TOOLS
+
+
+def plan_of(*steps: tuple[str, dict], final: str = "Done.") -> Plan:
+    return Plan(steps=tuple(Step(tool, params) for tool, params in steps), final_response=final)
+
+
+@pytest.fixture
+def bus():
+    bus = EventBus()
+    yield bus
+    bus.close()
+
+
+def make(bus, desktop=None, **kwargs) -> Orchestrator:
+    return Orchestrator(desktop or SimulatedDesktop(), bus, **kwargs)
+
+
+def events(bus, type_=None, tool=None):
+    return [e for e in bus.recent() if (type_ is None or e.type is type_) and (tool is None or e.tool == tool)]
+
+
+def test_batches_group_only_consecutive_parallel_safe_steps():
+    steps = tuple(Step(t, {}) for t in ["get_time", "get_date", "open_app", "web_search", "screenshot", "wait",
+                                         "get_time"])
+    assert batches(steps, TOOLS) == [[0, 1], [2], [3, 4], [5], [6]]
+
+
+def test_read_only_batch_runs_concurrently_and_speaks_the_answers(bus):
+    desktop = SimulatedDesktop(delays={"clock": 0.2})
+    outcome = make(bus, desktop).dispatch(plan_of(("get_time", {}), ("get_date", {}), final="Here."),
+                                          command_id="c1")
+    assert outcome.ok and outcome.done == (0, 1)
+    started = {e.tool: e.ts for e in events(bus, EventType.AGENT_STARTED)}
+    done = {e.tool: e.ts for e in events(bus, EventType.AGENT_DONE)}
+    assert started["get_date"] < done["get_time"] and started["get_time"] < done["get_date"]  # overlap
+    assert outcome.spoken.startswith("Here. It's ") and "Today is " in outcome.spoken
+    assert [a.kind for a in desktop.actions][-1] == "speak"
+
+
+def test_pool_never_runs_more_than_eight_agents(bus):
+    desktop = SimulatedDesktop(delays={"clock": 0.2})
+    plan = plan_of(*[("get_time", {})] * 12)  # the orchestrator, not the plan, caps concurrency
+    outcome = make(bus, desktop).dispatch(plan, command_id="c1", budget=AgentBudget(limit=50))
+    assert outcome.ok and len(outcome.done) == 12
+    assert desktop.max_concurrent == 8
+
+
+def test_open_app_finishes_before_typing_starts(bus):
+    desktop = SimulatedDesktop(delays={"launch": 0.1})
+    outcome = make(bus, desktop).dispatch(plan_of(("open_app", {"name": "notepad"}),
+                                                  ("type_text", {"text": "hello world"})), command_id="c1")
+    assert outcome.ok
+    assert events(bus, EventType.AGENT_DONE, "open_app")[0].seq < events(bus, EventType.AGENT_STARTED, "type_text")[0].seq
+    assert desktop.typed_text == "hello world"
+
+
+def test_kb_mouse_is_exclusive_across_concurrent_commands(bus):
+    desktop = SimulatedDesktop(delays={"type": 0.005})
+    orch = make(bus, desktop)
+    texts = {"a": "A" * 80, "b": "B" * 80}
+    threads = [threading.Thread(target=orch.dispatch, args=(plan_of(("type_text", {"text": t})),),
+                                kwargs={"command_id": k, "speak": False}) for k, t in texts.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    typed = desktop.typed_text
+    assert sorted([typed[:80], typed[80:]]) == ["A" * 80, "B" * 80]  # one whole run after the other
+
+
+def test_optional_failure_is_recorded_and_the_plan_goes_on(bus):
+    desktop = SimulatedDesktop(failures={"screenshot": PermanentToolError("No screen to capture.")})
+    outcome = make(bus, desktop).dispatch(
+        plan_of(("screenshot", {}), ("open_app", {"name": "notepad"})), command_id="c1")
+    assert outcome.ok and outcome.failed is None
+    assert outcome.steps[0].status is StepStatus.FAILED and outcome.steps[0].error == "No screen to capture."
+    assert outcome.steps[1].ok
+
+
+def test_core_failure_stops_with_remaining_set(bus):
+    desktop = SimulatedDesktop(failures={"launch": PermanentToolError("I couldn't find an app called zork.")})
+    plan = plan_of(("open_app", {"name": "zork"}), ("type_text", {"text": "hi"}), ("press_keys", {"keys": "enter"}))
+    outcome = make(bus, desktop).dispatch(plan, command_id="c1")
+    assert outcome.failed == 0 and not outcome.ok
+    assert outcome.remaining == plan.steps[1:]
+    assert [r.status for r in outcome.steps] == [StepStatus.FAILED, StepStatus.NOT_RUN, StepStatus.NOT_RUN]
+    assert desktop.typed_text == "" and "speak" not in desktop.kinds()
+    assert outcome.error_summary() == "I couldn't find an app called zork."
+
+
+def test_transient_failures_are_retried_within_the_budget(bus):
+    desktop = SimulatedDesktop(failures={"launch": [TransientToolError("window not up yet"), None]})
+    outcome = make(bus, desktop).dispatch(plan_of(("open_app", {"name": "notepad"})), command_id="c1")
+    assert outcome.ok and outcome.steps[0].attempts == 2
+    assert len(events(bus, EventType.AGENT_RETRY)) == 1
+
+
+def test_permanent_failures_and_non_retryable_tools_are_not_retried(bus):
+    desktop = SimulatedDesktop(failures={"type": [TransientToolError("busy"), None]})
+    outcome = make(bus, desktop).dispatch(plan_of(("type_text", {"text": "x"})), command_id="c1")
+    assert not outcome.ok and outcome.steps[0].attempts == 1  # typing is never retried
+    assert events(bus, EventType.AGENT_RETRY) == []
+
+
+def run_in_thread(fn, *args, **kwargs):
+    box = {}
+    thread = threading.Thread(target=lambda: box.setdefault("value", fn(*args, **kwargs)), daemon=True)
+    thread.start()
+    return thread, box
+
+
+def test_hung_agent_expires_the_command_completes_and_its_lock_frees_when_it_returns(bus):
+    clock = FakeClock()
+    desktop = SimulatedDesktop(delays={"type": STUCK})  # ignores its cancel token, like a stuck C call
+    orch = make(bus, desktop, clock=clock, janitor_interval_s=None, lock_grace_s=1e9)
+    thread, box = run_in_thread(orch.dispatch, plan_of(("type_text", {"text": "hello"})), command_id="c1")
+    wait_for(lambda: events(bus, EventType.AGENT_STARTED), what="the typing agent to start")
+    clock.advance(TOOLS["type_text"].ttl_s + 0.01)
+    orch.janitor_tick()
+    thread.join(5)
+    assert not thread.is_alive(), "dispatch kept waiting for an expired agent"
+    outcome = box["value"]
+    assert outcome.steps[0].status is StepStatus.EXPIRED and outcome.failed == 0
+    assert len(events(bus, EventType.AGENT_EXPIRED)) == 1
+    assert orch.locks.holder("kb_mouse") is not None  # the thread has not returned yet
+    desktop.unstick.set()
+    wait_for(lambda: orch.locks.holder("kb_mouse") is None, what="the lock to be released")
+    assert events(bus, EventType.AGENT_DONE) == [] and events(bus, EventType.AGENT_FAILED) == []
+
+
+def test_stuck_agent_loses_its_lock_after_the_grace_period(bus):
+    clock = FakeClock()
+    desktop = SimulatedDesktop(delays={"keys": STUCK})
+    orch = make(bus, desktop, clock=clock, janitor_interval_s=None, lock_grace_s=5.0)
+    thread, _ = run_in_thread(orch.dispatch, plan_of(("press_keys", {"keys": "enter"})), command_id="c1")
+    wait_for(lambda: events(bus, EventType.AGENT_STARTED), what="the agent to start")
+    clock.advance(TOOLS["press_keys"].ttl_s + 0.01)
+    orch.janitor_tick()
+    thread.join(5)
+    assert orch.locks.holder("kb_mouse") is not None
+    clock.advance(5.0)
+    orch.janitor_tick()
+    assert orch.locks.holder("kb_mouse") is None  # never held forever
+    desktop.unstick.set()
+
+
+def test_expired_typing_agent_stops_within_one_chunk(bus):
+    clock = FakeClock()
+    desktop = SimulatedDesktop(delays={"type": 0.01})
+    orch = make(bus, desktop, clock=clock, janitor_interval_s=None)
+    thread, box = run_in_thread(orch.dispatch, plan_of(("type_text", {"text": "x" * 1500})), command_id="c1")
+    wait_for(lambda: len(desktop.typed_text) >= 16, what="some typing")
+    clock.advance(TOOLS["type_text"].ttl_s + 1)
+    orch.janitor_tick()
+    at_expiry = len(desktop.typed_text)
+    thread.join(5)
+    wait_for(lambda: orch.locks.holder("kb_mouse") is None, what="the typing thread to return")
+    assert len(desktop.typed_text) <= at_expiry + 8  # at most the chunk in flight
+    assert box["value"].steps[0].status is StepStatus.EXPIRED
+
+
+def test_waiting_agent_expires_while_blocked_on_a_lock(bus):
+    clock = FakeClock()
+    orch = make(bus, SimulatedDesktop(delays={"type": HANG}), clock=clock, janitor_interval_s=None)
+    orch.locks.acquire(("kb_mouse",), "someone-else", CancelToken())
+    thread, box = run_in_thread(orch.dispatch, plan_of(("press_keys", {"keys": "enter"})), command_id="c1")
+    wait_for(lambda: events(bus, EventType.AGENT_SPAWNED), what="spawn")
+    clock.advance(60)
+    orch.janitor_tick()
+    thread.join(5)
+    assert box["value"].steps[0].status is StepStatus.EXPIRED
+    assert orch.locks.holder("kb_mouse") == "someone-else"
+    assert events(bus, EventType.AGENT_STARTED) == []
+
+
+class ScriptedSubPlanner:
+    def __init__(self, plan: Plan) -> None:
+        self.plan_for = plan
+        self.goals = []
+
+    def __call__(self, goal: str) -> Plan:
+        self.goals.append(goal)
+        return self.plan_for
+
+
+def test_agent_budget_holds_across_nested_subtasks(bus):
+    sub = ScriptedSubPlanner(plan_of(*[("get_time", {})] * 8))
+    orch = make(bus, subtasks=SubtaskRunner(plan=sub, check=lambda *a, **k: Verdict.allow()))
+    plan = plan_of(*[("plan_subtask", {"goal": f"part {i}"}) for i in range(3)])
+    budget = AgentBudget()
+    outcome = orch.dispatch(plan, command_id="c1", budget=budget)
+    assert budget.used == 20
+    assert len(events(bus, EventType.AGENT_SPAWNED)) == 20
+    assert outcome.failed == 2 and "did not finish" in outcome.steps[2].error
+
+
+def test_subtask_is_checked_by_safety_at_the_next_depth(bus):
+    calls = []
+
+    def check(plan, text, **context):
+        calls.append(context)
+        return Verdict.refuse("shell_typing")
+
+    sub = ScriptedSubPlanner(plan_of(("get_time", {})))
+    orch = make(bus, subtasks=SubtaskRunner(plan=sub, check=check))
+    outcome = orch.dispatch(plan_of(("plan_subtask", {"goal": "tidy up"})), command_id="c1", depth=1)
+    assert calls == [{"depth": 2, "agents_spawned": 1}]
+    assert not outcome.ok and outcome.steps[0].error == "I won't type commands into a terminal."
+    assert len(events(bus, EventType.SAFETY_REFUSED)) == 1
+
+
+def test_a_raising_or_stuck_subscriber_changes_nothing(bus):
+    seen = []
+    gate = threading.Event()
+    bus.subscribe("raises", lambda e: 1 / 0)
+    bus.subscribe("stuck", lambda e: gate.wait(), maxsize=2)
+    bus.subscribe("records", seen.append)
+    desktop = SimulatedDesktop()
+    outcome = make(bus, desktop).dispatch(plan_of(("open_app", {"name": "notepad"}),
+                                                  ("type_text", {"text": "hi"})), command_id="c1")
+    assert outcome.ok and desktop.typed_text == "hi"
+    wait_for(lambda: any(e.type is EventType.SPEAK_END for e in seen), what="events to reach the recorder")
+    stats = bus.stats()
+    assert stats["raises"]["errors"] >= 1 and stats["stuck"]["dropped"] >= 1
+    gate.set()
