@@ -26,10 +26,12 @@ from anovax.desktop.base import Desktop
 from anovax.errors import AnovaXError, ConfigError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
-from anovax.orchestrator import Orchestrator, SubtaskRunner
+from anovax.orchestrator import AgentBudget, Orchestrator, SubtaskRunner
 from anovax.outcome import Outcome
 from anovax.plan import Plan
 from anovax.planner import OfflinePlanner, Planner
+from anovax.planner.model import JsonModel
+from anovax.recovery import AutonomousLoop, Speculator
 from anovax.safety import Rule, Verdict, safety_check
 from anovax.settings import Settings
 
@@ -93,15 +95,33 @@ class CommandResult:
         }
 
 
-def make_planner(settings: Settings) -> Planner:
-    """The planner the settings ask for."""
-    if settings.use_gemini:
-        # The Gemini planner is not part of this release; say so instead of
-        # silently answering with a different planner than the user chose.
-        if settings.planner == "gemini":
-            raise ConfigError("ANOVAX_PLANNER=gemini is not available in this version; use auto or offline.")
-        log.info("A Gemini key is set but this version plans offline.")
-    return OfflinePlanner()
+def make_model(settings: Settings) -> JsonModel | None:
+    """The language model the settings ask for, or None for the offline planner."""
+    choice = settings.effective_planner
+    if choice == "gemini":
+        from anovax.planner.gemini import GeminiModel
+
+        if not settings.gemini_api_key:
+            raise ConfigError("ANOVAX_PLANNER=gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY).")
+        return GeminiModel(settings.gemini_api_key, settings.model, base_url=settings.gemini_base_url or None,
+                           timeout_s=settings.planner_timeout_s)
+    if choice == "ollama":
+        from anovax.planner.ollama import OllamaModel
+
+        return OllamaModel(settings.ollama_model, host=settings.ollama_host, timeout_s=settings.planner_timeout_s)
+    return None
+
+
+def make_planner(model: JsonModel | None, on_event: Callable[[str, str], None] | None = None,
+                 timeout_s: float = 10.0) -> Planner:
+    """A model-backed planner that falls back to the offline one, or the offline planner alone."""
+    offline = OfflinePlanner()
+    if model is None:
+        return offline
+    from anovax.planner.gemini import GeminiPlanner
+
+    name = model.name.split(":", 1)[0]
+    return GeminiPlanner(model, fallback=offline, on_event=on_event, timeout_s=timeout_s, name=name)
 
 
 class Assistant:
@@ -111,9 +131,12 @@ class Assistant:
                  bus: EventBus | None = None, desktop: Desktop | None = None,
                  orchestrator_options: dict[str, Any] | None = None) -> None:
         self.settings = settings
-        self.planner = planner if planner is not None else make_planner(settings)
-        self.memory = memory if memory is not None else Memory(settings.memory_path)
         self.bus = bus if bus is not None else EventBus()
+        self._current_command = ""
+        self.model = make_model(settings) if planner is None else None
+        self.planner = planner if planner is not None else make_planner(
+            self.model, self._planner_event, settings.planner_timeout_s)
+        self.memory = memory if memory is not None else Memory(settings.memory_path)
         self.desktop = desktop
         self.orchestrator: Orchestrator | None = None
         if desktop is not None:
@@ -124,8 +147,15 @@ class Assistant:
                 set_current_app=self.memory.session.set_app,
                 **(orchestrator_options or {}),
             )
-        #: the recovery loop (a later release) plugs in here: (request, failed outcome, command id) → outcome
-        self.recover: Callable[[str, Outcome, str], Outcome] | None = None
+        #: the recovery loop plugs in here: (request, failed outcome, command id, budget) → outcome
+        self.recover: Callable[[str, Outcome, str, AgentBudget], Outcome] | None = None
+        self._speculator: Speculator | None = None
+        if self.model is not None and self.orchestrator is not None:
+            self._speculator = Speculator(desktop, self.bus)
+            loop = AutonomousLoop(self.model, self.orchestrator, self.bus, check=safety_check,
+                                  speculator=self._speculator, timeout_s=settings.planner_timeout_s)
+            self.recover = lambda text, outcome, command_id, budget: loop.run(
+                text, outcome, command_id=command_id, budget=budget)
         self._ids = itertools.count(1)
         self._queue: queue.Queue[tuple[str, str, Future[CommandResult]] | None] = queue.Queue(maxsize=QUEUE_SIZE)
         self._worker = threading.Thread(target=self._drain, name="commands", daemon=True)
@@ -153,6 +183,8 @@ class Assistant:
     def close(self) -> None:
         self._queue.put(None)
         self._worker.join(5.0)
+        if self._speculator is not None:
+            self._speculator.close()
         if self.orchestrator is not None:
             self.orchestrator.close()
         if self.desktop is not None:
@@ -167,6 +199,7 @@ class Assistant:
             if item is None:
                 return
             command_id, text, future = item
+            self._current_command = command_id
             try:
                 result = self._handle(command_id, text)
             except Exception as exc:  # the assistant must outlive any one command
@@ -176,6 +209,10 @@ class Assistant:
                                        message=f"Something went wrong inside AnovaX: {type(exc).__name__}.")
             self.bus.emit(EventType.COMMAND_DONE, command_id, data=result.to_dict())
             future.set_result(result)
+
+    def _planner_event(self, kind: str, detail: str) -> None:
+        """The online planner's faults, as events of the command being planned."""
+        self.bus.emit(EventType.PLANNER_FAULT, self._current_command, error=detail, data={"kind": kind})
 
     def _finish(self, result: CommandResult) -> CommandResult:
         self.memory.add_turn(result.text, result.message)
@@ -222,9 +259,12 @@ class Assistant:
                                               plan=plan, verdict=verdict, timings_ms=timings, **base))
 
         started = time.perf_counter()
-        outcome = self.orchestrator.dispatch(plan, command_id=command_id)
+        budget = AgentBudget()  # one budget for the plan, its sub-plans and any recovery
+        outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget)
         if not outcome.ok and self.recover is not None:
-            outcome = self.recover(text, outcome, command_id)
+            outcome = self.recover(text, outcome, command_id, budget)
+            if outcome.ok and outcome.spoken:
+                self.orchestrator.say(outcome.spoken, command_id)
         timings["dispatch"] = (time.perf_counter() - started) * 1000
         if outcome.ok:
             message = outcome.spoken or "Done."

@@ -39,6 +39,12 @@ class EventType(enum.StrEnum):
     SPEAK_START = "SPEAK_START"
     SPEAK_END = "SPEAK_END"
     COMMAND_DONE = "COMMAND_DONE"
+    PLANNER_FAULT = "PLANNER_FAULT"  # the online planner failed; data.kind says how
+    RECOVERY_STARTED = "RECOVERY_STARTED"
+    RECOVERY_TURN = "RECOVERY_TURN"
+    RECOVERY_DONE = "RECOVERY_DONE"
+    SPECULATION_HIT = "SPECULATION_HIT"
+    SPECULATION_MISS = "SPECULATION_MISS"
 
 
 @dataclass(frozen=True)

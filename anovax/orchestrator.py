@@ -121,11 +121,12 @@ class Orchestrator:
     # -- public -------------------------------------------------------------------------
 
     def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
-                 speak: bool = True) -> Outcome:
+                 speak: bool = True, cached: Callable[[int, Step], StepResult | None] | None = None) -> Outcome:
         """Run a plan that already passed safety_check; returns per-step results in plan order.
 
         Stops at the first failed *core* step (recovery plugs in on the returned
-        outcome); failed optional steps are recorded and the plan goes on.
+        outcome); failed optional steps are recorded and the plan goes on. ``cached``
+        may answer a step from the speculator's cache instead of spawning an agent.
         """
         budget = budget or AgentBudget()
         if plan.remember and self._remember is not None:
@@ -135,6 +136,10 @@ class Orchestrator:
         for batch in batches(plan.steps, self.registry):
             agents = []
             for i in batch:
+                hit = cached(i, plan.steps[i]) if cached is not None else None
+                if hit is not None:
+                    results[i] = hit
+                    continue
                 if not budget.take():
                     # out of agents: the plan cannot go on, whether the step is core or not
                     results[i] = StepResult(i, plan.steps[i].tool, StepStatus.FAILED,

@@ -57,16 +57,20 @@ class Outcome:
     remaining: tuple[Step, ...] = ()
     #: what was said (or would be said) at the end
     spoken: str = ""
+    #: why the command as a whole did not succeed when no single step says so (recovery gave up)
+    error: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.failed is None
+        return self.failed is None and not self.error
 
     @property
     def done(self) -> tuple[int, ...]:
         return tuple(r.index for r in self.steps if r.ok)
 
     def error_summary(self) -> str:
+        if self.error:
+            return self.error
         if self.failed is None:
             return ""
         result = self.steps[self.failed]
@@ -79,4 +83,5 @@ class Outcome:
             "remaining": [s.to_dict() for s in self.remaining],
             "steps": [r.to_dict() for r in self.steps],
             "spoken": self.spoken,
+            "error": self.error,
         }

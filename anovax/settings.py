@@ -16,7 +16,7 @@ from typing import Any
 
 from anovax.errors import ConfigError
 
-PLANNERS = ("auto", "gemini", "offline")
+PLANNERS = ("auto", "gemini", "ollama", "offline")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 #: the checkout's own memory.json, used when AnovaX runs from a source tree
 _CHECKOUT_MEMORY = Path(__file__).resolve().parents[1] / "memory.json"
@@ -61,6 +61,13 @@ class Settings:
     gemini_api_key: str = field(default="", repr=False)
     #: Gemini model name
     model: str = "gemini-2.5-flash"
+    #: another address for the Gemini API (a proxy, or the tests' loopback fake); empty: Google's
+    gemini_base_url: str = ""
+    #: local model served by Ollama, and where
+    ollama_model: str = "llama3.2"
+    ollama_host: str = "http://127.0.0.1:11434"
+    #: seconds one planner or recovery call to a model may take
+    planner_timeout_s: float = 10.0
     #: persistent facts file
     memory_path: Path = field(default_factory=default_memory_path)
     #: the JSONL event log (rotated by size); empty path string turns it off
@@ -76,14 +83,27 @@ class Settings:
             return True
         return self.planner == "auto" and bool(self.gemini_api_key)
 
+    @property
+    def effective_planner(self) -> str:
+        """gemini, ollama or offline: what ``auto`` resolves to."""
+        if self.planner == "auto":
+            return "gemini" if self.gemini_api_key else "offline"
+        return self.planner
+
 
 #: the documented settings, in README order (tests check README lists each one)
 SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("planner", ("ANOVAX_PLANNER",), "auto",
-            "`auto` uses Gemini when an API key is set and the offline planner otherwise; `gemini`; `offline`."),
+            "`auto` uses Gemini when an API key is set and the offline planner otherwise; `gemini`; `ollama`; `offline`."),
     Setting("gemini_api_key", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "(unset)",
             "Gemini API key. Environment only: never read from or written to a file."),
     Setting("model", ("ANOVAX_MODEL",), "gemini-2.5-flash", "Gemini model used for planning."),
+    Setting("gemini_base_url", ("ANOVAX_GEMINI_BASE_URL",), "(Google's)",
+            "Another address for the Gemini API: a proxy, or a loopback fake in tests."),
+    Setting("ollama_model", ("ANOVAX_OLLAMA_MODEL",), "llama3.2", "Local model for `ANOVAX_PLANNER=ollama`."),
+    Setting("ollama_host", ("ANOVAX_OLLAMA_HOST",), "http://127.0.0.1:11434", "Where the Ollama server listens."),
+    Setting("planner_timeout_s", ("ANOVAX_PLANNER_TIMEOUT",), "10",
+            "Seconds one planning or recovery call to a model may take before the offline planner answers."),
     Setting("memory_path", ("ANOVAX_MEMORY",), "`memory.json` in the checkout, else `~/.local/share/anovax/memory.json`",
             "Persistent facts file (written atomically; a corrupt file is moved aside)."),
     Setting("log_path", ("ANOVAX_LOG",), "`~/.local/state/anovax/events.jsonl`",
@@ -93,7 +113,8 @@ SETTINGS_DOC: tuple[Setting, ...] = (
             "Optional TOML settings file; keys are the names in the first column."),
 )
 
-_FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level"}
+_FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level", "gemini_base_url", "ollama_model",
+              "ollama_host", "planner_timeout_s"}
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -135,7 +156,9 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values["config_file"] = path
 
     env_map = {"ANOVAX_PLANNER": "planner", "ANOVAX_MODEL": "model", "ANOVAX_MEMORY": "memory_path",
-               "ANOVAX_LOG": "log_path", "ANOVAX_LOG_LEVEL": "log_level"}
+               "ANOVAX_LOG": "log_path", "ANOVAX_LOG_LEVEL": "log_level", "ANOVAX_GEMINI_BASE_URL": "gemini_base_url",
+               "ANOVAX_OLLAMA_MODEL": "ollama_model", "ANOVAX_OLLAMA_HOST": "ollama_host",
+               "ANOVAX_PLANNER_TIMEOUT": "planner_timeout_s"}
     for var, key in env_map.items():
         if env.get(var, "").strip():
             values[key] = env[var].strip()
@@ -154,6 +177,18 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values["memory_path"] = Path(values["memory_path"]).expanduser()
     if "model" in values and not values["model"].strip():
         raise ConfigError("ANOVAX_MODEL must not be empty.")
+    if "planner_timeout_s" in values:
+        try:
+            timeout = float(values["planner_timeout_s"])
+        except ValueError:
+            timeout = float("nan")
+        if not 0.1 <= timeout <= 120:  # also false for nan
+            raise ConfigError(f"ANOVAX_PLANNER_TIMEOUT must be a number of seconds from 0.1 to 120, "
+                              f"not {values['planner_timeout_s']!r}.")
+        values["planner_timeout_s"] = timeout
+    for key, var in (("gemini_base_url", "ANOVAX_GEMINI_BASE_URL"), ("ollama_host", "ANOVAX_OLLAMA_HOST")):
+        if values.get(key) and not str(values[key]).startswith(("http://", "https://")):
+            raise ConfigError(f"{var} must be an http:// or https:// address.")
 
     values.setdefault("log_path", default_log_path(env))
     known = {f.name for f in fields(Settings)}

@@ -127,7 +127,7 @@ def test_core_failure_is_reported_spoken_and_handed_to_recovery(settings):
     plan = Plan(steps=(Step("open_app", {"name": "zork"}), Step("type_text", {"text": "hi"})))
     assistant = make(settings, ScriptedPlanner(plan), desktop)
     seen = []
-    assistant.recover = lambda text, outcome, command_id: seen.append((text, outcome.failed)) or outcome
+    assistant.recover = lambda text, outcome, command_id, budget: seen.append((text, outcome.failed)) or outcome
     result = assistant.on_speech("open zork and type hi")
     assert result.status is Status.FAILED and result.exit_code == 4
     assert result.message == "I couldn't finish that: I couldn't find an app called zork."

@@ -36,7 +36,7 @@ def test_key_from_either_variable_and_auto_uses_gemini():
 @pytest.mark.parametrize(
     "env, fragment",
     [
-        ({"ANOVAX_PLANNER": "gpt"}, "ANOVAX_PLANNER must be one of auto, gemini, offline"),
+        ({"ANOVAX_PLANNER": "gpt"}, "ANOVAX_PLANNER must be one of auto, gemini, ollama, offline"),
         ({"ANOVAX_LOG_LEVEL": "loud"}, "ANOVAX_LOG_LEVEL must be one of"),
     ],
 )
@@ -77,3 +77,15 @@ def test_event_log_path_and_off(tmp_path):
     assert load_settings(env={"ANOVAX_LOG": str(tmp_path / "e.jsonl")}).log_path == tmp_path / "e.jsonl"
     assert load_settings(env={"ANOVAX_LOG": "off"}).log_path is None
     assert load_settings(env={"XDG_STATE_HOME": str(tmp_path)}).log_path.name == "events.jsonl"
+
+
+def test_model_settings_are_validated():
+    s = load_settings(env={"ANOVAX_PLANNER": "ollama", "ANOVAX_OLLAMA_HOST": "http://127.0.0.1:9",
+                           "ANOVAX_PLANNER_TIMEOUT": "2.5"})
+    assert s.effective_planner == "ollama" and s.planner_timeout_s == 2.5
+    assert load_settings(env={"GEMINI_API_KEY": "k"}).effective_planner == "gemini"
+    assert load_settings(env={}).effective_planner == "offline"
+    for env in ({"ANOVAX_PLANNER_TIMEOUT": "soon"}, {"ANOVAX_PLANNER_TIMEOUT": "0"},
+                {"ANOVAX_GEMINI_BASE_URL": "file:///etc/passwd"}, {"ANOVAX_OLLAMA_HOST": "localhost:11434"}):
+        with pytest.raises(ConfigError):
+            load_settings(env=env)

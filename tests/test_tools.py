@@ -65,6 +65,10 @@ def test_adding_a_tool_is_one_declaration():
     assert "set_volume(percent: number)" in registry.prompt_section()
     assert "set_volume" in render_plan_prompt(registry=registry)
     assert "set_volume" not in render_plan_prompt()
+    from anovax.recovery import render_recovery_prompt
+
+    assert "set_volume(percent: number)" in render_recovery_prompt(registry)
+    assert "set_volume" not in render_recovery_prompt()
     schema = json.dumps(registry.response_schema())
     assert '"enum": ["set_volume"]' in schema and '"maximum": 100' in schema
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from anovax.desktop.apps import LINUX_APPS, index, normalise_name
 from anovax.desktop.base import CancelToken, chunks
-from anovax.errors import AnovaXError
+from anovax.errors import AnovaXError, PermanentToolError
 
 #: a delay this long never ends unless cancelled: a slow call that honours its token
 HANG = float("inf")
@@ -50,6 +51,7 @@ class SimulatedDesktop:
         failures: Mapping[str, AnovaXError | Iterable[AnovaXError | None]] | None = None,
         now: Callable[[], dt.datetime] | None = None,
         pictures_dir: Path | None = None,
+        known_apps: Collection[str] | None = None,
     ) -> None:
         #: seconds per action kind; "type" is per chunk
         self.delays = dict(delays or {})
@@ -57,6 +59,8 @@ class SimulatedDesktop:
         for kind, spec in (failures or {}).items():
             self._failures[kind] = [spec] if isinstance(spec, AnovaXError) else list(spec)
         self._now = now or (lambda: dt.datetime.now().astimezone())
+        #: app names that "are installed"; None: every name is
+        self.known_apps = None if known_apps is None else frozenset(known_apps)
         self._pictures = pictures_dir or Path.home() / "Pictures"
         self._lock = threading.Lock()
         self._actions: list[Action] = []
@@ -89,6 +93,8 @@ class SimulatedDesktop:
     # -- the Desktop interface ----------------------------------------------------------
 
     def launch_app(self, name: str, cancel: CancelToken) -> str:
+        if self.known_apps is not None and normalise_name(name) not in self.known_apps:
+            raise PermanentToolError(f"I couldn't find an app called {name} on this computer.")
         self._do("launch", name, cancel)
         return f"{name} is open (simulated)"
 
@@ -122,6 +128,7 @@ class SimulatedDesktop:
         """Delays like a real desktop's (measured ranges in PLATFORM_NOTES), for --simulate and benches."""
         delays = {"launch": 0.3, "type": 0.01, "keys": 0.02, "url": 0.15, "screenshot": 0.05, "speak": 0.0,
                   "clock": 0.02}
+        kwargs.setdefault("known_apps", index(LINUX_APPS))  # the apps a typical Linux desktop has
         return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)
 
     def close(self) -> None:

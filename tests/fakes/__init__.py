@@ -1,0 +1,1 @@
+"""Loopback fakes of the services AnovaX talks to (Gemini, ...), for tests."""
