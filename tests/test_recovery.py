@@ -207,3 +207,41 @@ def test_malformed_turns_are_plan_errors(raw):
 
     with pytest.raises(PlanError):
         parse_turn(raw)
+
+
+# --- the same loop over the real google-genai client and the loopback fake server ---------------
+
+from fakes.fake_gemini import fake_gemini, text_reply  # noqa: E402,F401 - fake_gemini is a fixture
+
+
+def gemini_model(fake):
+    from anovax.planner.gemini import GeminiModel
+
+    return GeminiModel("test", "gemini-2.5-flash", base_url=fake.base_url, timeout_s=5.0)
+
+
+def test_recovery_over_the_real_client_succeeds_on_turn_two(bus, fake_gemini):  # noqa: F811
+    desktop = SimulatedDesktop(failures={"launch": [MISSING_APP, MISSING_APP]})
+    orch = Orchestrator(desktop, bus)
+    start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
+    fake_gemini.script(*(text_reply(json.dumps(t)) for t in (
+        turn([("open_app", {"name": "zork-classic"})]),
+        turn([("youtube_search", {"query": "zork walkthrough"})]),
+        turn(done=True, summary="I found Zork videos instead."),
+    )))
+    outcome = AutonomousLoop(gemini_model(fake_gemini), orch, bus, check=safety_check).run(
+        "open zork", start, command_id="c1")
+    assert outcome.ok and outcome.spoken == "I found Zork videos instead."
+    config = fake_gemini.requests[0].generation_config
+    assert config["responseMimeType"] == "application/json" and "responseJsonSchema" in config
+    assert "untrusted data" in fake_gemini.requests[0].user_text
+
+
+def test_recovery_over_the_real_client_exhausts_its_turns(bus, fake_gemini):  # noqa: F811
+    desktop = SimulatedDesktop(failures={"launch": [MISSING_APP] * 7})
+    orch = Orchestrator(desktop, bus)
+    start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
+    fake_gemini.script(*(text_reply(json.dumps(turn([("open_app", {"name": f"zork{i}"})]))) for i in range(6)))
+    outcome = AutonomousLoop(gemini_model(fake_gemini), orch, bus, check=safety_check).run(
+        "open zork", start, command_id="c1")
+    assert not outcome.ok and len(fake_gemini.requests) == 6
