@@ -33,6 +33,7 @@ class EventType(enum.StrEnum):
     AGENT_SPAWNED = "AGENT_SPAWNED"
     AGENT_STARTED = "AGENT_STARTED"
     AGENT_RETRY = "AGENT_RETRY"
+    AGENT_VERIFIED = "AGENT_VERIFIED"  # the desktop confirmed the effect (window up and focused); data has evidence
     AGENT_DONE = "AGENT_DONE"
     AGENT_FAILED = "AGENT_FAILED"
     AGENT_EXPIRED = "AGENT_EXPIRED"

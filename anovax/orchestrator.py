@@ -246,6 +246,9 @@ class Orchestrator:
                 return  # expired while queued or waiting for a lock
             self._emit(agent, EventType.AGENT_STARTED)
             result = self._attempts(agent)
+            verified = result.data.get("verified")
+            if verified and agent.state is AgentState.RUNNING:
+                self._emit(agent, EventType.AGENT_VERIFIED, data=dict(verified))
             if agent.settle(AgentState.DONE, result=result):
                 self._emit(agent, EventType.AGENT_DONE, data={"value": result.value})
         except Cancelled as exc:

@@ -23,13 +23,14 @@ class FakeClock:
             self.now += seconds
 
 
-def wait_for(predicate: Callable[[], object], timeout_s: float = 5.0, what: str = "condition") -> object:
-    """Poll until ``predicate()`` is truthy; fail the test with ``what`` after ``timeout_s``."""
+def wait_for(predicate: Callable[[], object], timeout_s: float = 5.0,
+             what: str | Callable[[], str] = "condition") -> object:
+    """Poll until ``predicate()`` is truthy; fail the test with ``what`` (or what it returns) after ``timeout_s``."""
     deadline = time.monotonic() + timeout_s
     while True:
         value = predicate()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            raise AssertionError(f"timed out after {timeout_s} s waiting for {what() if callable(what) else what}")
         time.sleep(0.002)

@@ -39,18 +39,9 @@ from anovax.desktop.typing import (
 from anovax.desktop.windows import KEYEVENTF_KEYUP, KEYEVENTF_UNICODE, unicode_events
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
 from anovax.safety import keys as safety_keys
+from helpers import wait_for
 
 
-def wait_for(predicate, timeout_s=5.0, what="condition"):
-    """Poll ``predicate`` until it returns something truthy; fail after ``timeout_s``."""
-    end = time.monotonic() + timeout_s
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
-        time.sleep(0.01)
 
 
 # -- app tables ------------------------------------------------------------------------

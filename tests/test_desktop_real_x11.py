@@ -24,6 +24,7 @@ from anovax.desktop.base import TYPE_CHUNK_CHARS, Cancelled, CancelToken
 from anovax.desktop.linux import LinuxDesktop
 from anovax.desktop.speech import ConsoleSpeech
 from anovax.errors import PermanentToolError
+from helpers import wait_for
 
 TARGET = Path(__file__).parent / "targets" / "text_target.py"
 SENTINEL = "|"
@@ -31,15 +32,6 @@ SENTINEL = "|"
 pytest.importorskip("tkinter", reason="the target window needs Tk (Debian package python3-tk)")
 
 
-def wait_for(predicate, timeout_s=5.0, what="condition"):
-    end = time.monotonic() + timeout_s
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            pytest.fail(f"timed out after {timeout_s} s waiting for {what() if callable(what) else what}")
-        time.sleep(0.01)
 
 
 @pytest.fixture

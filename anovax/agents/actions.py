@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
 from urllib.parse import quote_plus
 
 from anovax.agents.base import AgentResult, ChildAgent
@@ -38,23 +39,26 @@ class TypingAgent(ChildAgent):
         return AgentResult(value=f"pressed {keys}")
 
 
-class BrowserAgent(ChildAgent):
-    """web_search: the query is URL-encoded into a fixed https search address."""
+class _SearchAgent(ChildAgent):
+    """Opens a fixed https search address with the query URL-encoded into it."""
 
-    tools = frozenset({"web_search"})
+    search_url: ClassVar[str] = ""
 
     def do_work(self) -> AgentResult:
-        url = WEB_SEARCH_URL + quote_plus(self.step.params["query"])
+        url = self.search_url + quote_plus(self.step.params["query"])
         self.ctx.desktop.open_url(url, self.cancel)
         return AgentResult(value=f"opened {url}", data={"url": url})
 
 
-class MediaAgent(ChildAgent):
+class BrowserAgent(_SearchAgent):
+    """web_search: a web search in the user's browser."""
+
+    tools = frozenset({"web_search"})
+    search_url = WEB_SEARCH_URL
+
+
+class MediaAgent(_SearchAgent):
     """youtube_search: a YouTube results page for the query."""
 
     tools = frozenset({"youtube_search"})
-
-    def do_work(self) -> AgentResult:
-        url = YOUTUBE_SEARCH_URL + quote_plus(self.step.params["query"])
-        self.ctx.desktop.open_url(url, self.cancel)
-        return AgentResult(value=f"opened {url}", data={"url": url})
+    search_url = YOUTUBE_SEARCH_URL
