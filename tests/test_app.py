@@ -89,19 +89,22 @@ def test_session_app_reaches_the_planner_and_history_is_kept(settings):
 
 
 def test_commands_from_many_threads_are_serialised(settings):
+    from anovax.app import QUEUE_SIZE
+
     assistant = Assistant(settings, memory=Memory(settings.memory_path))
     results = []
 
     def speak(i):
         results.append(assistant.on_speech("what's the time and the date").status)
 
-    threads = [threading.Thread(target=speak, args=(i,)) for i in range(16)]
+    # as many senders as the queue holds: none can be turned away
+    threads = [threading.Thread(target=speak, args=(i,)) for i in range(QUEUE_SIZE)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert results == [Status.PLANNED] * 16
-    assert len(assistant.memory.history) == 16
+    assert results == [Status.PLANNED] * QUEUE_SIZE
+    assert len(assistant.memory.history) == QUEUE_SIZE
 
 
 def test_allowed_plan_runs_on_the_desktop_and_is_spoken(settings):
