@@ -157,6 +157,7 @@ class Assistant:
             self.recover = lambda text, outcome, command_id, budget: loop.run(
                 text, outcome, command_id=command_id, budget=budget)
         self._ids = itertools.count(1)
+        self._closed = False
         self._queue: queue.Queue[tuple[str, str, Future[CommandResult]] | None] = queue.Queue(maxsize=QUEUE_SIZE)
         self._worker = threading.Thread(target=self._drain, name="commands", daemon=True)
         self._worker.start()
@@ -167,6 +168,10 @@ class Assistant:
         """Queue a command from any source; the future resolves when it has run."""
         command_id = f"c{next(self._ids)}"
         future: Future[CommandResult] = Future()
+        if self._closed:
+            future.set_result(CommandResult(text=str(text)[:80], status=Status.FAILED, planner=self.planner.name,
+                                            command_id=command_id, message="AnovaX is shutting down."))
+            return future
         try:
             self._queue.put_nowait((command_id, text if isinstance(text, str) else "", future))
         except queue.Full:
@@ -181,7 +186,11 @@ class Assistant:
         return self.submit(text, source).result()
 
     def close(self) -> None:
-        self._queue.put(None)
+        self._closed = True
+        try:
+            self._queue.put(None, timeout=5.0)
+        except queue.Full:
+            pass  # the daemon worker is abandoned; nothing new can be queued anyway
         self._worker.join(5.0)
         if self._speculator is not None:
             self._speculator.close()

@@ -93,6 +93,7 @@ class _Subscription:
         self.queue: queue.Queue[Event | None] = queue.Queue(maxsize=maxsize)
         self.dropped = 0
         self.errors = 0
+        self._count_lock = threading.Lock()
         self.thread = threading.Thread(target=self._run, name=f"bus-{name}", daemon=True)
         self.thread.start()
 
@@ -100,7 +101,8 @@ class _Subscription:
         try:
             self.queue.put_nowait(event)
         except queue.Full:
-            self.dropped += 1  # a stalled subscriber loses its own events, nobody waits for it
+            with self._count_lock:  # publishers run on many threads
+                self.dropped += 1  # a stalled subscriber loses its own events, nobody waits for it
 
     def _run(self) -> None:
         while True:

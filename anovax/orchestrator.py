@@ -3,7 +3,7 @@
 Who owns what:
 - ``dispatch`` runs on the caller's thread (the command worker). It splits the
   plan into batches, spawns one agent per step and waits for each batch.
-- Agents run on one ``ThreadPoolExecutor`` of at most 8 workers ("agent-N").
+- Agents run on one pool of at most 8 daemon worker threads ("agent-N").
 - The janitor thread ("janitor") expires agents past their TTL: it marks them
   expired, sets their cancel token and lets ``dispatch`` stop waiting. A Python
   thread cannot be killed, so the agent's locks are released when its thread
@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+import queue
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,53 @@ AGENT_BUDGET = 20
 JANITOR_INTERVAL_S = 0.05
 #: first retry waits this long, the next twice as long
 RETRY_BACKOFF_S = 0.2
+
+
+class DaemonPool:
+    """At most ``max_workers`` daemon threads running submitted calls in FIFO order.
+
+    Not ``ThreadPoolExecutor``: its threads are joined at interpreter exit, so one
+    agent stuck in a call that ignores its cancel token would keep AnovaX from
+    ever exiting. A daemon thread is abandoned at exit instead.
+    """
+
+    def __init__(self, max_workers: int, name: str) -> None:
+        self.max_workers = max_workers
+        self._name = name
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._idle = 0
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> None:
+        with self._lock:
+            # a new thread only when every idle one already has a queued job waiting for it
+            if self._idle <= self._jobs.qsize() and len(self._threads) < self.max_workers:
+                thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads) + 1}",
+                                          daemon=True)
+                self._threads.append(thread)
+                thread.start()
+            self._jobs.put(lambda: fn(*args))
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                self._idle += 1
+            job = self._jobs.get()
+            with self._lock:
+                self._idle -= 1
+            if job is None:
+                return
+            try:
+                job()
+            except Exception:  # a job is expected to handle its own errors; never lose the worker
+                log.exception("pool job failed")
+
+    def shutdown(self) -> None:
+        with self._lock:
+            threads = list(self._threads)
+        for _ in threads:
+            self._jobs.put(None)
 
 
 class AgentBudget:
@@ -107,7 +154,7 @@ class Orchestrator:
         self._set_current_app = set_current_app or (lambda name: None)
         self._clock = clock
         self._lock_grace_s = lock_grace_s
-        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="agent")
+        self._pool = DaemonPool(max_workers, "agent")
         self._ids = itertools.count(1)
         self._live: dict[str, ChildAgent] = {}
         self._live_lock = threading.Lock()
@@ -121,12 +168,15 @@ class Orchestrator:
     # -- public -------------------------------------------------------------------------
 
     def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
-                 speak: bool = True, cached: Callable[[int, Step], StepResult | None] | None = None) -> Outcome:
+                 speak: bool = True, cached: Callable[[int, Step], StepResult | None] | None = None,
+                 cancel: CancelToken | None = None) -> Outcome:
         """Run a plan that already passed safety_check; returns per-step results in plan order.
 
         Stops at the first failed *core* step (recovery plugs in on the returned
         outcome); failed optional steps are recorded and the plan goes on. ``cached``
         may answer a step from the speculator's cache instead of spawning an agent.
+        ``cancel`` (a MetaAgent's token) stops the plan: no new batch starts and the
+        running agents are cancelled.
         """
         budget = budget or AgentBudget()
         if plan.remember and self._remember is not None:
@@ -134,6 +184,11 @@ class Orchestrator:
         results: list[StepResult | None] = [None] * len(plan.steps)
         failed: int | None = None
         for batch in batches(plan.steps, self.registry):
+            if cancel is not None and cancel.cancelled:
+                failed = batch[0]
+                results[batch[0]] = StepResult(batch[0], plan.steps[batch[0]].tool, StepStatus.NOT_RUN,
+                                               error="Stopped before this step.")
+                break
             agents = []
             for i in batch:
                 hit = cached(i, plan.steps[i]) if cached is not None else None
@@ -142,13 +197,13 @@ class Orchestrator:
                     continue
                 if not budget.take():
                     # out of agents: the plan cannot go on, whether the step is core or not
-                    results[i] = StepResult(i, plan.steps[i].tool, StepStatus.FAILED,
+                    results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN,
                                             error=f"This command already used its {budget.limit} agents.")
                     failed = i if failed is None else failed
                     continue
                 agents.append(self._spawn(i, plan.steps[i], command_id, depth, budget))
             for agent in agents:
-                self._wait(agent)
+                self._wait(agent, cancel)
                 results[agent.index] = self._result_of(agent)
             for i in batch:
                 result = results[i]
@@ -157,8 +212,9 @@ class Orchestrator:
                     break
             if failed is not None:
                 break
-        last_run = max((i for i, r in enumerate(results) if r is not None), default=-1)
-        remaining = plan.steps[last_run + 1:] if failed is not None else ()
+        # what never ran (later batches, budget-refused steps) is what recovery would redo
+        remaining = tuple(step for i, step in enumerate(plan.steps) if failed is not None
+                          and (results[i] is None or results[i].status is StepStatus.NOT_RUN))
         final = [r if r is not None else StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN)
                  for i, r in enumerate(results)]
         spoken = ""
@@ -168,21 +224,27 @@ class Orchestrator:
                 self.say(spoken, command_id)
         return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken)
 
-    def say(self, text: str, command_id: str, cancel: CancelToken | None = None) -> None:
-        """Speak under the tts lock with SPEAK_* events; a speech failure is logged, never raised."""
+    def say(self, text: str, command_id: str, cancel: CancelToken | None = None, *, owner: str | None = None) -> None:
+        """Speak under the tts lock with SPEAK_* events; a speech failure is logged, never raised.
+
+        ``owner`` is the agent speaking (DialogAgent), which already holds ``tts``.
+        """
         cancel = cancel or CancelToken()
-        owner = f"speech-{command_id}-{next(self._ids)}"
-        try:
-            self.locks.acquire(("tts",), owner, cancel)
-        except Cancelled:
-            return
+        held = owner is not None and self.locks.holder("tts") == owner
+        owner = owner if held else f"speech-{command_id}-{next(self._ids)}"
+        if not held:
+            try:
+                self.locks.acquire(("tts",), owner, cancel)
+            except Cancelled:
+                return
         try:
             self.bus.emit(EventType.SPEAK_START, command_id, data={"text": text})
             self.desktop.speak(text, cancel)
-        except (AnovaXError, OSError) as exc:
+        except Exception as exc:  # speech is best effort: the command already did its work
             log.warning("could not speak: %s", exc)
         finally:
-            self.locks.release_all(owner)
+            if not held:
+                self.locks.release_all(owner)
             self.bus.emit(EventType.SPEAK_END, command_id)
 
     def janitor_tick(self) -> None:
@@ -202,22 +264,24 @@ class Orchestrator:
 
     def _expire(self, agent: ChildAgent, now: float) -> None:
         message = f"It took longer than {agent.spec.ttl_s:g} seconds."
-        agent.cancel.cancel("expired")
+        # settle before cancelling: the woken agent must find itself already expired,
+        # or its own "cancelled" failure could win the race and hide the expiry
         if agent.settle(AgentState.EXPIRED, error=message):
             agent.expired_at = now
+            agent.cancel.cancel("expired")
             self._emit(agent, EventType.AGENT_EXPIRED, error=message)
 
     def stats(self) -> dict[str, Any]:
         with self._live_lock:
             running = [{"agent_id": a.agent_id, "tool": a.step.tool, "state": a.state.value}
                        for a in self._live.values()]
-        return {"agents": running, "locks": self.locks.stats(), "max_workers": self._pool._max_workers}
+        return {"agents": running, "locks": self.locks.stats(), "max_workers": self._pool.max_workers}
 
     def close(self) -> None:
         self._stop.set()
         if self._janitor is not None:
             self._janitor.join(1.0)
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool.shutdown()
 
     # -- internals ----------------------------------------------------------------------
 
@@ -226,8 +290,8 @@ class Orchestrator:
         agent_id = f"{command_id}.{next(self._ids)}"
         ctx = AgentContext(
             desktop=self.desktop, command_id=command_id, depth=depth,
-            speak=lambda text, cancel: self.say(text, command_id, cancel),
-            run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget),
+            speak=lambda text, cancel: self.say(text, command_id, cancel, owner=agent_id),
+            run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget, cancel),
             set_current_app=self._set_current_app,
         )
         agent = self._classes[step.tool](agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
@@ -281,10 +345,13 @@ class Orchestrator:
                 if agent.cancel.wait(RETRY_BACKOFF_S * 2 ** (agent.attempts - 1)):
                     raise Cancelled("Stopped before retrying.") from exc
 
-    def _wait(self, agent: ChildAgent) -> None:
+    def _wait(self, agent: ChildAgent, cancel: CancelToken | None = None) -> None:
         # The janitor settles every agent by its deadline; the real-time backstop only
-        # matters if the janitor thread itself died (it should never fire).
-        while not agent.settled.wait(1.0):
+        # matters if the janitor thread itself died (it should never fire). A cancelled
+        # parent (an expired MetaAgent) passes its cancellation down to its children.
+        while not agent.settled.wait(0.05):
+            if cancel is not None and cancel.cancelled:
+                agent.cancel.cancel(cancel.reason or "cancelled")
             if self._janitor is not None and not self._janitor.is_alive():
                 self.janitor_tick()
 
@@ -299,7 +366,8 @@ class Orchestrator:
             data=dict(result.data) if result else {},
         )
 
-    def _run_subtask(self, goal: str, command_id: str, depth: int, budget: AgentBudget) -> Outcome:
+    def _run_subtask(self, goal: str, command_id: str, depth: int, budget: AgentBudget,
+                     cancel: CancelToken) -> Outcome:
         if self._subtasks is None:
             raise PermanentToolError("Sub-tasks are not available here.")
         plan = self._subtasks.plan(goal)
@@ -309,7 +377,8 @@ class Orchestrator:
                           data={"rule": verdict.rule, "depth": depth + 1, "goal": goal})
             raise PermanentToolError(verdict.reason)
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "depth": depth + 1})
-        return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, speak=False)
+        return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, speak=False,
+                             cancel=cancel)
 
     def _emit(self, agent: ChildAgent, type_: EventType, *, error: str | None = None,
               data: dict[str, Any] | None = None) -> None:

@@ -132,7 +132,7 @@ def test_hung_agent_expires_the_command_completes_and_its_lock_frees_when_it_ret
     desktop = SimulatedDesktop(delays={"type": STUCK})  # ignores its cancel token, like a stuck C call
     orch = make(bus, desktop, clock=clock, janitor_interval_s=None, lock_grace_s=1e9)
     thread, box = run_in_thread(orch.dispatch, plan_of(("type_text", {"text": "hello"})), command_id="c1")
-    wait_for(lambda: events(bus, EventType.AGENT_STARTED), what="the typing agent to start")
+    wait_for(lambda: desktop.active == 1, what="the typing agent to be inside the stuck call")
     clock.advance(TOOLS["type_text"].ttl_s + 0.01)
     orch.janitor_tick()
     thread.join(5)
@@ -151,7 +151,7 @@ def test_stuck_agent_loses_its_lock_after_the_grace_period(bus):
     desktop = SimulatedDesktop(delays={"keys": STUCK})
     orch = make(bus, desktop, clock=clock, janitor_interval_s=None, lock_grace_s=5.0)
     thread, _ = run_in_thread(orch.dispatch, plan_of(("press_keys", {"keys": "enter"})), command_id="c1")
-    wait_for(lambda: events(bus, EventType.AGENT_STARTED), what="the agent to start")
+    wait_for(lambda: desktop.active == 1, what="the agent to be inside the stuck call")
     clock.advance(TOOLS["press_keys"].ttl_s + 0.01)
     orch.janitor_tick()
     thread.join(5)
@@ -241,3 +241,34 @@ def test_a_raising_or_stuck_subscriber_changes_nothing(bus):
     stats = bus.stats()
     assert stats["raises"]["errors"] >= 1 and stats["stuck"]["dropped"] >= 1
     gate.set()
+
+
+def test_speak_step_holds_tts_and_still_speaks(bus):
+    desktop = SimulatedDesktop()
+    outcome = make(bus, desktop).dispatch(plan_of(("speak", {"text": "One moment."}), final="Done."),
+                                          command_id="c1")
+    assert outcome.ok and [a.arg for a in desktop.actions if a.kind == "speak"] == ["One moment.", "Done."]
+
+
+def test_expired_subtask_stops_its_sub_plan(bus):
+    clock = FakeClock()
+    desktop = SimulatedDesktop(delays={"type": HANG})
+    sub = ScriptedSubPlanner(plan_of(("type_text", {"text": "EARLY"}), ("type_text", {"text": "LATE"})))
+    orch = make(bus, desktop, clock=clock, janitor_interval_s=None,
+                subtasks=SubtaskRunner(plan=sub, check=lambda *a, **k: Verdict.allow()))
+    thread, box = run_in_thread(orch.dispatch, plan_of(("plan_subtask", {"goal": "write"})), command_id="c1")
+    wait_for(lambda: desktop.active == 1, what="the sub-plan's first typing step")
+    clock.advance(TOOLS["plan_subtask"].ttl_s + 1)  # the MetaAgent expires; its child is not yet due
+    orch.janitor_tick()
+    thread.join(5)
+    assert box["value"].steps[0].status is StepStatus.EXPIRED
+    wait_for(lambda: orch.locks.holder("kb_mouse") is None, what="the child to stop")
+    assert desktop.typed_text == ""
+    assert not [e for e in events(bus, EventType.AGENT_SPAWNED) if e.params == {"text": "LATE"}]
+
+
+def test_budget_refused_steps_count_as_remaining(bus):
+    plan = plan_of(("get_time", {}), ("get_date", {}), ("open_app", {"name": "notepad"}))
+    outcome = make(bus).dispatch(plan, command_id="c1", budget=AgentBudget(limit=1))
+    assert outcome.failed == 1
+    assert outcome.remaining == plan.steps[1:]

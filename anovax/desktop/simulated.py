@@ -81,6 +81,12 @@ class SimulatedDesktop:
     def typed_text(self) -> str:
         return "".join(a.arg for a in self.actions if a.kind == "type")
 
+    @property
+    def active(self) -> int:
+        """How many actions are in progress right now."""
+        with self._lock:
+            return self._active
+
     def take_actions(self) -> list[Action]:
         """The actions recorded so far, clearing the record (one command's worth at a time)."""
         with self._lock:
