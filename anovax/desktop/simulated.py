@@ -132,8 +132,10 @@ class SimulatedDesktop:
     @classmethod
     def plausible(cls, **kwargs) -> SimulatedDesktop:
         """Delays like a real desktop's (measured ranges in PLATFORM_NOTES), for --simulate and benches."""
+        # a clock read is really ~µs; 0.1 s keeps a read-only batch visibly parallel in the
+        # event stream even when a loaded machine starts the second thread late
         delays = {"launch": 0.3, "type": 0.01, "keys": 0.02, "url": 0.15, "screenshot": 0.05, "speak": 0.0,
-                  "clock": 0.02}
+                  "clock": 0.1}
         kwargs.setdefault("known_apps", index(LINUX_APPS))  # the apps a typical Linux desktop has
         return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)
 
