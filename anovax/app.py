@@ -116,6 +116,7 @@ def make_planner(model: JsonModel | None, on_event: Callable[[str, str], None] |
                  timeout_s: float = 10.0) -> Planner:
     """A model-backed planner that falls back to the offline one, or the offline planner alone."""
     offline = OfflinePlanner()
+    offline.warm_up()
     if model is None:
         return offline
     from anovax.planner.gemini import GeminiPlanner

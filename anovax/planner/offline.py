@@ -79,6 +79,12 @@ class OfflinePlanner:
 
     # -- public -----------------------------------------------------------------------------
 
+    def warm_up(self) -> None:
+        """Plan a few typical requests once, so the first real command doesn't pay for
+        compiling the grammar's patterns (~20 ms)."""
+        for text in ("open notepad and type hello", "what's the time and the date", "search for the weather"):
+            self._plan(text, None)
+
     def plan(self, text: str, context: str = "", *, current_app: str | None = None) -> Plan:
         """Plan ``text``. ``current_app`` is the app opened last (for "type hello in it");
         ``context`` (memory and conversation for the online planner) is not used offline."""
