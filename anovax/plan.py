@@ -102,7 +102,7 @@ _DECODER = json.JSONDecoder(
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?```\s*$", re.S)
 
 
-def _decode_text(raw: str) -> Any:
+def decode_json_text(raw: str) -> Any:
     """Decode one JSON value from model text, allowing prose or a fence around one object."""
     if len(raw) > MAX_RAW_CHARS:
         raise PlanError("The plan is too large to be a real plan.")
@@ -231,5 +231,5 @@ def parse_plan(raw: str | bytes | Mapping[str, Any] | Plan) -> Plan:
         except UnicodeDecodeError as exc:
             raise PlanError("The plan is not valid UTF-8 text.") from exc
     if isinstance(raw, str):
-        return plan_from_obj(_decode_text(raw))
+        return plan_from_obj(decode_json_text(raw))
     return plan_from_obj(raw)

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anovax.agents import AgentContext, agent_classes
-from anovax.desktop.base import CancelToken, Desktop
+from anovax.desktop.base import Desktop
 from anovax.errors import AnovaXError, PlanError, PlannerUnavailable
 from anovax.events import EventBus, EventType
 from anovax.orchestrator import AgentBudget, Orchestrator
 from anovax.outcome import Outcome, StepResult, StepStatus
-from anovax.plan import Plan, Step, parse_plan, plan_from_obj
+from anovax.plan import Plan, Step, decode_json_text, plan_from_obj
 from anovax.planner.model import JsonModel
 from anovax.prompts import load_template
 from anovax.tools import TOOLS, ToolRegistry
@@ -54,7 +54,7 @@ class Turn:
 
 def parse_turn(raw: str, registry: ToolRegistry = TOOLS) -> Turn:
     """Strictly parse a recovery answer; actions use the plan parser's rules."""
-    obj = parse_plan_like(raw)
+    obj = decode_json_text(raw)
     if not isinstance(obj, dict) or set(obj) - TURN_KEYS or "actions" not in obj or "done" not in obj:
         raise PlanError("The recovery answer must be an object with thought, actions, done and summary.")
     if not isinstance(obj["done"], bool):
@@ -65,12 +65,6 @@ def parse_turn(raw: str, registry: ToolRegistry = TOOLS) -> Turn:
     plan = plan_from_obj({"steps": obj["actions"]})
     return Turn(thought=thought[:300], actions=plan.steps, done=obj["done"], summary=summary[:500])
 
-
-def parse_plan_like(raw: str) -> Any:
-    # The plan parser's decoder (duplicate keys, NaN, prose around one object) for any JSON object.
-    from anovax.plan import _decode_text
-
-    return _decode_text(raw)
 
 
 def response_schema(registry: ToolRegistry) -> dict[str, Any]:

@@ -4,6 +4,10 @@ from pathlib import Path
 # tests/ is not a package; make its helpers importable as `helpers`
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# the loopback fake model servers, as fixtures for every test module
+from fakes.fake_gemini import fake_gemini  # noqa: E402,F401
+from fakes.fake_ollama import fake_ollama  # noqa: E402,F401
+
 
 # ----- xvfb: a private X server for the real-desktop tests (tests/test_desktop_real*.py) -----
 # Session-scoped: one Xvfb (+ openbox, so windows get focus) for the whole run. It does

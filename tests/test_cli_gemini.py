@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakes.fake_gemini import fake_gemini, plan_reply, text_reply  # noqa: F401 - fake_gemini is a fixture
+from fakes.fake_gemini import plan_reply, text_reply
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def env(tmp_path, fake_gemini):  # noqa: F811
+def env(tmp_path, fake_gemini):
     clean = {k: v for k, v in os.environ.items()
              if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"} and not k.startswith(("ANOVAX_", "GOOGLE_"))}
     clean.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_STATE_HOME=str(tmp_path / "state"),
@@ -35,7 +35,7 @@ def step(tool, **params):
     return {"tool": tool, "params": params}
 
 
-def test_gemini_plan_is_executed(env, fake_gemini):  # noqa: F811
+def test_gemini_plan_is_executed(env, fake_gemini):
     fake_gemini.script(plan_reply({"steps": [step("open_app", name="notepad"), step("type_text", text="milk, eggs")],
                                    "final_response": "Writing your list.", "remember": {}}))
     proc, events, last = run(env, "open notepad and type a shopping list")
@@ -45,7 +45,7 @@ def test_gemini_plan_is_executed(env, fake_gemini):  # noqa: F811
     assert fake_gemini.requests[0].api_key == "test"
 
 
-def test_failed_core_step_triggers_recovery_through_the_model(env, fake_gemini):  # noqa: F811
+def test_failed_core_step_triggers_recovery_through_the_model(env, fake_gemini):
     fake_gemini.script(
         plan_reply({"steps": [step("open_app", name="zork")], "final_response": "Opening Zork.", "remember": {}}),
         text_reply(json.dumps({"thought": "not installed; search instead",
@@ -67,7 +67,7 @@ def test_failed_core_step_triggers_recovery_through_the_model(env, fake_gemini):
     assert done["data"]["message"] == "Zork isn't installed, so I opened a web search for it."
 
 
-def test_unsafe_gemini_plan_is_refused_before_any_agent(env, fake_gemini):  # noqa: F811
+def test_unsafe_gemini_plan_is_refused_before_any_agent(env, fake_gemini):
     fake_gemini.script(plan_reply({"steps": [step("open_app", name="terminal"), step("type_text", text="rm -rf ~"),
                                              step("press_keys", keys="enter")],
                                    "final_response": "Cleaning up.", "remember": {}}))
@@ -77,7 +77,7 @@ def test_unsafe_gemini_plan_is_refused_before_any_agent(env, fake_gemini):  # no
     assert "SAFETY_REFUSED" in types and "AGENT_SPAWNED" not in types
 
 
-def test_recursive_sub_plan_goes_back_through_the_model(env, fake_gemini):  # noqa: F811
+def test_recursive_sub_plan_goes_back_through_the_model(env, fake_gemini):
     fake_gemini.script(
         plan_reply({"steps": [step("get_time"), step("plan_subtask", goal="find a vegan lasagna recipe")],
                     "final_response": "On it.", "remember": {}}),
@@ -93,7 +93,7 @@ def test_recursive_sub_plan_goes_back_through_the_model(env, fake_gemini):  # no
         "https://www.google.com/search?q=vegan+lasagna+recipe"]
 
 
-def test_sub_plan_refused_by_safety_fails_the_meta_agent(env, fake_gemini):  # noqa: F811
+def test_sub_plan_refused_by_safety_fails_the_meta_agent(env, fake_gemini):
     fake_gemini.script(
         plan_reply({"steps": [step("plan_subtask", goal="tidy the disk")], "final_response": "Tidying.",
                     "remember": {}}),

@@ -16,11 +16,10 @@ from anovax.planner.gemini import OFFLINE_NOTICE, GeminiModel, GeminiPlanner
 from anovax.planner.offline import OfflinePlanner
 from anovax.prompts import render_plan_prompt
 from anovax.tools import TOOLS
-from fakes.fake_gemini import (  # noqa: F401 - fake_gemini is a fixture
+from fakes.fake_gemini import (
     FakeGemini,
     delay_reply,
     error_reply,
-    fake_gemini,
     garbage_reply,
     plan_reply,
     raw_reply,

@@ -1,7 +1,6 @@
 """Memory: 20-turn history, 5-minute session state, atomic persistent facts that survive bad files."""
 
 import json
-import os
 import threading
 
 import pytest

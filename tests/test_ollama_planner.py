@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from fakes.fake_ollama import OllamaReply, fake_ollama  # noqa: F401 - fake_ollama is a fixture
+from fakes.fake_ollama import OllamaReply
 
 from anovax.app import make_model, make_planner
 from anovax.planner.gemini import OFFLINE_NOTICE
@@ -19,7 +19,7 @@ def planner_for(host, **env):
     return make_planner(make_model(settings), timeout_s=settings.planner_timeout_s)
 
 
-def test_local_model_plans_with_the_same_schema(fake_ollama):  # noqa: F811
+def test_local_model_plans_with_the_same_schema(fake_ollama):
     fake_ollama.script(OllamaReply(json.dumps(PLAN)))
     planner = planner_for(fake_ollama.host)
     plan, declined = planner.plan_with_refusal("what time is it")
@@ -31,7 +31,7 @@ def test_local_model_plans_with_the_same_schema(fake_ollama):  # noqa: F811
     assert "get_time" in body["messages"][0]["content"] and body["messages"][1]["role"] == "user"
 
 
-def test_server_error_falls_back_offline(fake_ollama):  # noqa: F811
+def test_server_error_falls_back_offline(fake_ollama):
     fake_ollama.script(OllamaReply(status=500, error="model crashed"))
     plan, declined = planner_for(fake_ollama.host).plan_with_refusal("what time is it")
     assert [s.tool for s in plan.steps] == ["get_time"] and plan.final_response.startswith(OFFLINE_NOTICE)
@@ -42,7 +42,7 @@ def test_unreachable_server_falls_back_offline():
     assert [s.tool for s in plan.steps] == ["open_app"] and plan.final_response.startswith(OFFLINE_NOTICE)
 
 
-def test_bad_json_is_repaired_once(fake_ollama):  # noqa: F811
+def test_bad_json_is_repaired_once(fake_ollama):
     fake_ollama.script(OllamaReply("{not json"), OllamaReply(json.dumps(PLAN)))
     plan, _ = planner_for(fake_ollama.host).plan_with_refusal("what time is it")
     assert plan.to_dict() == PLAN

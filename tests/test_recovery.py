@@ -12,7 +12,6 @@ from anovax.desktop.simulated import SimulatedDesktop
 from anovax.errors import PermanentToolError, PlannerUnavailable
 from anovax.events import EventBus, EventType
 from anovax.orchestrator import AgentBudget, Orchestrator
-from anovax.outcome import StepStatus
 from anovax.plan import Plan, Step
 from anovax.recovery import AutonomousLoop, Speculator, parse_turn
 from anovax.safety import safety_check
@@ -211,7 +210,7 @@ def test_malformed_turns_are_plan_errors(raw):
 
 # --- the same loop over the real google-genai client and the loopback fake server ---------------
 
-from fakes.fake_gemini import fake_gemini, text_reply  # noqa: E402,F401 - fake_gemini is a fixture
+from fakes.fake_gemini import text_reply  # noqa: E402
 
 
 def gemini_model(fake):
@@ -220,7 +219,7 @@ def gemini_model(fake):
     return GeminiModel("test", "gemini-2.5-flash", base_url=fake.base_url, timeout_s=5.0)
 
 
-def test_recovery_over_the_real_client_succeeds_on_turn_two(bus, fake_gemini):  # noqa: F811
+def test_recovery_over_the_real_client_succeeds_on_turn_two(bus, fake_gemini):
     desktop = SimulatedDesktop(failures={"launch": [MISSING_APP, MISSING_APP]})
     orch = Orchestrator(desktop, bus)
     start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
@@ -237,7 +236,7 @@ def test_recovery_over_the_real_client_succeeds_on_turn_two(bus, fake_gemini):  
     assert "untrusted data" in fake_gemini.requests[0].user_text
 
 
-def test_recovery_over_the_real_client_exhausts_its_turns(bus, fake_gemini):  # noqa: F811
+def test_recovery_over_the_real_client_exhausts_its_turns(bus, fake_gemini):
     desktop = SimulatedDesktop(failures={"launch": [MISSING_APP] * 7})
     orch = Orchestrator(desktop, bus)
     start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
