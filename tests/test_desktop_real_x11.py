@@ -243,7 +243,7 @@ def test_launch_app_via_the_path_fallback_shows_a_window_and_is_reaped(x_env, de
     out, ready = tmp_path / "launched.txt", tmp_path / "launched.ready"
     launcher = tmp_path / "bin" / "anovaxtarget"
     launcher.parent.mkdir()
-    launcher.write_text(f"#!/bin/sh\nexec '{sys.executable}' '{TARGET}' '{out}' --ready '{ready}'\n")
+    launcher.write_text(f"#!/bin/sh\nexec '{sys.executable}' '{TARGET}' '{out}' --ready '{ready}' --class anovaxtarget\n")
     launcher.chmod(0o755)
     monkeypatch.setenv("PATH", f"{launcher.parent}{os.pathsep}{os.environ['PATH']}")
     assert desk.launch_app("anovaxtarget", CancelToken()) == "Opened anovaxtarget"

@@ -6,6 +6,7 @@ from typing import ClassVar
 from urllib.parse import quote_plus
 
 from anovax.agents.base import AgentResult, ChildAgent
+from anovax.desktop.base import launch_evidence
 
 #: fixed search URLs: a query is always encoded into these, never opened as a URL itself
 WEB_SEARCH_URL = "https://www.google.com/search?q="
@@ -13,7 +14,11 @@ YOUTUBE_SEARCH_URL = "https://www.youtube.com/results?search_query="
 
 
 class AppAgent(ChildAgent):
-    """open_app: start an application by its everyday name."""
+    """open_app: start an application by its everyday name.
+
+    When the desktop verified the app's window (``launch_evidence``), the result carries it
+    as ``data["verified"]`` (window, title, class, pid, seconds): the AGENT_VERIFIED payload.
+    """
 
     tools = frozenset({"open_app"})
 
@@ -21,7 +26,11 @@ class AppAgent(ChildAgent):
         name = self.step.params["name"]
         detail = self.ctx.desktop.launch_app(name, self.cancel)
         self.ctx.set_current_app(name)
-        return AgentResult(value=detail, data={"app": name})
+        data: dict[str, object] = {"app": name}
+        evidence = launch_evidence(self.ctx.desktop)
+        if evidence is not None:
+            data["verified"] = evidence.as_data()
+        return AgentResult(value=detail, data=data)
 
 
 class TypingAgent(ChildAgent):

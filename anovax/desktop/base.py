@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from anovax.errors import AnovaXError
 
@@ -50,6 +51,38 @@ class CancelToken:
     def wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; True if cancelled meanwhile (an interruptible sleep)."""
         return self._event.wait(seconds)
+
+
+@dataclass(frozen=True)
+class LaunchEvidence:
+    """Proof that a launched app's window exists and has the focus (issue 5, point 2)."""
+
+    #: the window's id (X11: the client window, not the window manager's frame)
+    window: int
+    #: its title when it got the focus
+    title: str
+    #: its class (X11 WM_CLASS as "instance.Class"); "" when unset
+    wm_class: str
+    #: the process that owns it, when the window says so (Tk windows don't), else None
+    pid: int | None
+    #: from the start of launch_app to verified focus
+    seconds: float
+
+    def as_data(self) -> dict[str, Any]:
+        """The ``verified`` payload of AGENT_VERIFIED."""
+        return {"window": hex(self.window), "title": self.title, "class": self.wm_class,
+                "pid": self.pid, "seconds": round(self.seconds, 4)}
+
+
+def launch_evidence(desktop: object) -> LaunchEvidence | None:
+    """The evidence of ``desktop``'s last successful launch_app, or None.
+
+    ``launch_evidence()`` is an optional Desktop method: adapters that verify the new
+    window (LinuxDesktop on X11) return a ``LaunchEvidence``; the others lack it or
+    return None, and open_app then reports the launch without a ``verified`` payload.
+    """
+    method = getattr(desktop, "launch_evidence", None)
+    return method() if callable(method) else None
 
 
 class Desktop(Protocol):

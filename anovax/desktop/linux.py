@@ -13,6 +13,15 @@ characters on the map and types them like ordinary keys.
 
 Wayland-only sessions (no DISPLAY) can launch apps, open URLs and speak, but not type:
 xdotool and pyautogui speak X11.
+
+Verified launches and the focus guard (x11.py): ``launch_app`` returns once a new window
+of the app is the EWMH active window (``launch_evidence()`` says which, and how long it
+took); that window becomes the keyboard's *target*. While a target is known,
+``type_text`` types each chunk only if the target still has the focus (atomically, under
+a server grab) and ``press_keys`` checks it before each chord; if the focus moved they
+stop with "Focus moved to <title>." before another key is sent. With no target yet
+(nothing launched by this desktop), keys go to whatever window has the focus, as before.
+Without python-xlib or an X connection, launches are not verified (a short settle wait).
 """
 
 from __future__ import annotations
@@ -22,12 +31,13 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from anovax.desktop.base import CancelToken
+from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.speech import SpeechOut
 from anovax.desktop.typing import (
@@ -36,6 +46,7 @@ from anovax.desktop.typing import (
     pyautogui_chord,
     xdotool_chord,
 )
+from anovax.desktop.x11 import NO_WM, X11Focus, open_display, wait_for_window
 from anovax.errors import PermanentToolError, TransientToolError
 
 log = logging.getLogger(__name__)
@@ -57,9 +68,7 @@ class X11Keymap:
     """
 
     def __init__(self, display_name: str | None = None) -> None:
-        from Xlib import display  # python-xlib, a pyautogui dependency on Linux
-
-        self._display = display.Display(display_name)
+        self._display = open_display(display_name)
         info = self._display.display.info
         self._first, self._count = info.min_keycode, info.max_keycode - info.min_keycode + 1
         self._lock = threading.Lock()
@@ -138,8 +147,85 @@ class LinuxDesktop(RealDesktop):
         self._keymap: X11Keymap | None = None
         self._keymap_failed = False
         self._kb_lock = threading.Lock()
+        self._display_name = env.get("DISPLAY")
+        self._focus: X11Focus | None = None
+        self._focus_failed = False
+        self._launching = threading.local()  # the window list before this thread's launch
+        self._last_launch: LaunchEvidence | None = None
+        #: the window keys are meant for: the one the last verified launch_app opened
+        self.target_window: int | None = None
+        #: check that the target has the focus before typing (the bench switches it off)
+        self.focus_guard = True
         if self._x11 and self.xdotool is None:
             log.warning("xdotool is not installed: typing is limited to plain ASCII (Debian package xdotool).")
+
+    # -- launching: wait for the app's window -------------------------------------------
+
+    def launch_evidence(self) -> LaunchEvidence | None:
+        """Window, title, class, pid and time of the last verified launch (None if unverified)."""
+        return self._last_launch
+
+    def _focus_conn(self) -> X11Focus | None:
+        if self._focus is None and not self._focus_failed and self._x11:
+            try:
+                self._focus = X11Focus(self._display_name)
+            except Exception as exc:  # no python-xlib, no X authority, no server: launches go unverified
+                self._focus_failed = True
+                log.warning("Can't watch window focus (%s): launches are not verified and typing "
+                            "is not guarded.", exc)
+        return self._focus
+
+    def _before_launch(self, name: str) -> None:
+        self._last_launch = None
+        self._launching.started = time.monotonic()
+        self._launching.watching = False
+        focus = self._focus_conn()
+        if focus is None:
+            return
+        # checked first: without a window manager no new window ever gets the focus
+        if not focus.wm_running():
+            raise PermanentToolError(NO_WM, code="no_window_manager")
+        focus.watch_new_windows(True)
+        self._launching.watching = True
+
+    def _after_launch(self, proc: subprocess.Popen[bytes], name: str, cancel: CancelToken) -> None:
+        if not getattr(self._launching, "watching", False) or self._focus is None:
+            super()._after_launch(proc, name, cancel)
+            return
+        try:
+            evidence = wait_for_window(self._focus, proc, name, cancel, self._launching.started)
+        finally:
+            self._focus.watch_new_windows(False)
+        self._last_launch, self.target_window = evidence, evidence.window
+        log.info("%s has the focus after %.3f s: window %#x %r", name, evidence.seconds, evidence.window,
+                 evidence.title)
+
+    def _guarded(self) -> tuple[X11Focus, int] | None:
+        if self.focus_guard and self.target_window is not None and self._focus is not None:
+            return self._focus, self.target_window
+        return None
+
+    def _focus_moved(self, focus: X11Focus, active: int | None) -> PermanentToolError:
+        # mid-switch the window manager clears _NET_ACTIVE_WINDOW before naming the new one:
+        # look a little longer (nothing is typed meanwhile) so the message can name the thief
+        deadline = time.monotonic() + 0.2
+        while active in (None, 0, self.target_window) and time.monotonic() < deadline:
+            time.sleep(0.005)
+            active = focus.active_window()
+        if active == self.target_window:
+            active = None
+        info = focus.describe(active) if active else None
+        if info is None:
+            return PermanentToolError("Focus moved away from the window I was typing into.", code="focus_moved")
+        return PermanentToolError(f"Focus moved to {info.title or f'window {active:#x}'}.", code="focus_moved")
+
+    def _check_focus(self) -> None:
+        """Raise "Focus moved to ..." unless the target (if any) has the focus."""
+        guarded = self._guarded()
+        if guarded is not None:
+            focus, target = guarded
+            if not focus.focused(target):
+                raise self._focus_moved(focus, focus.active_window())
 
     # -- the keyboard -------------------------------------------------------------------
 
@@ -155,6 +241,20 @@ class LinuxDesktop(RealDesktop):
 
     def _type_chunk(self, chunk: str) -> None:
         with self._kb_lock:
+            guarded = self._guarded()
+            if guarded is not None and self.xdotool is not None:
+                if not is_ascii_typable(chunk):
+                    self._bind(chunk)  # before the grab: the keymap has its own connection
+                try:
+                    active = guarded[0].type_guarded(guarded[1], chunk)
+                except LookupError:  # a character not on the map: xdotool's scratch key, checked first
+                    active = None
+                    self._check_focus()
+                    self._xdotool("type", "--delay", str(XDOTOOL_DELAY_MS), "--", chunk)
+                if active is not None:
+                    raise self._focus_moved(guarded[0], active)
+                return
+            self._check_focus()
             if self.xdotool is None:
                 self._gui("write", chunk, interval=0)
                 return
@@ -167,6 +267,7 @@ class LinuxDesktop(RealDesktop):
         if not self._x11:
             raise PermanentToolError("I can't press keys here: that needs an X11 session and this one is Wayland-only.")
         with self._kb_lock:
+            self._check_focus()  # a chord is one or two events: the gap after the check is tiny
             if self.xdotool is None:
                 self._gui("hotkey", *pyautogui_chord(chord, "linux"))
             else:
@@ -214,6 +315,9 @@ class LinuxDesktop(RealDesktop):
         return super().screenshot(cancel)
 
     def close(self) -> None:
+        focus, self._focus = self._focus, None
+        if focus is not None:
+            focus.close()
         keymap, self._keymap = self._keymap, None
         if keymap is not None:
             keymap.close()

@@ -28,8 +28,9 @@ from anovax.desktop.speech import SpeechOut, TtsThread
 from anovax.desktop.typing import parse_chords, prepare_text
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
 
-#: after starting an app, wait this long (cancellably) before reporting it open;
-#: window verification is a later issue. An app that exits with an error meanwhile failed.
+#: after starting an app, wait this long (cancellably) before reporting it open, where the
+#: adapter cannot verify its window (LinuxDesktop on X11 can, and waits for the window
+#: instead). An app that exits with an error meanwhile failed.
 LAUNCH_SETTLE_S = 0.3
 #: how often the reaper thread collects exited apps
 REAP_EVERY_S = 1.0
@@ -163,6 +164,7 @@ class RealDesktop:
     def launch_app(self, name: str, cancel: CancelToken) -> str:
         resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which))
         cancel.check()
+        self._before_launch(name.strip())
         try:
             proc = subprocess.Popen(list(resolved.argv), shell=False, **self._popen_options())
         except OSError as exc:
@@ -175,6 +177,10 @@ class RealDesktop:
         # a session of its own: our Ctrl+C or exit must not take the user's app with it
         return {"start_new_session": True, "stdin": subprocess.DEVNULL,
                 "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+
+    def _before_launch(self, name: str) -> None:
+        """Note what is on screen before the app starts (so its window can be told apart), or
+        raise a tool error when a launch could not be verified at all."""
 
     def _after_launch(self, proc: subprocess.Popen[bytes], name: str, cancel: CancelToken) -> None:
         """Give the app a moment; one that already exited with an error did not open."""

@@ -4,8 +4,12 @@ Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE]
 
 Why a file: the test process cannot look inside another process's widget, so
 the widget's content is written (atomically, via rename) every time it changes;
-tests poll that file with a deadline. The window grabs focus once it is mapped,
-and writes READY_FILE when it has focus, so a test knows when typing can start.
+tests poll that file with a deadline. READY_FILE is written once the Text has the
+focus, so a test that starts the window itself knows when typing can start.
+
+Like many real apps, Tk maps the toplevel a few milliseconds before the widgets inside
+it, and keys that arrive in between are lost: the desktop's launch check has to wait for
+the window to settle (anovax.desktop.x11), and this window is a fair test of that.
 """
 
 from __future__ import annotations
@@ -25,13 +29,17 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--title", default="AnovaX text target")
     parser.add_argument("--ready", type=Path)
+    parser.add_argument("--class", dest="class_name", help="WM_CLASS (how a launched copy is recognised)")
     args = parser.parse_args()
 
-    root = tk.Tk()
+    root = tk.Tk(className=args.class_name) if args.class_name else tk.Tk()
     root.title(args.title)
     root.geometry("600x300+40+40")
     text = tk.Text(root)
     text.pack(fill="both", expand=True)
+    # the Text is this toplevel's focus from the start, as in a real editor; the window itself
+    # waits for the window manager to give it the focus (no focus_force: real apps don't)
+    text.focus_set()
     last: list[str | None] = [None]
 
     def dump() -> None:
@@ -48,16 +56,9 @@ def main() -> None:
         dump()
         root.after(POLL_MS, poll)
 
-    def grab_focus() -> None:
-        root.focus_force()
-        text.focus_set()
-        if root.focus_get() is not text:
-            root.after(50, grab_focus)
-
     # SIGTERM arrives between Tk events; a flag polled by `after` turns it into a clean exit
     signal.signal(signal.SIGTERM, lambda *_: root.after_idle(root.destroy))
     root.after(POLL_MS, poll)
-    root.after(0, grab_focus)
     root.mainloop()
 
 

@@ -1,0 +1,287 @@
+"""Verified launches and the focus guard (issue 5, points 2 and 3) on Xvfb + openbox.
+
+The "test editor" is the Tk target (tests/targets/text_target.py) behind a script
+named ``anovax-test-editor`` on PATH, so launch_app finds it through the app table's
+generic fallback. Tk sets no _NET_WM_PID: the window is recognised by its WM_CLASS.
+Every assertion waits for observable state (the buffer file, the active window).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from anovax.desktop.base import TYPE_CHUNK_CHARS, CancelToken
+from anovax.desktop.linux import LinuxDesktop
+from anovax.desktop.speech import ConsoleSpeech
+from anovax.desktop.x11 import X11Focus
+from anovax.errors import PermanentToolError, TransientToolError
+from helpers import wait_for
+
+TARGET = Path(__file__).parent / "targets" / "text_target.py"
+EDITOR = "anovax-test-editor"
+SENTINEL = "|"
+
+pytest.importorskip("tkinter", reason="the target window needs Tk (Debian package python3-tk)")
+pytest.importorskip("Xlib", reason="focus checks need python-xlib")
+
+
+def read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+
+
+def wait_text(path: Path, expected: str, timeout_s: float = 5.0) -> None:
+    wait_for(lambda: read(path) == expected, timeout_s,
+             lambda: f"{path.name} to contain {expected!r} (it has {read(path)!r})")
+
+
+@pytest.fixture
+def x_env(xvfb, monkeypatch, tmp_path):
+    """The private X server, and ``anovax-test-editor`` on PATH writing to $ANOVAX_EDITOR_OUT."""
+    if not xvfb.wm:
+        pytest.skip("openbox is not installed: without a window manager no window gets the focus")
+    if not shutil.which("xdotool"):
+        pytest.skip("xdotool is not installed (Debian package xdotool)")
+    for key, value in xvfb.env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / EDITOR
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{TARGET}" "$ANOVAX_EDITOR_OUT" '
+                      f'--class {EDITOR} --title "AnovaX test editor"\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return xvfb
+
+
+@pytest.fixture
+def desk(x_env):
+    d = LinuxDesktop(speech=ConsoleSpeech())
+    yield d
+    for child in d.children:
+        child.terminate()
+    d.close()
+
+
+def launch_editor(desk: LinuxDesktop, out: Path, monkeypatch) -> None:
+    monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(out))
+    assert desk.launch_app(EDITOR, CancelToken()) == f"Opened {EDITOR}"
+
+
+def start_window(out: Path, title: str, cls: str) -> tuple[subprocess.Popen, int]:
+    """A Tk target started by the test itself; returns it and its window id, once it has the focus."""
+    ready = out.with_suffix(".ready")
+    proc = subprocess.Popen([sys.executable, str(TARGET), str(out), "--ready", str(ready), "--title", title,
+                             "--class", cls], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    wait_for(lambda: ready.exists() or proc.poll() is not None, 10.0, f"{title} to take the focus")
+    focus = X11Focus()
+    try:
+        window = wait_for(lambda: _active_titled(focus, title), 5.0, f"{title} to be the active window")
+    finally:
+        focus.close()
+    return proc, window
+
+
+def _active_titled(focus: X11Focus, title: str) -> int | None:
+    active = focus.active_window()
+    info = focus.describe(active) if active else None
+    return active if info and info.title == title else None
+
+
+def xdotool(*args: str) -> None:
+    subprocess.run(["xdotool", *args], check=True, capture_output=True, timeout=10)
+
+
+# -- (a) launch, verify, type: 20 runs -------------------------------------------------------
+
+
+def test_launch_then_type_hello_world_20_times(desk, tmp_path, monkeypatch):
+    seconds = []
+    for run in range(20):
+        out = tmp_path / f"run{run}.txt"
+        launch_editor(desk, out, monkeypatch)  # returns only once the editor has the focus
+        evidence = desk.launch_evidence()
+        assert evidence is not None and evidence.window == desk.target_window
+        assert evidence.wm_class == f"{EDITOR}.Anovax-test-editor" and evidence.title == "AnovaX test editor"
+        assert 0 < evidence.seconds < 5
+        seconds.append(evidence.seconds)
+        desk.type_text("hello world", CancelToken())  # no sleep in between
+        wait_text(out, "hello world")
+        for child in desk.children:
+            child.terminate()
+        wait_for(lambda: not desk.children, 5.0, "the editor to exit")
+    seconds.sort()
+    print(f"launch -> verified focus: p50 {seconds[9]:.3f} s, max {seconds[-1]:.3f} s over 20 runs")
+
+
+def test_open_app_reports_the_evidence_in_agent_verified(desk, tmp_path, monkeypatch):
+    from anovax.events import EventBus, EventType
+    from anovax.orchestrator import Orchestrator
+    from anovax.plan import Plan, Step
+
+    out = tmp_path / "orch.txt"
+    monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(out))
+    bus = EventBus()
+    orch = Orchestrator(desk, bus)
+    try:
+        plan = Plan(steps=(Step("open_app", {"name": EDITOR}), Step("type_text", {"text": "hello world"})))
+        outcome = orch.dispatch(plan, command_id="c1", speak=False)
+        assert outcome.failed is None, outcome
+        wait_text(out, "hello world")
+        (verified,) = [e for e in bus.recent() if e.type is EventType.AGENT_VERIFIED and e.tool == "open_app"]
+        assert verified.data["window"] == hex(desk.target_window)
+        assert verified.data["class"].startswith(EDITOR) and verified.data["title"] == "AnovaX test editor"
+        assert verified.data["seconds"] > 0 and "pid" in verified.data
+    finally:
+        orch.close()
+        bus.close()
+
+
+# -- (b) a focus thief ------------------------------------------------------------------------
+
+
+class CountingToken(CancelToken):
+    """Counts the chunks started (each chunk begins with a check)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passed = 0
+
+    def check(self) -> None:
+        super().check()
+        self.passed += 1
+
+
+def test_focus_thief_stops_typing_and_nothing_lands_in_the_intruder(desk, tmp_path, monkeypatch):
+    intruder_out = tmp_path / "intruder.txt"
+    intruder, intruder_win = start_window(intruder_out, "AnovaX intruder", "anovax-intruder")
+    try:
+        out = tmp_path / "editor.txt"
+        launch_editor(desk, out, monkeypatch)
+        editor_win = desk.target_window
+        text = "".join(f"{i:03d}," for i in range(300))  # 1200 characters, ~1 s of typing
+        token = CountingToken()
+        stolen_at: list[int] = []
+
+        def thief() -> None:  # steals the focus once the first chunks are visible in the editor
+            wait_for(lambda: len(read(out)) >= 3 * TYPE_CHUNK_CHARS, 5.0, "the first chunks")
+            xdotool("windowactivate", "--sync", str(intruder_win))
+            stolen_at.append(token.passed)
+
+        thread = threading.Thread(target=thief, name="test-thief")
+        thread.start()
+        with pytest.raises(PermanentToolError, match="Focus moved to AnovaX intruder"):
+            desk.type_text(text, token)
+        thread.join()
+        # within one chunk: at most the chunk that was being started when the thief won
+        assert token.passed <= stolen_at[0] + 1 < len(text) // TYPE_CHUNK_CHARS
+        # nothing reached the intruder: a sentinel typed into it now arrives alone
+        xdotool("type", "--", SENTINEL)
+        wait_text(intruder_out, SENTINEL)
+        # the editor has a prefix of the text, no more than the chunks that were started
+        xdotool("windowactivate", "--sync", str(editor_win))
+        xdotool("type", "--", SENTINEL)
+        wait_for(lambda: read(out).endswith(SENTINEL), 5.0, "the editor's sentinel")
+        typed = read(out)[: -len(SENTINEL)]
+        assert text.startswith(typed) and 3 * TYPE_CHUNK_CHARS <= len(typed) <= token.passed * TYPE_CHUNK_CHARS
+    finally:
+        intruder.terminate()
+        intruder.wait(5)
+
+
+def test_press_keys_checks_the_focus_too(desk, tmp_path, monkeypatch):
+    intruder, _ = start_window(tmp_path / "intruder.txt", "AnovaX intruder", "anovax-intruder")
+    try:
+        out = tmp_path / "editor.txt"
+        launch_editor(desk, out, monkeypatch)
+        desk.type_text("ab", CancelToken())
+        desk.press_keys("backspace", CancelToken())
+        wait_text(out, "a")
+        xdotool("search", "--sync", "--name", "AnovaX intruder", "windowactivate", "--sync")
+        with pytest.raises(PermanentToolError, match="Focus moved to AnovaX intruder"):
+            desk.press_keys("backspace", CancelToken())
+    finally:
+        intruder.terminate()
+        intruder.wait(5)
+
+
+# -- (c) non-ASCII into the verified window ----------------------------------------------------
+
+
+def test_unicode_arrives_intact_in_the_verified_window(desk, tmp_path, monkeypatch):
+    out = tmp_path / "uni.txt"
+    launch_editor(desk, out, monkeypatch)
+    text = "café, naïve, 日本語"
+    for _ in range(3):
+        desk.type_text(text + "\n", CancelToken())
+    wait_text(out, (text + "\n") * 3)
+
+
+# -- expiry and missing window managers ----------------------------------------------------------
+
+
+def test_no_window_before_the_ttl_is_a_transient_error(desk, tmp_path, monkeypatch):
+    script = Path(os.environ["PATH"].split(os.pathsep)[0]) / "anovax-windowless"
+    script.write_text("#!/bin/sh\nexec sleep 30\n")
+    script.chmod(0o755)
+    token = CancelToken()
+    timer = threading.Timer(0.3, token.cancel, args=("expired",))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(TransientToolError, match="anovax-windowless did not open a window in time"):
+        desk.launch_app("anovax-windowless", token)
+    assert time.monotonic() - start < 1.0  # the poll notices the token within one step
+    assert desk.launch_evidence() is None
+
+
+@pytest.fixture
+def bare_xvfb(x_env, tmp_path):
+    """A second private X server with no window manager (the shared one keeps its openbox)."""
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "640x480x24", "-nolisten",
+                               "tcp", "-noreset"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()
+    try:
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(5)
+
+
+def test_no_window_manager_is_a_clear_error(bare_xvfb, tmp_path, monkeypatch):
+    monkeypatch.setenv("DISPLAY", bare_xvfb)
+    monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(tmp_path / "never.txt"))
+    desk = LinuxDesktop(speech=ConsoleSpeech())
+    try:
+        with pytest.raises(PermanentToolError, match="No window manager is running"):
+            desk.launch_app(EDITOR, CancelToken())
+        assert desk.children == []  # refused before starting anything
+        # a window manager that was killed leaves stale EWMH properties: still "none"
+        wm = subprocess.Popen(["openbox"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        focus = X11Focus()
+        try:
+            wait_for(focus.wm_running, 10.0, "openbox to start")
+            wm.terminate()
+            wm.wait(5)
+            wait_for(lambda: not focus.wm_running(), 5.0, "the stale WM check to be noticed")
+        finally:
+            focus.close()
+        with pytest.raises(PermanentToolError, match="No window manager is running"):
+            desk.launch_app(EDITOR, CancelToken())
+    finally:
+        desk.close()
