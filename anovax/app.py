@@ -30,6 +30,7 @@ from anovax.orchestrator import AgentBudget, Orchestrator, SubtaskRunner
 from anovax.outcome import Outcome
 from anovax.plan import Plan
 from anovax.planner import OfflinePlanner, Planner
+from anovax.planner.lexicon import register_user_apps
 from anovax.planner.model import JsonModel
 from anovax.recovery import AutonomousLoop, Speculator
 from anovax.safety import Rule, Verdict, safety_check
@@ -132,6 +133,8 @@ class Assistant:
                  bus: EventBus | None = None, desktop: Desktop | None = None,
                  orchestrator_options: dict[str, Any] | None = None) -> None:
         self.settings = settings
+        # the user's own app names are apps to the offline planner too ("open the test editor")
+        register_user_apps(name for app in settings.apps for name in app.names)
         self.bus = bus if bus is not None else EventBus()
         self._current_command = ""
         self.model = make_model(settings) if planner is None else None

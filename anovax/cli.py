@@ -5,8 +5,11 @@
     anovax --text "…" --simulate   run it against a simulated desktop and show what it would do
     anovax --text "…" --dry-run    plan and safety-check only, print both
     --json                         events as JSON lines (the result object with --dry-run)
+    anovax doctor [--json]         what this machine lets AnovaX do: display, window manager,
+                                   focus checks, apps, microphone, speech, planner, remote
 
-Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety, 4 failed.
+Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety, 4 failed
+(doctor: 0 when no check failed, 1 otherwise).
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ import argparse
 import dataclasses
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
 
-from anovax import __version__
+from anovax import __version__, doctor
 from anovax.app import Assistant, CommandResult, Status
 from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
@@ -27,6 +31,11 @@ from anovax.errors import ConfigError
 from anovax.settings import PLANNERS, Settings, load_settings
 
 EXIT_USAGE = 2
+#: doctor: some check failed
+EXIT_DOCTOR_FAILED = 1
+EPILOG = """subcommands:
+  anovax doctor [--json]   check what this machine lets AnovaX do (display, window manager,
+                           focus checks, apps, microphone, speech, planner, remote)"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,7 +46,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="anovax", description="AnovaX, a local-first desktop voice assistant.")
+    parser = _Parser(prog="anovax", description="AnovaX, a local-first desktop voice assistant.", epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--text", "-t", help="run one command given as text, then exit")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="plan and safety-check only; never act on the desktop")
@@ -173,7 +183,41 @@ def _desktop_for(args: argparse.Namespace, settings: Settings):
         return SimulatedDesktop.plausible()
 
 
+def build_doctor_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="anovax doctor", description="What this machine lets AnovaX do, and what it does not.")
+    parser.add_argument("--json", action="store_true", help="print the checks as JSON")
+    parser.add_argument("--config", type=Path, help="settings file (TOML) instead of the default")
+    return parser
+
+
+def doctor_main(argv: list[str]) -> int:
+    """``anovax doctor``: every check, whatever the settings or the machine are like."""
+    args = build_doctor_parser().parse_args(argv)
+    settings: Settings | ConfigError
+    try:
+        settings = load_settings(config_file=args.config)
+    except ConfigError as exc:  # reported as the planner's failed line, after everything else is checked
+        settings = exc
+    checks = doctor.run_checks(settings, os.environ)
+    sys.stdout.write((doctor.to_json(checks) if args.json else doctor.format_report(checks)) + "\n")
+    sys.stdout.flush()
+    return EXIT_DOCTOR_FAILED if doctor.failed(checks) else 0
+
+
+def _wayland_notice(assistant: Assistant) -> None:
+    """Say once, at start-up, what Wayland rules out, rather than let keys vanish later."""
+    if assistant.desktop is None or isinstance(assistant.desktop, SimulatedDesktop):
+        return  # nothing will be sent to the display
+    notice = doctor.wayland_notice(os.environ)
+    if notice:
+        print(f"anovax: {notice}", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    # before argparse: "doctor" as a positional would clash with the console's flags
+    if argv[:1] == ["doctor"]:
+        return doctor_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         settings = _settings_from(args)
@@ -182,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"anovax: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
+    _wayland_notice(assistant)
     if settings.log_path is not None:
         try:
             assistant.bus.subscribe("jsonl-log", JsonlLog(settings.log_path))

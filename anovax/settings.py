@@ -14,10 +14,17 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from anovax.desktop.apps import App, user_apps
 from anovax.errors import ConfigError
 
 PLANNERS = ("auto", "gemini", "ollama", "offline")
 LOG_LEVELS = ("debug", "info", "warning", "error")
+#: speech recognisers (anovax.voice.stt.STT_CHOICES); the first is the default
+STT_ENGINES = ("sphinx", "google")
+#: whether to listen to the microphone: auto = when there is one
+VOICE_MODES = ("auto", "on", "off")
+#: bounds of ANOVAX_WAKE_TIMEOUT, seconds
+WAKE_TIMEOUT_RANGE = (1.0, 3600.0)
 #: the checkout's own memory.json, used when AnovaX runs from a source tree
 _CHECKOUT_MEMORY = Path(__file__).resolve().parents[1] / "memory.json"
 
@@ -76,6 +83,16 @@ class Settings:
     log_level: str = "warning"
     #: where the settings were read from (None: environment and defaults only)
     config_file: Path | None = None
+    #: the user's own app names (the settings file's [apps] table), looked up before the built-ins
+    apps: tuple[App, ...] = ()
+    #: where screenshots go; None: the desktop's pictures folder (XDG PICTURES, else ~/Pictures)
+    pictures_dir: Path | None = None
+    #: speech recogniser: sphinx (offline) or google (sends the audio to Google)
+    stt: str = "sphinx"
+    #: seconds without a phrase before the awake assistant goes back to sleep
+    wake_timeout_s: float = 30.0
+    #: listen to the microphone: auto (when one exists), on, off
+    voice: str = "auto"
 
     @property
     def use_gemini(self) -> bool:
@@ -109,12 +126,24 @@ SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("log_path", ("ANOVAX_LOG",), "`~/.local/state/anovax/events.jsonl`",
             "JSONL log of every lifecycle event, rotated at 5 MB (3 old files kept); `off` disables it."),
     Setting("log_level", ("ANOVAX_LOG_LEVEL",), "warning", "Console log level: debug, info, warning or error."),
+    Setting("pictures_dir", ("ANOVAX_PICTURES",), "XDG `PICTURES` folder, else `~/Pictures`",
+            "Where the `screenshot` tool saves its PNG files."),
+    Setting("voice", ("ANOVAX_VOICE",), "auto",
+            "Listen to the microphone: `auto` when one exists, `on` (say so if there is none), `off`. "
+            "Typed commands always work."),
+    Setting("stt", ("ANOVAX_STT",), "sphinx",
+            "Speech recogniser: `sphinx` runs offline (pocketsphinx with AnovaX's command vocabulary); "
+            "`google` **sends every phrase the microphone picks up to Google's web speech service**."),
+    Setting("wake_timeout_s", ("ANOVAX_WAKE_TIMEOUT",), "30",
+            "Seconds of silence after which the awake assistant goes back to sleep and waits for "
+            "\"hey anova\" again (1 to 3600)."),
     Setting("config_file", ("ANOVAX_CONFIG",), "`~/.config/anovax/config.toml`",
-            "Optional TOML settings file; keys are the names in the first column."),
+            "Optional TOML settings file; keys are the names in the first column, plus an `[apps]` table "
+            "of your own app names (see *Apps*)."),
 )
 
 _FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level", "gemini_base_url", "ollama_model",
-              "ollama_host", "planner_timeout_s"}
+              "ollama_host", "planner_timeout_s", "pictures_dir", "stt", "wake_timeout_s", "voice"}
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -132,16 +161,26 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror or exc}.") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"The settings file {path} is not valid TOML: {exc}.") from exc
-    section = data.get("anovax", data)
-    if not isinstance(section, Mapping):
+    section = dict(data.get("anovax", data))
+    if not isinstance(data.get("anovax", data), Mapping):
         raise ConfigError(f"The [anovax] section of {path} must be a table.")
+    table = section.pop("apps", None) if "apps" in section else data.get("apps")
+    if table is not None:
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"[apps] in {path} must be a table of names = program or [arguments].")
+        try:
+            apps = user_apps(table)
+        except ValueError as exc:
+            raise ConfigError(f"In [apps] of {path}: {exc}.") from exc
     unknown = set(section) - _FILE_KEYS
     if unknown:
         raise ConfigError(f"Unknown settings in {path}: {', '.join(sorted(unknown))}.")
     for key, value in section.items():
         if not isinstance(value, str):
             raise ConfigError(f"Setting {key} in {path} must be a string.")
-    return dict(section)
+    if table is not None:
+        section["apps"] = apps
+    return section
 
 
 def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None = None) -> Settings:
@@ -158,7 +197,8 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
     env_map = {"ANOVAX_PLANNER": "planner", "ANOVAX_MODEL": "model", "ANOVAX_MEMORY": "memory_path",
                "ANOVAX_LOG": "log_path", "ANOVAX_LOG_LEVEL": "log_level", "ANOVAX_GEMINI_BASE_URL": "gemini_base_url",
                "ANOVAX_OLLAMA_MODEL": "ollama_model", "ANOVAX_OLLAMA_HOST": "ollama_host",
-               "ANOVAX_PLANNER_TIMEOUT": "planner_timeout_s"}
+               "ANOVAX_PLANNER_TIMEOUT": "planner_timeout_s", "ANOVAX_PICTURES": "pictures_dir",
+               "ANOVAX_STT": "stt", "ANOVAX_WAKE_TIMEOUT": "wake_timeout_s", "ANOVAX_VOICE": "voice"}
     for var, key in env_map.items():
         if env.get(var, "").strip():
             values[key] = env[var].strip()
@@ -170,11 +210,26 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values["planner"] = _choice("ANOVAX_PLANNER", values["planner"], PLANNERS)
     if "log_level" in values:
         values["log_level"] = _choice("ANOVAX_LOG_LEVEL", values["log_level"], LOG_LEVELS)
+    if "stt" in values:
+        values["stt"] = _choice("ANOVAX_STT", values["stt"], STT_ENGINES)
+    if "voice" in values:
+        values["voice"] = _choice("ANOVAX_VOICE", values["voice"], VOICE_MODES)
+    if "wake_timeout_s" in values:
+        try:
+            wake = float(values["wake_timeout_s"])
+        except ValueError:
+            wake = float("nan")
+        low, high = WAKE_TIMEOUT_RANGE
+        if not low <= wake <= high:  # also false for nan
+            raise ConfigError(f"ANOVAX_WAKE_TIMEOUT must be a number of seconds from {low:g} to {high:g}, "
+                              f"not {values['wake_timeout_s']!r}.")
+        values["wake_timeout_s"] = wake
     if "log_path" in values:
         off = values["log_path"].strip().lower() in {"off", "none", "0", "false"}
         values["log_path"] = None if off else Path(values["log_path"]).expanduser()
-    if "memory_path" in values:
-        values["memory_path"] = Path(values["memory_path"]).expanduser()
+    for key in ("memory_path", "pictures_dir"):
+        if key in values:
+            values[key] = Path(values[key]).expanduser()
     if "model" in values and not values["model"].strip():
         raise ConfigError("ANOVAX_MODEL must not be empty.")
     if "planner_timeout_s" in values:

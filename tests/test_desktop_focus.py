@@ -8,6 +8,7 @@ Every assertion waits for observable state (the buffer file, the active window).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -107,17 +108,44 @@ def xdotool(*args: str) -> None:
 # -- (a) launch, verify, type: 20 runs -------------------------------------------------------
 
 
-def test_launch_then_type_hello_world_20_times(desk, tmp_path, monkeypatch):
+@pytest.fixture
+def assistant(x_env, tmp_path):
+    """The whole assistant (offline planner, real LinuxDesktop) with "test editor" registered in
+    the app table through a settings file, as a user would."""
+    from anovax.app import Assistant
+    from anovax.memory import Memory
+    from anovax.settings import load_settings
+
+    out = tmp_path / "spoken.txt"
+    config = tmp_path / "config.toml"
+    config.write_text(
+        "[apps]\n"
+        f'"test editor" = [{json.dumps(sys.executable)}, {json.dumps(str(TARGET))}, {json.dumps(str(out))}, '
+        f'"--class", "{EDITOR}", "--title", "AnovaX test editor"]\n', encoding="utf-8")
+    settings = load_settings({"ANOVAX_LOG": "off", "ANOVAX_MEMORY": str(tmp_path / "memory.json")}, config)
+    desk = LinuxDesktop(settings, speech=ConsoleSpeech())
+    app = Assistant(settings, memory=Memory(settings.memory_path), desktop=desk)
+    yield app, desk, out
+    app.close()
+    for child in desk.children:
+        child.terminate()
+    desk.close()
+
+
+def test_open_the_test_editor_and_type_hello_world_20_times(assistant):
+    from anovax.app import Status
+
+    app, desk, out = assistant
     seconds = []
     for run in range(20):
-        out = tmp_path / f"run{run}.txt"
-        launch_editor(desk, out, monkeypatch)  # returns only once the editor has the focus
+        out.unlink(missing_ok=True)
+        result = app.on_speech("open the test editor and type hello world")
+        assert result.status is Status.DONE, result.message
+        assert [s.tool for s in result.plan.steps] == ["open_app", "type_text"]  # no wait step
         evidence = desk.launch_evidence()
         assert evidence is not None and evidence.window == desk.target_window
         assert evidence.wm_class == f"{EDITOR}.Anovax-test-editor" and evidence.title == "AnovaX test editor"
-        assert 0 < evidence.seconds < 5
         seconds.append(evidence.seconds)
-        desk.type_text("hello world", CancelToken())  # no sleep in between
         wait_text(out, "hello world")
         for child in desk.children:
             child.terminate()

@@ -500,3 +500,27 @@ def test_real_pyttsx3_cancel_returns_at_once_and_the_next_sentence_still_plays(f
     finally:
         tts.close()
     assert len(list(fake_aplay.iterdir())) == 2
+
+
+def test_search_steps_open_encoded_https_urls_in_the_users_browser(tmp_path, monkeypatch, desk):
+    from anovax.events import EventBus
+    from anovax.orchestrator import Orchestrator
+    from anovax.plan import Plan, Step
+
+    log = tmp_path / "opened.txt"
+    monkeypatch.setenv("BROWSER", str(_script(tmp_path, "fakebrowser", f'printf "%s\\n" "$1" >> "{log}"')))
+    bus = EventBus()
+    orch = Orchestrator(desk, bus)
+    try:
+        plan = Plan(steps=(Step("web_search", {"query": "café & tea?"}),
+                           Step("youtube_search", {"query": "lo-fi 日本 #1"})))
+        outcome = orch.dispatch(plan, command_id="c1", speak=False)
+        assert outcome.failed is None, outcome
+    finally:
+        orch.close()
+        bus.close()
+    opened = wait_for(lambda: log.exists() and len(log.read_text().splitlines()) == 2 and log.read_text(), 5.0,
+                      "both searches in the fake browser").splitlines()
+    assert sorted(opened) == sorted([
+        "https://www.google.com/search?q=caf%C3%A9+%26+tea%3F",
+        "https://www.youtube.com/results?search_query=lo-fi+%E6%97%A5%E6%9C%AC+%231"])

@@ -229,7 +229,9 @@ def test_pyautogui_fallback_types_ascii_and_refuses_the_rest(target, x_env):
 def test_screenshot_is_a_real_png_of_the_screen(target, desk, tmp_path):
     from PIL import Image
 
-    desk._settings = SimpleNamespace(pictures_dir=tmp_path / "pics")
+    from anovax.settings import load_settings
+
+    desk._settings = load_settings({"ANOVAX_PICTURES": str(tmp_path / "pics")})  # as a user sets it
     path = desk.screenshot(CancelToken())
     assert path.parent == tmp_path / "pics" and path.name.startswith("anovax-") and path.suffix == ".png"
     with Image.open(path) as img:

@@ -7,16 +7,23 @@ and the programs that can be it, best first; the first one installed wins, so
 still be an installed program ("gimp"): the generic fallback runs it if it is a
 plain command name found on PATH, is not on a short list of commands that must
 never be started by name, and (Windows) is an ``.exe`` rather than a script.
+On Linux, the names menus show (the ``Name=`` and ``GenericName=`` of installed
+``.desktop`` files: "GNU Image Manipulation Program", "Image Editor") come last.
 
-Everything here is pure: the installed-program probe is passed in, so the tables
-are unit-tested on any OS.
+Users add their own names in the settings file (``[apps]``, see ``user_apps``);
+theirs are looked up first, so they can also re-point a built-in name.
+
+Everything here is pure: the installed-program probe and the folders of desktop
+entries are passed in, so the tables are unit-tested on any OS.
 """
 
 from __future__ import annotations
 
+import configparser
 import os
 import re
-from collections.abc import Callable, Mapping
+import shlex
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,10 +105,11 @@ WINDOWS_APPS = _apps(
     ("task manager", _cmds("taskmgr.exe")),
     ("settings, system settings", (("explorer.exe", "ms-settings:"),)),
     ("snipping tool", _cmds("SnippingTool.exe")),
-    ("browser, web browser, internet", _cmds(_EDGE, _CHROME, _FIREFOX)),
-    ("edge, microsoft edge", _cmds(_EDGE)),
-    ("chrome, google chrome", _cmds(_CHROME)),
-    ("firefox, mozilla firefox", _cmds(_FIREFOX)),
+    # the bare names last: installed elsewhere, a browser is still found through App Paths
+    ("browser, web browser, internet", _cmds(_EDGE, _CHROME, _FIREFOX, "msedge.exe", "chrome.exe", "firefox.exe")),
+    ("edge, microsoft edge", _cmds(_EDGE, "msedge.exe")),
+    ("chrome, google chrome", _cmds(_CHROME, "chrome.exe")),
+    ("firefox, mozilla firefox", _cmds(_FIREFOX, "firefox.exe")),
 )
 
 #: macOS: ``open -a <App>``; the probe looks for the bundle in the usual folders, so a
@@ -160,25 +168,123 @@ def index(table: tuple[App, ...]) -> dict[str, App]:
     return out
 
 
-def resolve(name: str, platform: str, find: Callable[[str], str | None]) -> ResolvedApp:
+def user_apps(entries: Mapping[str, str | list[str] | tuple[str, ...]]) -> tuple[App, ...]:
+    """Apps from the settings file's ``[apps]`` table, or ValueError naming the bad entry.
+
+    ``"test editor, scratch pad" = ["python3", "/home/me/editor.py"]``: the key holds one
+    or more names (comma-separated), the value a program or an argument list (no shell).
+    """
+    out = []
+    for names, value in entries.items():
+        argv = (value,) if isinstance(value, str) else tuple(value) if isinstance(value, (list, tuple)) else ()
+        if not argv or not all(isinstance(a, str) and a.strip() and "\0" not in a for a in argv):
+            raise ValueError(f"app {names!r} must be a program name or a list of arguments")
+        keys = tuple(dict.fromkeys(normalise_name(n) for n in names.split(",") if n.strip()))
+        if not keys:
+            raise ValueError(f"app {names!r} has no name")
+        out.append(App(keys, (tuple(os.path.expanduser(a) if i == 0 else a for i, a in enumerate(argv)),)))
+    index(tuple(out))  # the same name twice is an error in the user's table too
+    return tuple(out)
+
+
+def resolve(name: str, platform: str, find: Callable[[str], str | None], *,
+            extra: tuple[App, ...] = (), entries: Iterable[DesktopEntry] = ()) -> ResolvedApp:
     """The program to run for ``name`` on ``platform``, or PermanentToolError.
 
     ``find(target)`` returns where ``target`` is installed, else None: a command name or
     path on Linux/Windows, an app bundle name on macOS (``platform_finder`` builds it).
+    ``extra``: the user's apps, tried first. ``entries``: installed desktop entries, last.
     """
     mac = platform == "macos"
     norm = normalise_name(name)
-    app = index(TABLES[platform]).get(norm)
-    for argv in app.candidates if app else ():
-        path = find(argv[2] if mac else argv[0])
-        if path:
-            return ResolvedApp(norm, argv if mac else (path, *argv[1:]))
+    for table in (extra, TABLES[platform]):
+        app = index(table).get(norm)
+        for argv in app.candidates if app else ():
+            path = find(argv[2] if mac and argv[:2] == ("open", "-a") else argv[0])
+            if path:
+                return ResolvedApp(norm, argv if mac and argv[:2] == ("open", "-a") else (path, *argv[1:]))
+        if app and table is extra:  # the user's own entry: a missing program is not shadowed silently
+            raise PermanentToolError(f"{name.strip()} is set up to run {app.candidates[0][0]}, which is not "
+                                     "installed.", code="app_not_found")
     if GENERIC_NAME.match(norm) and norm not in NEVER_LAUNCH:
         path = find(norm)
         # on Windows PATHEXT also finds .bat/.cmd scripts: only real programs
         if path and (platform != "windows" or path.lower().endswith(".exe")):
             return ResolvedApp(norm, ("open", "-a", Path(path).stem) if mac else (path,))
+    for entry in entries:
+        if norm in entry.names:
+            path = find(entry.argv[0])
+            if path and Path(path).name not in NEVER_LAUNCH | SHELLS:
+                return ResolvedApp(norm, (path, *entry.argv[1:]))
     raise PermanentToolError(f"I couldn't find an app called {name.strip()} on this computer.", code="app_not_found")
+
+
+# -- Linux: the desktop entries menus are built from --------------------------------------
+
+#: programs a desktop entry's Exec may not start: a shell runs a command line, not an app
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "fish", "ksh", "csh", "tcsh", "env"})
+#: Exec field codes (%f a file, %u a URL, %i an icon...): we open apps without arguments
+_FIELD_CODE = re.compile(r"^%[fFuUdDnNickvm]$")
+
+
+@dataclass(frozen=True)
+class DesktopEntry:
+    """One launchable ``.desktop`` file."""
+
+    #: its Name and GenericName, normalised
+    names: frozenset[str]
+    argv: Argv
+    path: Path
+
+
+def application_dirs(env: Mapping[str, str]) -> list[Path]:
+    """Where desktop entries live, most specific first (XDG Base Directory spec)."""
+    data_home = env.get("XDG_DATA_HOME") or os.path.join(env.get("HOME") or str(Path.home()), ".local", "share")
+    data_dirs = (env.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share").split(":")
+    return [Path(d) / "applications" for d in [data_home, *data_dirs] if d]
+
+
+def parse_desktop_entry(path: Path) -> DesktopEntry | None:
+    """The entry in ``path`` if it is a visible application with a usable Exec, else None."""
+    parser = configparser.RawConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # keys are case-sensitive ("Name" vs "name[de]")
+    try:
+        parser.read(path, encoding="utf-8")
+        entry = parser["Desktop Entry"]
+    except (configparser.Error, KeyError, OSError, UnicodeDecodeError):
+        return None
+    if entry.get("Type") != "Application" or any(
+            entry.get(flag, "").lower() == "true" for flag in ("NoDisplay", "Hidden", "Terminal")):
+        return None
+    try:
+        argv = tuple(a for a in shlex.split(entry.get("Exec", "")) if not _FIELD_CODE.match(a))
+    except ValueError:
+        return None
+    names = frozenset(normalise_name(entry[k]) for k in ("Name", "GenericName") if entry.get(k, "").strip())
+    if not argv or not names or any("%" in a for a in argv):
+        return None
+    return DesktopEntry(names, argv, path)
+
+
+def desktop_entries(dirs: Iterable[Path]) -> list[DesktopEntry]:
+    """Every visible application entry; the first file of a given name wins (the user's
+    own ~/.local/share/applications overrides the system's), as menus do."""
+    seen: set[str] = set()
+    out = []
+    for folder in dirs:
+        try:
+            files = sorted(folder.rglob("*.desktop"))
+        except OSError:
+            continue
+        for path in files:
+            rel = str(path.relative_to(folder))
+            if rel in seen:
+                continue
+            seen.add(rel)
+            entry = parse_desktop_entry(path)
+            if entry is not None:
+                out.append(entry)
+    return out
 
 
 #: where macOS keeps application bundles

@@ -33,10 +33,11 @@ import subprocess
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.speech import SpeechOut
@@ -160,6 +161,9 @@ class LinuxDesktop(RealDesktop):
             log.warning("xdotool is not installed: typing is limited to plain ASCII (Debian package xdotool).")
 
     # -- launching: wait for the app's window -------------------------------------------
+
+    def _desktop_entries(self) -> Iterator[apps.DesktopEntry]:
+        yield from apps.desktop_entries(apps.application_dirs(os.environ))
 
     def launch_evidence(self) -> LaunchEvidence | None:
         """Window, title, class, pid and time of the last verified launch (None if unverified)."""

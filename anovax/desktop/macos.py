@@ -6,20 +6,45 @@ characters are pasted: the clipboard's text is saved (``pbpaste``), the run is p
 there (``pbcopy``), Cmd+V pressed, and the old text put back. Only text survives
 that round trip (an image on the clipboard is lost): best effort, documented.
 Apps start with ``open -a <App>``, which exits once the app is launching and
-fails when there is no such app. Not testable on the Linux CI: only the pure
-helpers are unit-tested.
+fails when there is no such app.
+
+Verified launches (as on X11 and Windows, at app level): after ``open`` exits,
+``launch_app`` waits until the frontmost app is the one asked for (its display name or
+its bundle's name is the name given to ``open -a``; for a command from the settings
+file, its own process) and has stayed in front for ``SETTLE_S``. macOS gives no window
+ids without the Accessibility permission, so the evidence and the keyboard's target are
+the app's *pid* (``LaunchEvidence.window`` holds the pid too), and the title is its
+front window's name when System Events may read it (else ""). An app that was already
+in front counts: ``open -a`` only brings it forward.
+
+The focus guard: while a target is known, each run of text and each chord is sent only
+after checking (macfront.py, lsappinfo) that the target app is still frontmost, else
+typing stops with "Focus moved to <app>." A target that quit is forgotten and keys go
+wherever the focus is. There is no grab: a switch between the check and the keys gets
+the rest of that run (at most one chunk), and a switch between two windows of the
+target app is not noticed. Not testable on the Linux CI against the real OS: the logic
+is unit-tested against a fake ``MacApi`` (tests/test_desktop_macos.py).
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 import subprocess
+import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
-from anovax.desktop.base import CancelToken
+from anovax.desktop.base import CancelToken, LaunchEvidence
+from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacApi, MacFront
 from anovax.desktop.real import RealDesktop
+from anovax.desktop.speech import SpeechOut
 from anovax.desktop.typing import pyautogui_chord, split_runs
 from anovax.errors import PermanentToolError, TransientToolError
+
+log = logging.getLogger(__name__)
 
 #: pbcopy/pbpaste pick the text encoding from the locale: force UTF-8
 _UTF8_ENV = {**os.environ, "LANG": "en_US.UTF-8", "LC_CTYPE": "en_US.UTF-8"}
@@ -27,6 +52,66 @@ _UTF8_ENV = {**os.environ, "LANG": "en_US.UTF-8", "LC_CTYPE": "en_US.UTF-8"}
 PASTE_SETTLE_S = 0.15
 #: ``open -a`` normally returns within a second
 OPEN_TIMEOUT_S = 10.0
+#: how often launch_app asks which app is in front (each ask runs lsappinfo twice)
+POLL_S = 0.01
+#: the app counts as opened once it has stayed in front this long: an app that another
+#: one pushes back at once (a login item, a crash reporter) is not taken for opened
+SETTLE_S = 0.1
+#: a safety net for a token that never fires: no app takes this long to come to the front
+LAUNCH_MAX_S = 60.0
+
+
+def bundle_asked(proc: subprocess.Popen[bytes]) -> str | None:
+    """The app name ``open -a <App>`` was given (argv[2]); None for any other command."""
+    args = proc.args if isinstance(proc.args, (list, tuple)) else [proc.args]
+    if len(args) >= 3 and os.path.basename(str(args[0])) == "open" and args[1] == "-a":
+        return str(args[2])
+    return None
+
+
+def is_app(front: Frontmost, proc: subprocess.Popen[bytes]) -> bool:
+    """Whether ``front`` is the app ``proc`` started.
+
+    For ``open -a <App>`` by name: the display name, or the bundle's file name (display
+    names are localised: Calculator is "Rechner" in German); the app is launchd's child,
+    not ``open``'s. Any other command (an app set up in the settings file) started the
+    app itself: by pid, or by session (launched apps lead a session of their own, so a
+    helper they start stays in it).
+    """
+    bundle = bundle_asked(proc)
+    if bundle is not None:
+        wanted = bundle.casefold()
+        return front.name.casefold() == wanted or front.bundle_name.casefold() == wanted
+    if front.pid == proc.pid:
+        return True
+    try:
+        return os.getsid(front.pid) == proc.pid
+    except OSError:  # gone, or not ours to ask about
+        return False
+
+
+def wait_for_front(api: MacApi, proc: subprocess.Popen[bytes], name: str, cancel: CancelToken,
+                   started: float) -> LaunchEvidence:
+    """Poll until the app ``proc`` started is frontmost and has stayed so (same pid) for ``SETTLE_S``.
+
+    TransientToolError when ``cancel`` fires first (the agent's TTL ran out) or after
+    ``LAUNCH_MAX_S``. FrontmostUnavailable propagates (the caller goes unverified).
+    """
+    candidate: Frontmost | None = None
+    since = 0.0
+    while True:
+        front = api.frontmost()
+        if front is not None and is_app(front, proc):
+            now = time.monotonic()
+            if candidate is None or front.pid != candidate.pid:
+                candidate, since = front, now
+            elif now - since >= SETTLE_S:
+                title = api.window_title(front.pid)
+                return LaunchEvidence(front.pid, title, front.name, front.pid, now - started)
+        else:
+            candidate = None
+        if cancel.wait(POLL_S) or time.monotonic() - started > LAUNCH_MAX_S:
+            raise TransientToolError(f"{name} did not open a window in time.", code="no_window")
 
 
 class MacDesktop(RealDesktop):
@@ -35,22 +120,90 @@ class MacDesktop(RealDesktop):
     name = "macos"
     platform = "macos"
 
+    def __init__(self, settings: Any = None, *, speech: SpeechOut | None = None,
+                 which: Callable[[str], str | None] = shutil.which, api: MacApi | None = None) -> None:
+        super().__init__(settings, speech=speech, which=which)
+        self._api: MacApi = api if api is not None else MacFront()
+        self._kb_lock = threading.Lock()
+        self._started = threading.local()  # when this thread's launch_app began
+        self._front_failed = False
+        self._last_launch: LaunchEvidence | None = None
+        #: the pid of the app keys are meant for: the one the last verified launch_app
+        #: brought to the front (a pid, not a window: see the module docstring)
+        self.target_window: int | None = None
+        #: check that the target is in front before typing (a bench can switch it off)
+        self.focus_guard = True
+
+    # -- launching: wait for the app to come to the front ----------------------------------
+
+    def launch_evidence(self) -> LaunchEvidence | None:
+        """App pid, window title, app name and time of the last verified launch (None if unverified)."""
+        return self._last_launch
+
+    def _before_launch(self, name: str) -> None:
+        self._last_launch = None
+        self._started.at = time.monotonic()
+
     def _after_launch(self, proc: subprocess.Popen[bytes], name: str, cancel: CancelToken) -> None:
-        deadline = time.monotonic() + OPEN_TIMEOUT_S
-        while proc.poll() is None and time.monotonic() < deadline:
-            cancel.wait(0.05)
-        if proc.returncode not in (None, 0):
-            raise PermanentToolError(f"I couldn't find an app called {name} on this computer.", code="app_not_found")
+        if bundle_asked(proc) is not None:  # `open` exits once the app is launching, or fails
+            deadline = time.monotonic() + OPEN_TIMEOUT_S
+            while proc.poll() is None and time.monotonic() < deadline:
+                if cancel.wait(0.05):
+                    break
+            if proc.returncode not in (None, 0):
+                raise PermanentToolError(f"I couldn't find an app called {name} on this computer.",
+                                         code="app_not_found")
+        if self._front_failed:
+            return
+        try:
+            started = getattr(self._started, "at", None) or time.monotonic()
+            evidence = wait_for_front(self._api, proc, name, cancel, started)
+        except FrontmostUnavailable as exc:
+            self._front_failed = True
+            log.warning("Can't tell which app is in front (%s): launches are not verified and typing is "
+                        "not guarded.", exc)
+            return
+        self._last_launch, self.target_window = evidence, evidence.pid
+        log.info("%s is in front after %.3f s: pid %s %r", name, evidence.seconds, evidence.pid, evidence.title)
+
+    # -- the focus guard --------------------------------------------------------------------
+
+    def _check_focus(self) -> None:
+        """Raise "Focus moved to ..." unless the target app (if any) is frontmost."""
+        target = self.target_window
+        if not self.focus_guard or target is None:
+            return
+        if not self._api.alive(target):
+            log.info("The app I was typing into (pid %s) has quit; typing unguarded.", target)
+            self.target_window = None
+            return
+        try:
+            front = self._api.frontmost()
+        except FrontmostUnavailable as exc:
+            # it answered at launch: refuse to type blind rather than into the wrong app
+            raise TransientToolError(f"I can't tell which app is in front ({exc}).") from exc
+        if front is not None and front.pid == target:
+            return
+        if front is None:
+            raise PermanentToolError("Focus moved away from the app I was typing into.", code="focus_moved")
+        label = front.name or self._api.window_title(front.pid) or f"process {front.pid}"
+        raise PermanentToolError(f"Focus moved to {label}.", code="focus_moved")
+
+    # -- the keyboard -------------------------------------------------------------------
 
     def _type_chunk(self, chunk: str) -> None:
-        for plain, run in split_runs(chunk):
-            if plain:
-                self._gui("write", run, interval=0)
-            else:
-                self._paste(run)
+        with self._kb_lock:
+            for plain, run in split_runs(chunk):
+                self._check_focus()  # before every run: the check-to-keys gap is one run
+                if plain:
+                    self._gui("write", run, interval=0)
+                else:
+                    self._paste(run)
 
     def _press_chord(self, chord: tuple[str, ...]) -> None:
-        self._gui("hotkey", *pyautogui_chord(chord, "macos"))
+        with self._kb_lock:
+            self._check_focus()
+            self._gui("hotkey", *pyautogui_chord(chord, "macos"))
 
     def _paste(self, text: str) -> None:
         try:

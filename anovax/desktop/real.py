@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import webbrowser
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -162,7 +162,8 @@ class RealDesktop:
         return self._reaper.running
 
     def launch_app(self, name: str, cancel: CancelToken) -> str:
-        resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which))
+        resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
+                                extra=getattr(self._settings, "apps", ()), entries=self._desktop_entries())
         cancel.check()
         self._before_launch(name.strip())
         try:
@@ -172,6 +173,11 @@ class RealDesktop:
         self._reaper.add(proc)
         self._after_launch(proc, name.strip(), cancel)
         return f"Opened {name.strip()}"
+
+    def _desktop_entries(self) -> Iterable[apps.DesktopEntry]:
+        """Installed apps by the names menus show (Linux overrides this); read lazily, only
+        when a name is neither in the tables nor a command."""
+        return ()
 
     def _popen_options(self) -> dict[str, Any]:
         # a session of its own: our Ctrl+C or exit must not take the user's app with it

@@ -15,6 +15,7 @@ server handles it. The grab lasts one chunk (well under a millisecond of request
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import subprocess
@@ -26,6 +27,8 @@ from typing import Any
 
 from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.errors import PermanentToolError, TransientToolError
+
+log = logging.getLogger(__name__)
 
 #: how often launch_app looks for the new window (a poll costs < 1 ms)
 POLL_S = 0.01
@@ -65,8 +68,11 @@ def open_display(display_name: str | None = None) -> Any:
     the server may need no cookie at all (a bare Xvfb, a container's display); X's own
     libraries connect without one then, and so do we: retried with an empty authority.
     """
-    from Xlib import display, error
+    from Xlib import display, error, xauth
 
+    # python-xlib print()s a warning to stdout for an empty authority file, which would land in
+    # the middle of `anovax --json` output: send it to the log instead (this module only)
+    xauth.print = lambda *args, **_: log.debug(" ".join(map(str, args)))  # type: ignore[attr-defined]
     try:
         return display.Display(display_name)
     except error.XauthError:

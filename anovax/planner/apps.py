@@ -48,6 +48,8 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False) -> Piece | Non
         low = new
     if not low:
         return None
+    if low in lx.USER_APPS:
+        return open_app(low)
     if low in lx.APP_ALIASES:
         return open_app(lx.APP_ALIASES[low])
     site = low.replace(" dot com", ".com").replace(" dot org", ".org").replace(" ", "") if " dot " in low else low

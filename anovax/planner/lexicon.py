@@ -9,6 +9,7 @@ table and its verification against installed apps come in a later issue.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # --- applications -----------------------------------------------------------------
 
@@ -126,6 +127,16 @@ WEBSITES = frozenset(
 SITE_RE = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|co|uk|de|fr|info|tv)$", re.I)
 
 #: allowed characters of an app name (ToolSpec allows 64 characters of anything; we are stricter)
+#: the user's own app names (settings file [apps]): always opened as apps, never read as a
+#: question or a topic. One process has one settings file, so this is process-wide.
+USER_APPS: set[str] = set()
+
+
+def register_user_apps(names: Iterable[str]) -> None:
+    USER_APPS.clear()
+    USER_APPS.update(names)
+
+
 APP_NAME_RE = re.compile(r"^[\w .+()-]{1,64}$")
 #: an unknown app name longer than this many words is probably not an app
 MAX_APP_WORDS = 4

@@ -137,13 +137,16 @@ MEDIA_CUE = re.compile(
     re.I,
 )
 #: start of a question that a web search can answer ("who is", "how tall", "is pink ...")
+#: words ending in -est that are not superlatives ("the test editor" is an app, not a question)
+_NOT_SUPERLATIVE = (r"(?:[a-z]?|ch|gu|qu|con|prot|re|requ|inter|for|hon|mod|man|dig|inv|sugg|harv|arr|"
+                    r"att|prot|cont|det|inf|ingu)est\b")
 QUESTION_START = re.compile(
     r"^(?:what|what's|whats|who|who's|whos|whom|whose|where|where's|when|when's|why|which|how|how's|hows|"
     r"is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|shall|"
     r"tell me (?:about|what|who|where|when|why|how|if|whether)|tell me the|give me (?:information|info|details|the)|"
     r"find (?:out|me|information|info)|i (?:want|need|would like|'d like) to know|do you know|search|look up|explain|describe|"
     r"tell me|give me|show me (?:the |a |some )?(?:bio|biography|information|info|details|facts|history|list|pictures?|photos?|images?|population|distance|height|age|size)|show (?:me )?(?:the )?bio|list (?:the |all |top )|at what|in what|on what|from what|for what|"
-    r"(?:the )?(?:\w+est|most \w+|best|worst) \w+)\b",
+    r"(?:the )?(?:(?!" + _NOT_SUPERLATIVE + r")\w+est|most \w+|best|worst) \w+)\b",
     re.I,
 )
 #: questions about the assistant itself ("what is your favourite colour")

@@ -1,0 +1,588 @@
+"""``anovax doctor``: what this machine lets AnovaX do, and what it does not.
+
+Each check is a small function of a ``Context`` returning one ``Check``. Everything the
+checks look at (the environment, PATH, the X server, the microphone, the network) comes
+through ``Probes``, so tests drive every branch without a desktop; the defaults are the
+real thing. A check that raises becomes a "fail" line: the doctor is what people run when
+something is broken, so it must itself survive whatever it finds.
+
+Wayland is said plainly here and at start-up (``wayland_notice``): pyautogui and xdotool
+speak X11 and focus checks read X properties, so on Wayland keys either cannot be sent
+(no XWayland) or only reach X11 apps, and a native Wayland window can't be verified.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import shutil
+import socket
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol
+
+from anovax import __version__
+from anovax.desktop import apps
+from anovax.errors import AnovaXError, PermanentToolError
+from anovax.settings import Settings
+
+Status = Literal["ok", "warn", "fail", "info"]
+DisplayKind = Literal["x11", "wayland", "xwayland", "none", "native"]
+
+#: PyAudio's first call probes every sound backend (ALSA, JACK...): give up after this
+MIC_TIMEOUT_S = 5.0
+#: a DISPLAY on an unreachable host would otherwise wait for TCP's own timeout
+X_TIMEOUT_S = 5.0
+NO_MIC = "no microphone found: AnovaX will take typed commands"
+REMOTE_NOT_BUILT = "the phone remote is not part of this version"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report."""
+
+    name: str
+    status: Status
+    summary: str
+    detail: list[str] = field(default_factory=list)
+
+
+# -- display server -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DisplayInfo:
+    """Which display server AnovaX would talk to, and what that rules out."""
+
+    kind: DisplayKind
+    #: one sentence: what does and doesn't work on this kind of display
+    limits: str
+    display: str = ""
+    wayland_display: str = ""
+
+
+_LIMITS: dict[str, str] = {
+    "x11": "X11: keys, focus checks and verified app launches all work.",
+    "xwayland": ("Wayland session with XWayland: AnovaX's keys and focus checks only reach X11 apps, "
+                 "so typing into a native Wayland window can't be verified and may go nowhere."),
+    "wayland": ("Wayland session without XWayland (DISPLAY is unset): AnovaX can open apps and links and "
+                "speak, but can't type, press keys or check which window has focus, since xdotool and "
+                "pyautogui need X11."),
+    "none": ("No display (DISPLAY and WAYLAND_DISPLAY are unset): AnovaX can't act on a desktop here, "
+             "so actions will be simulated."),
+    "native": "This platform's own desktop: keys go to the focused window, which AnovaX does not verify.",
+}
+
+
+def detect_display(env: Mapping[str, str], platform: str | None = None) -> DisplayInfo:
+    """The display server the environment points at (Linux); "native" on Windows and macOS."""
+    if platform_key(platform) != "linux":
+        return DisplayInfo("native", _LIMITS["native"])
+    display, wayland_display = env.get("DISPLAY", ""), env.get("WAYLAND_DISPLAY", "")
+    # XDG_SESSION_TYPE alone counts too: a session whose WAYLAND_DISPLAY was dropped
+    # (sudo, a terminal multiplexer) is still a Wayland session
+    wayland = env.get("XDG_SESSION_TYPE", "").strip().lower() == "wayland" or bool(wayland_display)
+    kind: DisplayKind
+    if wayland:
+        kind = "xwayland" if display else "wayland"
+    else:
+        kind = "x11" if display else "none"
+    return DisplayInfo(kind, _LIMITS[kind], display, wayland_display)
+
+
+def wayland_notice(env: Mapping[str, str], platform: str | None = None) -> str | None:
+    """The one-sentence start-up notice on Wayland; None where there is nothing to warn about."""
+    info = detect_display(env, platform)
+    return info.limits if info.kind in ("wayland", "xwayland") else None
+
+
+def platform_key(platform: str | None = None) -> str:
+    """"linux", "windows" or "macos": the app-table key for ``sys.platform``."""
+    platform = sys.platform if platform is None else platform
+    if platform == "win32":
+        return "windows"
+    if platform == "darwin":
+        return "macos"
+    return "linux"
+
+
+# -- probes: everything the checks look at --------------------------------------------------
+
+class FocusConn(Protocol):
+    """What the doctor uses of ``anovax.desktop.x11.X11Focus``."""
+
+    def wm_running(self) -> bool: ...
+
+    def active_window(self) -> int | None: ...
+
+    def describe(self, window: int) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class XConn(Protocol):
+    """One X connection, as the doctor sees it."""
+
+    def wm_name(self) -> str | None:
+        """The window manager's _NET_WM_NAME ("" if it gives none); None when no WM announces itself."""
+        ...
+
+    def focus(self) -> FocusConn:
+        """An X11Focus on the same display; RuntimeError without XTEST."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class RealX:
+    """``XConn`` on a real X server, through python-xlib.
+
+    XAUTHORITY is read from the process environment (python-xlib has no other way).
+    """
+
+    def __init__(self, display_name: str) -> None:
+        from anovax.desktop.x11 import open_display
+
+        self._name = display_name
+        self._display = open_display(display_name)
+
+    def wm_name(self) -> str | None:
+        from Xlib import X, error
+
+        atom = self._display.intern_atom
+        check, net_name, utf8 = atom("_NET_SUPPORTING_WM_CHECK"), atom("_NET_WM_NAME"), atom("UTF8_STRING")
+        try:
+            prop = self._display.screen().root.get_full_property(check, X.AnyPropertyType)
+            if prop is None or not len(prop.value):
+                return None
+            window = self._display.create_resource_object("window", int(prop.value[0]))
+            own = window.get_full_property(check, X.AnyPropertyType)
+            # a killed WM leaves the root's property behind, pointing at a window that is gone
+            if own is None or not len(own.value) or int(own.value[0]) != int(prop.value[0]):
+                return None
+            name = window.get_full_property(net_name, utf8)
+        except error.XError:
+            return None
+        if name is None:
+            return ""
+        value = name.value
+        return value if isinstance(value, str) else bytes(value).decode("utf-8", "replace")
+
+    def focus(self) -> FocusConn:
+        from anovax.desktop.x11 import X11Focus
+
+        return X11Focus(self._name)
+
+    def close(self) -> None:
+        try:
+            self._display.close()
+        except Exception:  # noqa: BLE001 - a server that went away leaves nothing to release
+            pass
+
+
+@dataclass(frozen=True)
+class MicInfo:
+    """The sound inputs PyAudio sees."""
+
+    inputs: list[str]
+    default: str | None
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence fd 2: ALSA and JACK print dozens of lines from C while PyAudio looks for devices."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def probe_microphone() -> MicInfo:
+    """Ask PyAudio for input devices; ImportError when it is not installed."""
+    import pyaudio
+
+    with _quiet_stderr():
+        audio = pyaudio.PyAudio()
+    try:
+        devices = [audio.get_device_info_by_index(i) for i in range(audio.get_device_count())]
+        inputs = [str(d.get("name", "?")) for d in devices if int(d.get("maxInputChannels", 0)) > 0]
+        try:
+            default: str | None = str(audio.get_default_input_device_info().get("name", "?"))
+        except (OSError, IOError):
+            default = None
+        return MicInfo(inputs, default)
+    finally:
+        audio.terminate()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, or 127.0.0.1.
+
+    A UDP socket "connected" to a non-routable address sends nothing; the kernel just picks
+    the interface it would route through, and getsockname names its address.
+    """
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("10.255.255.255", 1))
+            address = sock.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    return address if address and address != "0.0.0.0" else "127.0.0.1"
+
+
+def has_module(name: str) -> bool:
+    """Whether ``name`` could be imported, without importing it (pyautogui opens the display on import)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class Probes:
+    """The outside world, as the checks see it; tests replace any part."""
+
+    which: Callable[[str], str | None] = shutil.which
+    x_connect: Callable[[str], XConn] = RealX
+    has_module: Callable[[str], bool] = has_module
+    find_library: Callable[[str], str | None] = ctypes.util.find_library
+    microphone: Callable[[], MicInfo] = probe_microphone
+    lan_address: Callable[[], str] = lan_address
+    #: a ``sys.platform`` value
+    platform: str = sys.platform
+    mic_timeout_s: float = MIC_TIMEOUT_S
+    x_timeout_s: float = X_TIMEOUT_S
+
+
+def _within(seconds: float, fn: Callable[[], Any]) -> Any:
+    """``fn()``, or TimeoutError after ``seconds``: a wedged sound or X library must not hang
+    the doctor (the thread is a daemon, abandoned if it never returns)."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="doctor-probe", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TimeoutError(f"no answer within {seconds:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+# -- the X server, looked at once for the checks that need it ----------------------------
+
+@dataclass(frozen=True)
+class XReport:
+    """What one look at the X server found."""
+
+    #: why there is no connection; None when connected
+    error: str | None = None
+    wm_running: bool = False
+    #: the WM's _NET_WM_NAME; "" when it gives none
+    wm_name: str = ""
+    #: why X11Focus can't work (no XTEST, ...); None when it can
+    focus_error: str | None = None
+    #: the focused window, described
+    active: str | None = None
+
+
+def inspect_x(display_name: str, connect: Callable[[str], XConn]) -> XReport:
+    """Connect, name the window manager, try X11Focus; never raises."""
+    try:
+        conn = connect(display_name)
+    except Exception as exc:  # noqa: BLE001 - no Xlib, no server, refused authority: all reported
+        return XReport(error=_message(exc))
+    try:
+        name = conn.wm_name()
+        try:
+            focus = conn.focus()
+        except Exception as exc:  # noqa: BLE001 - X11Focus says why (no XTEST) in its message
+            return XReport(wm_running=name is not None, wm_name=name or "", focus_error=_message(exc))
+        try:
+            running = focus.wm_running()
+            return XReport(wm_running=running, wm_name=name or "", active=_describe_active(focus))
+        finally:
+            focus.close()
+    finally:
+        conn.close()
+
+
+def _describe_active(focus: FocusConn) -> str | None:
+    window = focus.active_window()
+    info = focus.describe(window) if window else None
+    if info is None:
+        return None
+    title = getattr(info, "title", "") or "(untitled)"
+    wm_class = getattr(info, "wm_class", "")
+    return f"{title!r} ({wm_class})" if wm_class else repr(title)
+
+
+# -- the checks ---------------------------------------------------------------------------
+
+class Context:
+    """What every check is given; the X server is looked at once, on first use."""
+
+    def __init__(self, settings: Settings | Exception, env: Mapping[str, str], probes: Probes) -> None:
+        self.settings = settings
+        self.env = env
+        self.probes = probes
+        self.platform = platform_key(probes.platform)
+        self.display = detect_display(env, probes.platform)
+        self._x: XReport | None = None
+
+    def x(self) -> XReport:
+        if self._x is None:
+            probes, name = self.probes, self.display.display
+            try:
+                # python-xlib print()s a warning for an empty Xauthority file: keep it out of --json
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self._x = _within(probes.x_timeout_s, lambda: inspect_x(name, probes.x_connect))
+            except TimeoutError as exc:
+                self._x = XReport(error=f"the X server at {self.display.display} did not answer ({exc})")
+        return self._x
+
+
+_DISPLAY_SUMMARY = {
+    "x11": "X11",
+    "xwayland": "Wayland with XWayland",
+    "wayland": "Wayland only",
+    "none": "no display",
+    "native": "native desktop",
+}
+
+
+def check_display(ctx: Context) -> Check:
+    info = ctx.display
+    where = ", ".join(f"{var}={value}" for var, value in (("DISPLAY", info.display),
+                                                           ("WAYLAND_DISPLAY", info.wayland_display)) if value)
+    summary = _DISPLAY_SUMMARY[info.kind] + (f" ({where})" if where else "")
+    status: Status = {"x11": "ok", "native": "info"}.get(info.kind, "warn")
+    return Check("display", status, summary, [info.limits])
+
+
+def check_window_manager(ctx: Context) -> Check:
+    if ctx.platform != "linux":
+        return Check("window manager", "info", "not checked: window managers are an X11 matter")
+    if not ctx.display.display:
+        why = "no X display" if ctx.display.kind == "none" else "a Wayland compositor can't be asked from X11"
+        return Check("window manager", "info", f"not checked: {why}")
+    x = ctx.x()
+    if x.error is not None:
+        return Check("window manager", "fail", f"can't connect to the X display {ctx.display.display}",
+                     [x.error])
+    if not x.wm_running:
+        from anovax.desktop.x11 import NO_WM
+
+        return Check("window manager", "fail", "none running", [NO_WM, "Apps can't be opened until one runs."])
+    return Check("window manager", "ok", x.wm_name or "running (it gives no name)")
+
+
+def check_focus(ctx: Context) -> Check:
+    name = "focus checks"
+    kind = ctx.display.kind
+    if kind == "native":
+        return Check(name, "info", "not available here: focus checks are X11-only")
+    if kind == "none":
+        return Check(name, "info", "not available: no display")
+    if kind == "wayland":
+        return Check(name, "warn", "not supported on Wayland", [ctx.display.limits])
+    x = ctx.x()
+    reasons = [r for r in (x.error, None if x.wm_running or x.error else "no window manager is running",
+                           x.focus_error) if r]
+    if reasons:
+        return Check(name, "warn", "not supported: launches are not verified and typing is not guarded", reasons)
+    detail = [f"focused window: {x.active}"] if x.active else []
+    if kind == "xwayland":
+        return Check(name, "warn", "X11 apps only (XWayland)", [*detail, ctx.display.limits])
+    return Check(name, "ok", "supported (X connection, window manager, XTEST)", detail)
+
+
+def check_keyboard(ctx: Context) -> Check:
+    name = "keyboard"
+    has, which = ctx.probes.has_module, ctx.probes.which
+    pyautogui = "pyautogui installed" if has("pyautogui") else "pyautogui missing"
+    if ctx.platform != "linux":
+        return Check(name, "ok" if has("pyautogui") else "fail", pyautogui)
+    if ctx.display.kind == "none":
+        return Check(name, "info", "not used: no display")
+    if ctx.display.kind == "wayland":
+        return Check(name, "warn", "can't send keys: xdotool and pyautogui need X11 (XWayland)")
+    xdotool = which("xdotool")
+    detail = [f"xdotool: {xdotool}" if xdotool else
+              "xdotool: not installed, so typing is limited to plain ASCII (Debian package xdotool)",
+              "python-xlib: installed" if has("Xlib") else
+              "python-xlib: missing, so launches are not verified and typing is not guarded",
+              pyautogui]
+    problems = not xdotool or not has("Xlib")
+    if not xdotool and not has("pyautogui"):
+        return Check(name, "fail", "nothing to send keys with", detail)
+    return Check(name, "warn" if problems else "ok",
+                 "limited" if problems else "xdotool (any text) and python-xlib", detail)
+
+
+def check_apps(ctx: Context) -> Check:
+    table = apps.TABLES[ctx.platform]
+    mine = ctx.settings.apps if isinstance(ctx.settings, Settings) else ()
+    find = apps.platform_finder(ctx.platform, ctx.probes.which)
+    rows = [(app.names[0], _resolved(app.names[0], ctx.platform, find, mine)) for app in table]
+    found = sum(1 for _, where in rows if where is not None)
+    rows += [(f"{app.names[0]} (yours)", _resolved(app.names[0], ctx.platform, find, mine)) for app in mine]
+    width = max((len(n) for n, _ in rows), default=0)
+    detail = [f"{n:<{width}}  {where or 'not installed'}" for n, where in rows]
+    status: Status = "ok" if found else "warn"
+    summary = f"{found} of {len(table)} everyday apps installed"
+    if mine:
+        summary += f", {len(mine)} of your own from the settings file"
+    return Check("apps", status, summary, detail)
+
+
+def _resolved(name: str, platform: str, find: Callable[[str], str | None],
+              mine: tuple[apps.App, ...] = ()) -> str | None:
+    try:
+        return " ".join(apps.resolve(name, platform, find, extra=mine).argv)
+    except PermanentToolError:
+        return None
+
+
+def check_microphone(ctx: Context) -> Check:
+    try:
+        mic = _within(ctx.probes.mic_timeout_s, ctx.probes.microphone)
+    except ImportError:
+        return Check("microphone", "warn", NO_MIC, ["PyAudio is not installed"])
+    except TimeoutError as exc:
+        return Check("microphone", "warn", NO_MIC, [f"PyAudio gave no answer: {exc}"])
+    except Exception as exc:  # noqa: BLE001 - a sound system PyAudio can't open is no microphone
+        return Check("microphone", "warn", NO_MIC, [f"PyAudio: {_message(exc)}"])
+    if not mic.inputs:
+        return Check("microphone", "warn", NO_MIC, ["PyAudio sees no input device"])
+    detail = [f"input: {n}" for n in mic.inputs]
+    return Check("microphone", "ok", f"default input: {mic.default or 'none set'}", detail)
+
+
+#: pyttsx3's first-choice driver per platform
+_TTS_DRIVER = {"linux": "espeak", "windows": "sapi5", "macos": "nsss"}
+
+
+def check_speech_out(ctx: Context) -> Check:
+    name, fallback = "speech out", "AnovaX will print what it says"
+    if not ctx.probes.has_module("pyttsx3"):
+        return Check(name, "warn", f"pyttsx3 is not installed: {fallback}")
+    driver = _TTS_DRIVER[ctx.platform]
+    if ctx.platform != "linux":
+        return Check(name, "ok", f"pyttsx3 with the {driver} driver")
+    lib = ctx.probes.find_library("espeak-ng") or ctx.probes.find_library("espeak")
+    binary = ctx.probes.which("espeak-ng") or ctx.probes.which("espeak")
+    aplay = ctx.probes.which("aplay")
+    detail = [f"espeak library: {lib or 'not found (Debian package libespeak-ng1)'}",
+              f"espeak program: {binary or 'not found (Debian package espeak-ng)'}",
+              f"aplay: {aplay or 'not found (Debian package alsa-utils)'}"]
+    if lib and aplay:
+        return Check(name, "ok", f"pyttsx3 with the {driver} driver", detail)
+    return Check(name, "warn", f"pyttsx3's {driver} driver can't speak here: {fallback}", detail)
+
+
+def check_speech_in(ctx: Context) -> Check:
+    has = ctx.probes.has_module
+    recognition = "SpeechRecognition installed" if has("speech_recognition") else "SpeechRecognition missing"
+    offline = "pocketsphinx installed" if has("pocketsphinx") else "no pocketsphinx, so no offline recognition"
+    return Check("speech in", "info", f"{recognition}; {offline}")
+
+
+def check_planner(ctx: Context) -> Check:
+    settings = ctx.settings
+    if isinstance(settings, Exception):
+        raise settings  # the settings could not be read: that message is the line
+    key = "set" if settings.gemini_api_key else "not set"
+    detail = [f"planner setting: {settings.planner}",
+              f"Gemini API key: {key}",
+              f"Gemini model: {settings.model}",
+              f"Ollama: {settings.ollama_model} at {settings.ollama_host}",
+              f"settings file: {settings.config_file or 'none'}"]
+    effective = settings.effective_planner
+    if effective == "gemini" and not settings.gemini_api_key:
+        return Check("planner", "fail", "gemini, but no GEMINI_API_KEY (or GOOGLE_API_KEY) is set", detail)
+    how = f" ({settings.planner} resolves to it)" if settings.planner == "auto" else ""
+    model = {"gemini": f", {settings.model}", "ollama": f", {settings.ollama_model}"}.get(effective, "")
+    return Check("planner", "ok", f"{effective}{model}{how}", detail)
+
+
+def check_remote(ctx: Context) -> Check:
+    """The phone remote's line; it reports the address the remote would listen on once it exists."""
+    return Check("remote", "info", REMOTE_NOT_BUILT, [f"this machine's LAN address: {ctx.probes.lan_address()}"])
+
+
+CheckFn = Callable[[Context], Check]
+#: every check, in report order, under the name its line gets if it raises
+CHECKS: tuple[tuple[str, CheckFn], ...] = (
+    ("display", check_display),
+    ("window manager", check_window_manager),
+    ("focus checks", check_focus),
+    ("keyboard", check_keyboard),
+    ("apps", check_apps),
+    ("microphone", check_microphone),
+    ("speech out", check_speech_out),
+    ("speech in", check_speech_in),
+    ("planner", check_planner),
+    ("remote", check_remote),
+)
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, AnovaXError):
+        return exc.message
+    return str(exc) or type(exc).__name__
+
+
+def run_checks(settings: Settings | Exception, env: Mapping[str, str], probes: Probes | None = None,
+               checks: tuple[tuple[str, CheckFn], ...] = CHECKS) -> list[Check]:
+    """Every check's line; never raises. ``settings`` may be the error that loading them raised."""
+    ctx = Context(settings, env, probes or Probes())
+    out = []
+    for name, fn in checks:
+        try:
+            out.append(fn(ctx))
+        except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+            out.append(Check(name, "fail", _message(exc)))
+    return out
+
+
+def failed(checks: list[Check]) -> bool:
+    return any(c.status == "fail" for c in checks)
+
+
+def format_report(checks: list[Check]) -> str:
+    """One aligned line per check, its detail indented below it, and a count at the end."""
+    width = max((len(c.name) for c in checks), default=0)
+    indent = " " * (width + 8)
+    lines = [f"AnovaX {__version__} doctor"]
+    for check in checks:
+        lines.append(f"{check.name:<{width}}  {check.status:<4}  {check.summary}")
+        lines.extend(indent + d for d in check.detail)
+    counts = {s: sum(1 for c in checks if c.status == s) for s in ("ok", "warn", "fail", "info")}
+    lines.append(", ".join(f"{n} {s}" for s, n in counts.items()))
+    return "\n".join(lines)
+
+
+def to_json(checks: list[Check]) -> str:
+    return json.dumps({"version": __version__, "ok": not failed(checks), "checks": [asdict(c) for c in checks]},
+                      ensure_ascii=False, indent=2)
