@@ -206,6 +206,14 @@ class LinuxDesktop(RealDesktop):
 
     def _guarded(self) -> tuple[X11Focus, int] | None:
         if self.focus_guard and self.target_window is not None and self._focus is not None:
+            now, then = self._focus.describe(self.target_window), self._last_launch
+            # X hands a closed client's ids to the next client: same id, other app = gone too
+            if now is None or (then is not None and (now.wm_class, now.pid) != (then.wm_class, then.pid)):
+                # the app was closed: "type ..." now means the window the user is in, as before
+                # any launch (refusing every later command would be the wrong kind of safe)
+                log.info("the target window %#x is gone; typing into the focused window", self.target_window)
+                self.target_window = None
+                return None
             return self._focus, self.target_window
         return None
 
