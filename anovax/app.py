@@ -22,7 +22,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from anovax.desktop.base import Desktop
+from anovax.desktop.base import CancelToken, Desktop
 from anovax.errors import AnovaXError, ConfigError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
@@ -133,6 +133,8 @@ class Assistant:
                  bus: EventBus | None = None, desktop: Desktop | None = None,
                  orchestrator_options: dict[str, Any] | None = None) -> None:
         self.settings = settings
+        #: the running command's token (set and cleared by the command worker)
+        self._running_cancel: CancelToken | None = None
         # the user's own app names are apps to the offline planner too ("open the test editor")
         register_user_apps(name for app in settings.apps for name in app.names)
         self.bus = bus if bus is not None else EventBus()
@@ -172,6 +174,8 @@ class Assistant:
         """Queue a command from any source; the future resolves when it has run."""
         command_id = f"c{next(self._ids)}"
         future: Future[CommandResult] = Future()
+        # callers that answer before the command ends (the phone's 202) need its id now
+        future.command_id = command_id  # type: ignore[attr-defined]
         if self._closed:
             future.set_result(CommandResult(text=str(text)[:80], status=Status.FAILED, planner=self.planner.name,
                                             command_id=command_id, message="AnovaX is shutting down."))
@@ -188,6 +192,21 @@ class Assistant:
     def on_speech(self, text: str, source: str = "text") -> CommandResult:
         """The single entry point: run one command (queued behind earlier ones) and return its result."""
         return self.submit(text, source).result()
+
+    def cancel_current(self) -> bool:
+        """Stop the command that is running (the orb's Stop button): no new step starts and the
+        running agents are cancelled; recovery does not take over. False if nothing runs."""
+        cancel = self._running_cancel
+        if cancel is None:
+            return False
+        cancel.cancel("stopped by the user")
+        return True
+
+    def stop_speaking(self) -> bool:
+        """Barge-in ("stop" heard while AnovaX speaks): cut the speech off; True if it was speaking.
+
+        Nothing is planned and the running command is not cancelled: only its voice stops."""
+        return self.orchestrator.stop_speaking() if self.orchestrator is not None else False
 
     def close(self) -> None:
         self._closed = True
@@ -273,8 +292,13 @@ class Assistant:
 
         started = time.perf_counter()
         budget = AgentBudget()  # one budget for the plan, its sub-plans and any recovery
-        outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget)
-        if not outcome.ok and self.recover is not None:
+        cancel = CancelToken()
+        self._running_cancel = cancel  # only the queue's one worker thread runs commands
+        try:
+            outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel)
+        finally:
+            self._running_cancel = None
+        if not outcome.ok and self.recover is not None and not cancel.cancelled:
             outcome = self.recover(text, outcome, command_id, budget)
             if outcome.ok and outcome.spoken:
                 self.orchestrator.say(outcome.spoken, command_id)
@@ -282,6 +306,8 @@ class Assistant:
         if outcome.ok:
             message = outcome.spoken or "Done."
             status = Status.DONE
+        elif cancel.cancelled:
+            message, status = "Stopped.", Status.FAILED  # the user asked: nothing to say aloud
         else:
             message = f"I couldn't finish that: {outcome.error_summary()}"
             status = Status.FAILED

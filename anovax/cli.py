@@ -4,6 +4,8 @@
     anovax --text "…"              run one command on the desktop
     anovax --text "…" --simulate   run it against a simulated desktop and show what it would do
     anovax --text "…" --dry-run    plan and safety-check only, print both
+    anovax --audio-file FILE.wav   run a recording through the wake gate and recogniser, as
+                                   if it were said to the microphone (with --dry-run/--simulate)
     --json                         events as JSON lines (the result object with --dry-run)
     anovax doctor [--json]         what this machine lets AnovaX do: display, window manager,
                                    focus checks, apps, microphone, speech, planner, remote
@@ -15,19 +17,22 @@ Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety, 4 faile
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from anovax import __version__, doctor
 from anovax.app import Assistant, CommandResult, Status
 from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
 from anovax.errors import ConfigError
+from anovax.events import EventType
 from anovax.settings import PLANNERS, Settings, load_settings
 
 EXIT_USAGE = 2
@@ -48,7 +53,11 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="anovax", description="AnovaX, a local-first desktop voice assistant.", epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--text", "-t", help="run one command given as text, then exit")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--text", "-t", help="run one command given as text, then exit")
+    source.add_argument("--audio-file", type=Path, metavar="FILE",
+                        help="run a recording (WAV, AIFF or FLAC) through the wake gate and speech recogniser, "
+                             "as if said to the microphone, then exit")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="plan and safety-check only; never act on the desktop")
     mode.add_argument("--simulate", action="store_true",
@@ -88,11 +97,12 @@ def format_result(result: CommandResult) -> str:
     return "\n".join(lines)
 
 
-def _emit(result: CommandResult, as_json: bool, out: TextIO, assistant: Assistant) -> None:
+def _emit(result: CommandResult, as_json: bool, out: TextIO, assistant: Assistant, *, events: bool = False) -> None:
+    """Print one command's result; ``events``: the JSON output is the event stream even in a dry run."""
     simulated = assistant.desktop if isinstance(assistant.desktop, SimulatedDesktop) else None
     actions = simulated.take_actions() if simulated is not None else []
     if as_json:
-        if assistant.orchestrator is None:  # dry run: no events worth streaming, print the result
+        if assistant.orchestrator is None and not events:  # dry run: print the result
             out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
         else:
             assistant.bus.flush()  # the events (ending in COMMAND_DONE) are the output
@@ -118,15 +128,21 @@ def format_actions(actions: list) -> str:
     return "\n".join(lines)
 
 
-def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool = False) -> int:
-    """The interactive prompt: one command per line until EOF, 'quit' or Ctrl-C."""
+def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool = False, status: Any = None,
+            remote: Any = None) -> int:
+    """The interactive prompt: one command per line until EOF, 'quit' or Ctrl-C.
+
+    ``:remote on`` / ``:remote off`` / ``:unban`` switch the phone remote (lines starting with
+    ":" are console controls, never commands)."""
     interactive = stdin.isatty()
+    hold = status.hold if status is not None else contextlib.nullcontext
     if not as_json:
         out.write(banner(assistant) + "\n")
     while True:
         if interactive:
-            out.write("you> ")
-            out.flush()
+            with hold():
+                out.write("you> ")
+                out.flush()
         try:
             line = stdin.readline()
         except KeyboardInterrupt:
@@ -139,7 +155,36 @@ def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool =
             continue
         if text.lower() in {"quit", "exit", ":q", "bye anova"}:
             return 0
-        _emit(assistant.on_speech(text), as_json, out, assistant)
+        if text.startswith(":"):
+            with hold():
+                out.write(console_control(text, remote) + "\n")
+                out.flush()
+            continue
+        result = assistant.on_speech(text)
+        with hold():
+            _emit(result, as_json, out, assistant)
+
+
+def console_control(text: str, remote: Any) -> str:
+    """The console's own switches (the orb has buttons for them)."""
+    words = text[1:].lower().split()
+    if remote is None:
+        return "The phone remote is not available here."
+    try:
+        if words == ["remote", "on"]:
+            if not remote.running:
+                remote.start()
+            return f"Phone remote on at {remote.address}. Pair a phone by opening: {remote.pairing_url}"
+        if words == ["remote", "off"]:
+            if remote.running:
+                remote.stop()
+            return "Phone remote off."
+        if words == ["unban"]:
+            remote.unban()
+            return "Every banned address may try again."
+    except OSError as exc:  # the port is taken, or the address is gone
+        return f"The phone remote can't start: {exc.strerror or exc}."
+    return "Console controls: :remote on, :remote off, :unban, quit."
 
 
 def banner(assistant: Assistant) -> str:
@@ -213,6 +258,120 @@ def _wayland_notice(assistant: Assistant) -> None:
         print(f"anovax: {notice}", file=sys.stderr, flush=True)
 
 
+# -- voice -------------------------------------------------------------------------------
+
+#: the voice threads print while the console waits for a line; one writer at a time
+# re-entrant: the console status line's hold() takes it around writes that already hold it
+_OUT_LOCK = threading.RLock()
+_GATE_WORDS = {"drop": "dropped", "wake": "awake", "sleep": "asleep", "barge_in": "stop speaking"}
+
+
+def format_heard(heard: Any, *, times: bool = True) -> str:
+    """One line per recognised phrase: when (in a recording), what was heard, what the wake gate
+    did and why."""
+    decision = heard.decision
+    what = f'command "{decision.text}"' if decision.action == "command" else _GATE_WORDS[decision.action]
+    when = f"[{heard.start:.2f}-{heard.end:.2f} s] " if times else ""
+    return f'{when}heard "{decision.heard}" -> {what} ({decision.reason})'
+
+
+def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO) -> int:
+    """``--audio-file``: the recording's phrases through the same recogniser and wake gate as the
+    microphone; each command runs to the end before the next phrase is looked at."""
+    from anovax.voice.gate import WakeGate
+    from anovax.voice.listener import AudioFileError, Recording, VoicePipeline, VoiceState
+    from anovax.voice.stt import SttError, make_recognizer
+
+    settings = assistant.settings
+    try:
+        recognizer = make_recognizer(settings.stt)
+    except (SttError, ImportError, OSError, ValueError) as exc:
+        print(f"anovax: speech recognition cannot start: {getattr(exc, 'message', None) or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    recording = Recording(path)
+    # a recording cannot contain the assistant's replies, so this gate does not follow SPEAK_*;
+    # its clock is the position in the file, so the sleep timeout runs in recorded time
+    gate = WakeGate(timeout_s=settings.wake_timeout_s, clock=recording.now)
+    codes: list[int] = []
+
+    def run_command(text: str) -> None:
+        result = assistant.on_speech(text, source="voice")
+        codes.append(result.exit_code)
+        _emit(result, as_json, out, assistant, events=as_json)
+
+    def report(heard: Any) -> None:
+        assistant.bus.emit(EventType.VOICE_HEARD, "voice", data=heard.to_dict())
+        if not as_json:
+            out.write(format_heard(heard) + "\n")
+            out.flush()
+
+    def state(change: VoiceState) -> None:
+        assistant.bus.emit(EventType.VOICE_STATE, "voice",
+                           data={"state": change.state, "detail": change.detail, "by_phrase": change.by_phrase})
+
+    pipeline = VoicePipeline(recognizer, gate, on_command=run_command, stop_speaking=assistant.stop_speaking,
+                             report=report, on_state=state)
+    heard = 0
+    try:
+        for phrase in recording.phrases():
+            pipeline.handle(phrase)
+            heard += 1
+    except AudioFileError as exc:
+        print(f"anovax: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    if as_json:
+        assistant.bus.flush()
+    else:
+        out.write(f"{heard} phrase{'s' if heard != 1 else ''} in {recording.duration:.1f} s of audio, "
+                  f"{len(codes)} command{'s' if len(codes) != 1 else ''} ({recognizer.name} recogniser).\n")
+        out.flush()
+    return max(codes, default=0)
+
+
+def start_voice(assistant: Assistant, as_json: bool, out: TextIO) -> Any:
+    """Listen to the microphone next to the text console (ANOVAX_VOICE auto or on), or None.
+
+    Start-up runs on the listener's thread; what it comes to (listening, or why not) is one
+    stderr line and a VOICE_STATE event, and the console works either way."""
+    mode = assistant.settings.voice
+    if mode == "off":
+        return None
+    from anovax.voice.listener import VoiceInput, VoiceState
+
+    def said(text: str) -> None:
+        with _OUT_LOCK:
+            print(f"anovax: {text}", file=sys.stderr, flush=True)
+
+    def on_state(change: VoiceState) -> None:
+        if change.state == "listening":
+            said(f"listening: {change.detail}.")
+        elif change.state == "unavailable":
+            prefix = "ANOVAX_VOICE=on, but voice input is off" if mode == "on" else "voice input is off"
+            said(f"{prefix}: {change.detail}. Type your commands instead.")
+        elif change.state == "asleep" and not change.by_phrase and not as_json:  # the timeout
+            with _OUT_LOCK:
+                out.write(f"[{change.state}: {change.detail}]\n")
+                out.flush()
+
+    def on_heard(heard: Any) -> None:
+        if heard.decision.action != "drop" and not as_json:  # drops are everything said nearby
+            with _OUT_LOCK:
+                out.write(format_heard(heard, times=False) + "\n")
+                out.flush()
+
+    def on_result(result: CommandResult) -> None:
+        with _OUT_LOCK:
+            _emit(result, as_json, out, assistant)
+
+    try:
+        voice = VoiceInput.for_assistant(assistant, on_heard=on_heard, on_result=on_result, on_state=on_state)
+        voice.start()
+    except Exception as exc:  # noqa: BLE001 - the text console must come up whatever voice does
+        said(f"voice input is off: {exc}. Type your commands instead.")
+        return None
+    return voice
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # before argparse: "doctor" as a positional would clash with the console's flags
@@ -232,16 +391,67 @@ def main(argv: list[str] | None = None) -> int:
             assistant.bus.subscribe("jsonl-log", JsonlLog(settings.log_path))
         except OSError as exc:
             print(f"anovax: cannot write the event log {settings.log_path}: {exc.strerror or exc}", file=sys.stderr)
-    if args.json and assistant.orchestrator is not None:
+    if args.json and (assistant.orchestrator is not None or args.audio_file is not None):
         assistant.bus.subscribe("stdout", JsonLines(sys.stdout))
+    voice = remote = status = None
     try:
         if args.text is not None:
             result = assistant.on_speech(args.text)
             _emit(result, args.json, sys.stdout, assistant)
             return result.exit_code
-        return console(assistant, sys.stdin, sys.stdout, as_json=args.json)
+        if args.audio_file is not None:
+            return audio_file_main(assistant, args.audio_file, args.json, sys.stdout)
+        voice = start_voice(assistant, args.json, sys.stdout)
+        remote = make_remote(assistant)
+        if settings.orb != "off" and not args.json:
+            from anovax.orb.controls import OrbControls
+            from anovax.orb.run import OrbUnavailable, orb_unavailable, run_orb
+
+            reason = orb_unavailable()  # None: a window can open
+            if reason is None:
+                controls = OrbControls.for_assistant(assistant, voice=voice, remote=remote)
+                try:
+                    return run_orb(assistant, controls)  # Tk on this, the main thread, until closed
+                except OrbUnavailable as exc:
+                    reason = str(exc)
+            if settings.orb == "on":
+                print(f"anovax: ANOVAX_ORB=on, but the orb cannot open: {reason}. Using the console.",
+                      file=sys.stderr)
+        from anovax.orb.run import run_console_status
+
+        # only on a terminal: elsewhere a status line per change would clutter piped output
+        if sys.stderr.isatty() and not args.json:
+            status = run_console_status(assistant, sys.stderr, lock=_OUT_LOCK)
+        return console(assistant, sys.stdin, sys.stdout, as_json=args.json, status=status, remote=remote)
     finally:
+        if status is not None:
+            status.close()
+        if remote is not None and remote.running:
+            remote.stop()
+        if voice is not None:
+            voice.close()
         assistant.close()
+
+
+def make_remote(assistant: Assistant) -> Any:
+    """The phone remote, started when ANOVAX_REMOTE=1 and otherwise ready for the orb's switch
+    or ``:remote on``; None when it cannot exist here (Flask missing)."""
+    try:
+        from anovax.remote.runtime import RemoteServer
+        from anovax.remote.state import assistant_state
+    except ImportError as exc:
+        print(f"anovax: the phone remote is unavailable ({exc}).", file=sys.stderr)
+        return None
+    remote = RemoteServer(assistant.settings, assistant.bus, assistant.submit, state=assistant_state(assistant))
+    if assistant.settings.remote:
+        try:
+            remote.start()
+        except OSError as exc:
+            print(f"anovax: the phone remote can't start: {exc.strerror or exc}.", file=sys.stderr)
+        else:
+            print(f"anovax: phone remote on at {remote.address}; pair a phone by opening {remote.pairing_url}",
+                  file=sys.stderr)
+    return remote
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -46,6 +46,11 @@ class EventType(enum.StrEnum):
     RECOVERY_DONE = "RECOVERY_DONE"
     SPECULATION_HIT = "SPECULATION_HIT"
     SPECULATION_MISS = "SPECULATION_MISS"
+    VOICE_STATE = "VOICE_STATE"  # voice input: listening, unavailable (data.detail says why), awake, asleep, stopped
+    VOICE_HEARD = "VOICE_HEARD"  # one recognised phrase and what the wake gate did with it (data.action, data.reason)
+    REMOTE_VIEWERS = "REMOTE_VIEWERS"  # phones watching the screen changed; data.viewers is the count now
+    REMOTE_PAIRED = "REMOTE_PAIRED"  # a phone used the one-time pairing link; data.ip
+    REMOTE_BANNED = "REMOTE_BANNED"  # a client was locked out after failed logins; data.ip, data.until
 
 
 @dataclass(frozen=True)

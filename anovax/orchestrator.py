@@ -41,6 +41,8 @@ AGENT_BUDGET = 20
 JANITOR_INTERVAL_S = 0.05
 #: first retry waits this long, the next twice as long
 RETRY_BACKOFF_S = 0.2
+#: how often an utterance's token looks at the speaking agent's token
+_SPEECH_POLL_S = 0.02
 
 
 class DaemonPool:
@@ -88,6 +90,41 @@ class DaemonPool:
             threads = list(self._threads)
         for _ in threads:
             self._jobs.put(None)
+
+
+class _SpeechToken(CancelToken):
+    """One utterance's cancel token: set by ``stop_speaking``, or by the speaking agent's token.
+
+    The agent's token is polled rather than chained with a callback: CancelToken has no
+    listeners, and every speech path already polls (TtsThread every 20 ms, lock waits every
+    few ms, the simulated desktop through ``wait``).
+    """
+
+    def __init__(self, outer: CancelToken | None) -> None:
+        super().__init__()
+        self._outer = outer
+
+    def _follow(self) -> None:
+        if self._outer is not None and self._outer.cancelled:
+            self.cancel(self._outer.reason or "cancelled")
+
+    @property
+    def cancelled(self) -> bool:
+        self._follow()
+        return super().cancelled
+
+    def check(self) -> None:
+        self._follow()
+        super().check()
+
+    def wait(self, seconds: float | None) -> bool:
+        if self._outer is None:
+            return super().wait(seconds)
+        end = None if seconds is None else time.monotonic() + seconds
+        while True:
+            step = _SPEECH_POLL_S if end is None else min(_SPEECH_POLL_S, end - time.monotonic())
+            if step <= 0 or super().wait(step) or self.cancelled:
+                return self.cancelled
 
 
 class AgentBudget:
@@ -158,6 +195,9 @@ class Orchestrator:
         self._ids = itertools.count(1)
         self._live: dict[str, ChildAgent] = {}
         self._live_lock = threading.Lock()
+        #: tokens of utterances speaking or waiting for the tts lock (what stop_speaking cuts off)
+        self._speech_tokens: set[CancelToken] = set()
+        self._speech_lock = threading.Lock()
         self._stop = threading.Event()
         self._janitor: threading.Thread | None = None
         if janitor_interval_s is not None:
@@ -227,25 +267,48 @@ class Orchestrator:
     def say(self, text: str, command_id: str, cancel: CancelToken | None = None, *, owner: str | None = None) -> None:
         """Speak under the tts lock with SPEAK_* events; a speech failure is logged, never raised.
 
-        ``owner`` is the agent speaking (DialogAgent), which already holds ``tts``.
+        ``owner`` is the agent speaking (DialogAgent), which already holds ``tts``. The
+        utterance gets a token of its own (cancelled by ``cancel`` too), so ``stop_speaking``
+        silences it without cancelling the agent that asked for it.
         """
-        cancel = cancel or CancelToken()
+        token = _SpeechToken(cancel)
         held = owner is not None and self.locks.holder("tts") == owner
         owner = owner if held else f"speech-{command_id}-{next(self._ids)}"
-        if not held:
-            try:
-                self.locks.acquire(("tts",), owner, cancel)
-            except Cancelled:
-                return
+        with self._speech_lock:
+            self._speech_tokens.add(token)
         try:
-            self.bus.emit(EventType.SPEAK_START, command_id, data={"text": text})
-            self.desktop.speak(text, cancel)
-        except Exception as exc:  # speech is best effort: the command already did its work
-            log.warning("could not speak: %s", exc)
-        finally:
             if not held:
-                self.locks.release_all(owner)
-            self.bus.emit(EventType.SPEAK_END, command_id)
+                try:
+                    self.locks.acquire(("tts",), owner, token)
+                except Cancelled:
+                    return
+            stopped = ""
+            try:
+                self.bus.emit(EventType.SPEAK_START, command_id, data={"text": text})
+                self.desktop.speak(text, token)
+            except Cancelled:
+                stopped = token.reason or "cancelled"
+            except Exception as exc:  # speech is best effort: the command already did its work
+                log.warning("could not speak: %s", exc)
+            finally:
+                if not held:
+                    self.locks.release_all(owner)
+                self.bus.emit(EventType.SPEAK_END, command_id, data={"stopped": stopped} if stopped else None)
+        finally:
+            with self._speech_lock:
+                self._speech_tokens.discard(token)
+
+    def stop_speaking(self, reason: str = "stopped by the user") -> bool:
+        """Cut off what is being said and what waits to be said; True if there was any.
+
+        For barge-in ("stop" heard while speaking): only speech stops, the command and its
+        agents go on, and nothing is planned.
+        """
+        with self._speech_lock:
+            tokens = list(self._speech_tokens)
+        for token in tokens:
+            token.cancel(reason)
+        return bool(tokens)
 
     def janitor_tick(self) -> None:
         """Expire agents past their deadline; free the locks of expired threads that never came back."""

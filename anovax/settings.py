@@ -7,6 +7,7 @@ defaults. The core never reads ``os.environ``; it is handed a ``Settings``.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from collections.abc import Mapping
@@ -23,8 +24,15 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 STT_ENGINES = ("sphinx", "google")
 #: whether to listen to the microphone: auto = when there is one
 VOICE_MODES = ("auto", "on", "off")
+#: whether to open the orb window: auto = when there is a display
+ORB_MODES = ("auto", "on", "off")
 #: bounds of ANOVAX_WAKE_TIMEOUT, seconds
 WAKE_TIMEOUT_RANGE = (1.0, 3600.0)
+#: bounds of the phone remote's screen stream: width in pixels, frames per second
+REMOTE_WIDTH_RANGE = (160, 3840)
+REMOTE_FPS_RANGE = (1.0, 30.0)
+#: a fixed remote token shorter than this is guessable; the random one has 43 characters
+REMOTE_TOKEN_MIN_CHARS = 16
 #: the checkout's own memory.json, used when AnovaX runs from a source tree
 _CHECKOUT_MEMORY = Path(__file__).resolve().parents[1] / "memory.json"
 
@@ -93,6 +101,20 @@ class Settings:
     wake_timeout_s: float = 30.0
     #: listen to the microphone: auto (when one exists), on, off
     voice: str = "auto"
+    #: the orb window: auto (when there is a display; else the console status line), on, off
+    orb: str = "auto"
+    #: start the phone remote (a paired web page on the LAN) with the assistant
+    remote: bool = False
+    #: TCP port of the phone remote
+    remote_port: int = 8765
+    #: address the phone remote listens on; empty: this machine's LAN address (loopback without one)
+    remote_bind: str = ""
+    #: fixed bearer token for scripted use; empty: a random one per start. Environment only.
+    remote_token: str = field(default="", repr=False)
+    #: width in pixels the phone's screen stream is scaled down to
+    remote_width: int = 1280
+    #: the screen stream's frame-rate cap
+    remote_fps: float = 15.0
 
     @property
     def use_gemini(self) -> bool:
@@ -137,13 +159,30 @@ SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("wake_timeout_s", ("ANOVAX_WAKE_TIMEOUT",), "30",
             "Seconds of silence after which the awake assistant goes back to sleep and waits for "
             "\"hey anova\" again (1 to 3600)."),
+    Setting("remote", ("ANOVAX_REMOTE",), "0",
+            "`1` starts the phone remote with the assistant (see *Phone remote*); it can also be switched on "
+            "from the orb or the console."),
+    Setting("remote_port", ("ANOVAX_REMOTE_PORT",), "8765", "TCP port of the phone remote."),
+    Setting("remote_bind", ("ANOVAX_REMOTE_BIND",), "this machine's LAN address",
+            "Address the phone remote listens on: `127.0.0.1` keeps it on this machine (an SSH tunnel), "
+            "`0.0.0.0` every interface. Without a LAN it falls back to loopback."),
+    Setting("remote_token", ("ANOVAX_REMOTE_TOKEN",), "(random per start)",
+            "Fixed bearer token for scripts (`Authorization: Bearer …`), at least 16 characters. "
+            "Environment only."),
+    Setting("remote_width", ("ANOVAX_REMOTE_WIDTH",), "1280",
+            "Width in pixels the phone's screen stream is scaled down to (160 to 3840)."),
+    Setting("remote_fps", ("ANOVAX_REMOTE_FPS",), "15", "Frame-rate cap of the phone's screen stream (1 to 30)."),
+    Setting("orb", ("ANOVAX_ORB",), "auto",
+            "The orb window (see *The orb*): `auto` opens it when there is a display and shows a status line in "
+            "the console otherwise, `on` (say why when it cannot open), `off` (console only)."),
     Setting("config_file", ("ANOVAX_CONFIG",), "`~/.config/anovax/config.toml`",
             "Optional TOML settings file; keys are the names in the first column, plus an `[apps]` table "
             "of your own app names (see *Apps*)."),
 )
 
 _FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level", "gemini_base_url", "ollama_model",
-              "ollama_host", "planner_timeout_s", "pictures_dir", "stt", "wake_timeout_s", "voice"}
+              "ollama_host", "planner_timeout_s", "pictures_dir", "stt", "wake_timeout_s", "voice", "orb",
+              "remote", "remote_port", "remote_bind", "remote_width", "remote_fps"}
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -183,6 +222,42 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return section
 
 
+def _number(values: dict[str, Any], key: str, var: str, bounds: tuple[float, float], kind: type) -> None:
+    """Parse ``values[key]`` as ``kind`` within ``bounds`` (inclusive), or raise ConfigError naming ``var``."""
+    if key not in values:
+        return
+    low, high = bounds
+    try:
+        number = kind(values[key])
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not low <= number <= high:  # also false for nan
+        raise ConfigError(f"{var} must be a number from {low:g} to {high:g}, not {values[key]!r}.")
+    values[key] = number
+
+
+def _remote_values(values: dict[str, Any]) -> None:
+    """Check and convert the phone remote's settings in place."""
+    if "remote" in values:
+        flag = str(values["remote"]).strip().lower()
+        if flag not in {"0", "1", "true", "false", "on", "off", "yes", "no"}:
+            raise ConfigError(f"ANOVAX_REMOTE must be 0 or 1, not {values['remote']!r}.")
+        values["remote"] = flag in {"1", "true", "on", "yes"}
+    _number(values, "remote_port", "ANOVAX_REMOTE_PORT", (1, 65535), int)
+    _number(values, "remote_width", "ANOVAX_REMOTE_WIDTH", REMOTE_WIDTH_RANGE, int)
+    _number(values, "remote_fps", "ANOVAX_REMOTE_FPS", REMOTE_FPS_RANGE, float)
+    if "remote_bind" in values:
+        try:
+            values["remote_bind"] = str(ipaddress.ip_address(values["remote_bind"]))
+        except ValueError as exc:
+            raise ConfigError(f"ANOVAX_REMOTE_BIND must be an IP address such as 127.0.0.1 or 0.0.0.0, "
+                              f"not {values['remote_bind']!r}.") from exc
+    token = values.get("remote_token", "")
+    if token and (len(token) < REMOTE_TOKEN_MIN_CHARS or not token.isascii() or not token.isprintable()):
+        raise ConfigError(f"ANOVAX_REMOTE_TOKEN must be at least {REMOTE_TOKEN_MIN_CHARS} printable ASCII "
+                          "characters (or unset for a random one).")
+
+
 def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None = None) -> Settings:
     """Build Settings from ``env`` (default: os.environ) and the TOML file, or raise ConfigError."""
     env = os.environ if env is None else env
@@ -198,13 +273,18 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
                "ANOVAX_LOG": "log_path", "ANOVAX_LOG_LEVEL": "log_level", "ANOVAX_GEMINI_BASE_URL": "gemini_base_url",
                "ANOVAX_OLLAMA_MODEL": "ollama_model", "ANOVAX_OLLAMA_HOST": "ollama_host",
                "ANOVAX_PLANNER_TIMEOUT": "planner_timeout_s", "ANOVAX_PICTURES": "pictures_dir",
-               "ANOVAX_STT": "stt", "ANOVAX_WAKE_TIMEOUT": "wake_timeout_s", "ANOVAX_VOICE": "voice"}
+               "ANOVAX_STT": "stt", "ANOVAX_WAKE_TIMEOUT": "wake_timeout_s", "ANOVAX_VOICE": "voice",
+               "ANOVAX_ORB": "orb",
+               "ANOVAX_REMOTE": "remote", "ANOVAX_REMOTE_PORT": "remote_port", "ANOVAX_REMOTE_BIND": "remote_bind",
+               "ANOVAX_REMOTE_WIDTH": "remote_width", "ANOVAX_REMOTE_FPS": "remote_fps"}
     for var, key in env_map.items():
         if env.get(var, "").strip():
             values[key] = env[var].strip()
     key = env.get("GEMINI_API_KEY", "").strip() or env.get("GOOGLE_API_KEY", "").strip()
     if key:
         values["gemini_api_key"] = key
+    if env.get("ANOVAX_REMOTE_TOKEN", "").strip():
+        values["remote_token"] = env["ANOVAX_REMOTE_TOKEN"].strip()
 
     if "planner" in values:
         values["planner"] = _choice("ANOVAX_PLANNER", values["planner"], PLANNERS)
@@ -214,6 +294,8 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values["stt"] = _choice("ANOVAX_STT", values["stt"], STT_ENGINES)
     if "voice" in values:
         values["voice"] = _choice("ANOVAX_VOICE", values["voice"], VOICE_MODES)
+    if "orb" in values:
+        values["orb"] = _choice("ANOVAX_ORB", values["orb"], ORB_MODES)
     if "wake_timeout_s" in values:
         try:
             wake = float(values["wake_timeout_s"])
@@ -245,6 +327,7 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         if values.get(key) and not str(values[key]).startswith(("http://", "https://")):
             raise ConfigError(f"{var} must be an http:// or https:// address.")
 
+    _remote_values(values)
     values.setdefault("log_path", default_log_path(env))
     known = {f.name for f in fields(Settings)}
     return Settings(**{k: v for k, v in values.items() if k in known})

@@ -18,7 +18,13 @@ runtime_pkgs=(portaudio19-dev)
 # What the test suite drives for real (grows with the desktop, voice and remote issues).
 # Desktop adapters: an X server, a window manager (focus), the keyboard tool, a terminal
 # to launch, and espeak for the real pyttsx3 engine; Tk for the typing target window.
-test_pkgs=(xvfb openbox xdotool xterm espeak-ng)
+# Voice: a PulseAudio null sink is the tests' microphone (its monitor is the default input,
+# paplay speaks into it; libasound2-plugins routes PortAudio's ALSA to it), aplay plays pyttsx3's
+# speech, sox adds noise to the synthetic speech.
+test_pkgs=(xvfb openbox xdotool xterm espeak-ng pulseaudio pulseaudio-utils libasound2-plugins alsa-utils sox)
+# Phone remote: Debian's Chromium for the Playwright page test (Playwright's own browser download
+# is not used).
+test_pkgs+=(chromium)
 "$PY" -c "import tkinter" 2>/dev/null || test_pkgs+=(python3-tk)
 
 apt_ok() {

@@ -162,3 +162,27 @@ def test_full_queue_is_refused_never_dropped(settings):
     assistant.bus.flush()
     assert len([e for e in assistant.bus.recent() if e.type is EventType.COMMAND_REJECTED]) == len(rejected)
     assistant.close()
+
+
+def test_cancel_current_stops_the_running_command_without_recovery(tmp_path):
+    import time as _time
+
+    from anovax.app import Assistant, Status
+    from anovax.desktop.simulated import SimulatedDesktop
+    from anovax.memory import Memory
+    from anovax.settings import Settings
+    from helpers import wait_for
+
+    desk = SimulatedDesktop(delays={"type": 5.0})
+    app = Assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"), desktop=desk)
+    try:
+        assert app.cancel_current() is False  # nothing runs yet
+        future = app.submit("type hello world")
+        wait_for(lambda: app._running_cancel is not None, 5.0, "the command to start")
+        started = _time.monotonic()
+        assert app.cancel_current() is True
+        result = future.result(timeout=5)
+        assert result.status is Status.FAILED and result.message == "Stopped."
+        assert _time.monotonic() - started < 4.0  # not the 5 s the typing would have taken
+    finally:
+        app.close()

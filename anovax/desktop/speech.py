@@ -6,11 +6,14 @@ and calls it, and only one ``TtsThread`` per process gets the engine. ``say``
 enqueues an utterance and waits until the engine reports "finished-utterance", the
 cancel token is set, or a deadline passes: an engine stuck in C never hangs an agent.
 
-Cancelling returns from ``say`` at once (raising ``Cancelled``). Drivers whose
+Cancelling returns from ``say`` at once (raising ``Cancelled``) and silences the
+sentence: barge-in ("stop" heard while speaking) and the wake gate, which trusts
+SPEAK_END to mean the loudspeaker is quiet, both depend on it. Drivers whose
 runAndWait blocks (SAPI5, NSSS) are stopped mid-sentence from their ``started-word``
 callback, the documented way. pyttsx3 2.99's espeak driver (Linux) cannot be: it
 plays the rendered sentence with ``aplay`` via ``os.system`` on espeak's own thread,
-so that sentence finishes in the background and later ones queue behind it.
+so the ``aplay`` process playing pyttsx3's temporary WAV is terminated instead
+(``stop_players``); the driver then carries on as if the sentence had ended.
 
 When speech cannot work (pyttsx3 or espeak missing, no ``aplay``, the engine taken),
 one warning is logged at start-up and every utterance is written to stderr as
@@ -21,9 +24,12 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import queue
 import shutil
+import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -204,12 +210,15 @@ class TtsThread:
         Blocking drivers (SAPI5, NSSS) have sent it by the time runAndWait returns. The
         espeak driver's runAndWait returns as soon as synthesis is queued (measured: 0.01 s
         for a 1 s sentence) and plays on espeak's own thread; starting the next sentence
-        before that one ends makes pyttsx3 drop it. Stopping does not help there (aplay
-        cannot be interrupted, and a late stop() cancels the *next* sentence), so the thread
-        just waits; the caller of ``say`` has already gone if it was cancelled.
+        before that one ends makes pyttsx3 drop it. engine.stop() does not help there (a
+        late stop() cancels the *next* sentence), so a cancelled sentence's ``aplay`` is
+        terminated instead, which ends it; the caller of ``say`` has already gone.
         """
         end = time.monotonic() + deadline_s(utt.text)
         while not self._finished.wait(POLL_S):
+            if utt.stop.is_set() and sys.platform.startswith("linux"):
+                # polled, not done once: aplay may start only after the stop was asked for
+                stop_players()
             if time.monotonic() >= end:
                 log.warning("The speech engine never finished %r; going on with the next sentence.", utt.text)
                 return
@@ -226,3 +235,52 @@ class TtsThread:
         self.unavailable = why
         log.warning("Speech output is unavailable (%s); replies will be printed instead.", why)
         self._ready.set()
+
+
+def _descendants(root: int) -> set[int]:
+    """Process ids below ``root`` (children, grandchildren...), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as fh:
+                stat = fh.read().decode("utf-8", "replace")
+        except OSError:
+            continue  # gone meanwhile
+        # the command name is in parentheses and may itself contain ") "
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) > 1 and fields[1].isdigit():
+            parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def stop_players() -> int:
+    """Terminate the ``aplay`` processes pyttsx3's espeak driver started to play its temporary
+    WAV files; returns how many. Only our own descendants playing a WAV in the temporary
+    folder are touched: nothing else this process started plays such a file with aplay."""
+    if not os.path.isdir("/proc"):
+        return 0
+    tmp = tempfile.gettempdir()
+    stopped = 0
+    for pid in _descendants(os.getpid()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv = [a.decode("utf-8", "replace") for a in fh.read().split(b"\0") if a]
+        except OSError:
+            continue
+        if not argv or os.path.basename(argv[0]) != "aplay":
+            continue
+        if not any(a.endswith(".wav") and a.startswith(tmp) for a in argv[1:]):
+            continue
+        try:
+            os.kill(pid, signal.SIGTERM)
+            stopped += 1
+        except OSError:
+            pass  # it finished by itself
+    return stopped

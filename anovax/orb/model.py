@@ -1,0 +1,473 @@
+"""What the orb shows, derived from the event stream alone: no Tk, no threads, no clock of its own.
+
+The window (view.py) and the console status line (console.py) both draw a ``Snapshot``
+of this model, so the two front ends cannot disagree about what the assistant is doing.
+Every method that depends on time takes ``now`` (seconds since the epoch, the clock of
+``Event.ts``), which keeps the model testable without sleeping.
+
+The state is recomputed from a few facts rather than stored, so events arriving out of
+the expected order (a SPEAK_END from an earlier command, a lost AGENT_DONE) cannot leave
+it stuck: the priority is refused/error flash > speaking > acting > thinking > awake > asleep.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from anovax.events import Event, EventType
+
+
+class OrbState(enum.StrEnum):
+    ASLEEP = "asleep"
+    AWAKE = "awake"
+    THINKING = "thinking"
+    ACTING = "acting"
+    SPEAKING = "speaking"
+    REFUSED = "refused"
+    ERROR = "error"
+
+
+class ChipState(enum.StrEnum):
+    WAITING = "waiting"  # spawned, waiting for its locks
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    EXPIRED = "expired"
+
+
+ENDED = frozenset({ChipState.DONE, ChipState.FAILED, ChipState.EXPIRED})
+# the phone remote's events, looked up by name so the orb works with an events.py that lacks them
+_REMOTE_VIEWERS = getattr(EventType, "REMOTE_VIEWERS", None)
+_REMOTE_PAIRED = getattr(EventType, "REMOTE_PAIRED", None)
+_REMOTE_BANNED = getattr(EventType, "REMOTE_BANNED", None)
+_ARG_CHARS = 22
+
+
+def short_arg(tool: str, params: Mapping[str, Any] | None) -> str:
+    """The one argument worth showing on a chip, cut to fit ("notepad", "hello wor…")."""
+    params = dict(params or {})
+    value: Any = ""
+    for key in ("name", "text", "keys", "query", "goal", "seconds"):
+        if key in params:
+            value = params[key]
+            break
+    else:
+        value = next(iter(params.values()), "")
+    text = " ".join(str(value).split())
+    if tool == "wait" and text:
+        text = f"{text} s"
+    return text if len(text) <= _ARG_CHARS else text[:_ARG_CHARS - 1] + "…"
+
+
+def clip(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+@dataclass
+class Chip:
+    """One child agent, from AGENT_SPAWNED until it has faded out after ending."""
+
+    agent_id: str
+    command_id: str
+    tool: str
+    arg: str
+    spawned: float
+    state: ChipState = ChipState.WAITING
+    ended: float | None = None
+    error: str = ""
+    attempts: int = 1
+
+
+@dataclass(frozen=True)
+class ChipView:
+    """A chip as drawn at one moment: ``fade`` is 1.0 (solid) down to 0.0 (gone)."""
+
+    agent_id: str
+    tool: str
+    arg: str
+    state: ChipState
+    elapsed_s: float
+    fade: float
+    error: str = ""
+    attempts: int = 1
+
+    @property
+    def failed(self) -> bool:
+        return self.state in (ChipState.FAILED, ChipState.EXPIRED)
+
+    @property
+    def label(self) -> str:
+        arg = f" {self.arg}" if self.arg else ""
+        retry = f" ×{self.attempts}" if self.attempts > 1 else ""
+        return f"{self.tool}{arg} · {self.state.value}{retry} {self.elapsed_s:.1f}s"
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished command: what was asked and how it ended (COMMAND_DONE's data)."""
+
+    command_id: str
+    text: str
+    #: done, planned, refused, failed, or rejected (the queue was full)
+    status: str
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("done", "planned")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a front end draws, at one moment."""
+
+    state: OrbState
+    #: one short line under the orb: what it is working on, or why it stopped
+    detail: str
+    chips: tuple[ChipView, ...]
+    #: chips that did not fit (only ever running ones are counted here)
+    hidden_chips: int
+    #: the last thing AnovaX said (or would have said)
+    response: str
+    history: tuple[HistoryEntry, ...]
+    #: voice input: "" (no voice events seen), listening, unavailable, awake, asleep, stopped, muted
+    voice: str
+    voice_detail: str
+    #: phones watching the screen through the remote (0 when the remote is off)
+    viewers: int
+    #: the last phrase the voice gate turned into a command
+    heard: str
+    version: int
+    #: the phone remote's latest news ("phone paired: 192.168.1.7"); pairings counts REMOTE_PAIRED
+    remote_note: str = ""
+    pairings: int = 0
+
+    @property
+    def running(self) -> tuple[ChipView, ...]:
+        return tuple(c for c in self.chips if c.state not in ENDED)
+
+
+@dataclass
+class _Command:
+    received: float
+    text: str = ""
+    refused: str = ""  # the top-level refusal reason, once SAFETY_REFUSED came
+    recovery_turn: int = 0  # the recovery loop's turn being thought about; 0: not recovering
+    speaking: int = 0  # utterances between SPEAK_START and SPEAK_END
+
+
+@dataclass
+class OrbModel:
+    """Folds events into the few facts the orb shows; ``snapshot(now)`` reads them out."""
+
+    #: how long a finished chip stays; failures stay longer so their reason can be hovered
+    done_linger_s: float = 1.5
+    failed_linger_s: float = 8.0
+    #: the last part of a chip's linger, during which it fades to the background
+    fade_s: float = 0.6
+    #: how long refused/error colour the orb after the command ended
+    flash_s: float = 3.0
+    history_size: int = 6
+    max_chips: int = 8
+    #: a chip whose end never arrived (events dropped) is forgotten after this long
+    stale_s: float = 300.0
+
+    #: bumped by every change; a front end redraws when it moved
+    version: int = field(default=0, init=False, repr=False)
+    _chips: dict[str, Chip] = field(default_factory=dict, init=False, repr=False)
+    _commands: dict[str, _Command] = field(default_factory=dict, init=False, repr=False)
+    _flash: tuple[OrbState, float, str] | None = field(default=None, init=False, repr=False)  # (state, until, detail)
+    _history: deque[HistoryEntry] = field(default_factory=deque, init=False, repr=False)
+    _response: str = field(default="", init=False, repr=False)
+    _voice: str = field(default="", init=False, repr=False)
+    _voice_detail: str = field(default="", init=False, repr=False)
+    _viewers: int = field(default=0, init=False, repr=False)
+    _heard: str = field(default="", init=False, repr=False)
+    _remote_note: str = field(default="", init=False, repr=False)
+    _pairings: int = field(default=0, init=False, repr=False)
+
+    # -- input ------------------------------------------------------------------------------
+
+    def apply_all(self, events: Iterable[Event]) -> int:
+        """Fold a batch in (the window drains its whole queue per tick); returns how many."""
+        count = 0
+        for event in events:
+            self.apply(event)
+            count += 1
+        return count
+
+    def apply(self, event: Event) -> None:
+        handler = _HANDLERS.get(event.type) or _REMOTE_HANDLERS.get(event.type)
+        if handler is not None:
+            handler(self, event)
+            self.version += 1
+
+    def set_muted(self, muted: bool) -> None:
+        """The orb's own mute button, until the listener confirms it with an event."""
+        was = self._voice
+        if muted:
+            self._voice = "muted"
+        elif was == "muted":
+            self._voice = "listening"
+        self.version += 1
+
+    def tick(self, now: float) -> bool:
+        """Forget chips that have faded and flashes that are over; True if anything went."""
+        gone = [a for a, c in self._chips.items() if self._chip_gone(c, now)]
+        for agent_id in gone:
+            del self._chips[agent_id]
+        # a command whose COMMAND_DONE was dropped must not keep the orb thinking forever
+        stale = [c for c, cmd in self._commands.items() if now - cmd.received > self.stale_s]
+        for command_id in stale:
+            del self._commands[command_id]
+        flash_over = self._flash is not None and now >= self._flash[1]
+        if flash_over:
+            self._flash = None
+        if gone or stale or flash_over:
+            self.version += 1
+            return True
+        return False
+
+    # -- output -----------------------------------------------------------------------------
+
+    def state(self, now: float) -> OrbState:
+        if self._flash is not None and now < self._flash[1]:
+            return self._flash[0]
+        if any(c.refused for c in self._commands.values()):
+            return OrbState.REFUSED
+        if any(c.speaking > 0 for c in self._commands.values()):
+            return OrbState.SPEAKING
+        if any(c.state not in ENDED for c in self._chips.values()):
+            return OrbState.ACTING
+        if self._commands:
+            return OrbState.THINKING
+        if self._voice == "awake":
+            return OrbState.AWAKE
+        return OrbState.ASLEEP
+
+    def animating(self, now: float) -> bool:
+        """Whether the window must keep redrawing: an idle orb with no chips is a still picture."""
+        return self.state(now) is not OrbState.ASLEEP or bool(self._chips)
+
+    def snapshot(self, now: float) -> Snapshot:
+        state = self.state(now)
+        chips, hidden = self._visible_chips(now)
+        return Snapshot(state=state, detail=self._detail(state, now), chips=chips, hidden_chips=hidden,
+                        response=self._response, history=tuple(self._history), voice=self._voice,
+                        voice_detail=self._voice_detail, viewers=self._viewers, heard=self._heard,
+                        version=self.version, remote_note=self._remote_note, pairings=self._pairings)
+
+    # -- event handlers ---------------------------------------------------------------------
+
+    def _on_received(self, event: Event) -> None:
+        self._flash = None  # a new command: the last one's verdict is old news
+        text = str((event.data or {}).get("text", ""))
+        self._commands[event.command_id] = _Command(received=event.ts, text=text)
+
+    def _on_refused(self, event: Event) -> None:
+        command = self._commands.get(event.command_id)
+        # a refused sub-plan (data.depth) only fails its MetaAgent; the command may go on
+        if command is not None and not (event.data or {}).get("depth"):
+            command.refused = event.error or "Refused."
+
+    def _on_recovery(self, event: Event) -> None:
+        command = self._commands.get(event.command_id)
+        if command is None:
+            return
+        if event.type is EventType.RECOVERY_STARTED:
+            command.recovery_turn = 1
+        elif event.type is EventType.RECOVERY_TURN:
+            # the model answered this turn; while its actions run the chips show, then it thinks again
+            command.recovery_turn = int((event.data or {}).get("turn", command.recovery_turn)) + 1
+        else:
+            command.recovery_turn = 0
+
+    def _on_done(self, event: Event) -> None:
+        data = event.data or {}
+        command = self._commands.pop(event.command_id, None) or _Command(event.ts, str(data.get("text", "")))
+        status = str(data.get("status", "done"))
+        message = str(data.get("message", ""))
+        self._history.append(HistoryEntry(event.command_id, str(data.get("text", command.text)), status, message))
+        while len(self._history) > self.history_size:
+            self._history.popleft()
+        if message:
+            self._response = message
+        if status == "refused":
+            self._flash = (OrbState.REFUSED, event.ts + self.flash_s, message or command.refused)
+        elif status == "failed":
+            self._flash = (OrbState.ERROR, event.ts + self.flash_s, message)
+        # chips whose end was lost with a dropped event end with their command
+        ended = ChipState.DONE if status in ("done", "planned") else ChipState.FAILED
+        for chip in self._chips.values():
+            if chip.command_id == event.command_id and chip.state not in ENDED:
+                chip.state, chip.ended = ended, event.ts
+                chip.error = chip.error or ("" if ended is ChipState.DONE else "Ended with its command.")
+
+    def _on_rejected(self, event: Event) -> None:
+        message = event.error or "The command queue is full."
+        self._history.append(HistoryEntry(event.command_id, "", "rejected", message))
+        while len(self._history) > self.history_size:
+            self._history.popleft()
+        self._response = message
+        self._flash = (OrbState.ERROR, event.ts + self.flash_s, message)
+
+    def _on_spawned(self, event: Event) -> None:
+        agent_id = event.agent_id or f"{event.command_id}.?{event.seq}"
+        tool = event.tool or "agent"
+        self._chips[agent_id] = Chip(agent_id=agent_id, command_id=event.command_id, tool=tool,
+                                     arg=short_arg(tool, event.params), spawned=event.ts)
+        self._forget_stale(event.ts)
+
+    def _on_started(self, event: Event) -> None:
+        chip = self._chips.get(event.agent_id or "")
+        if chip is not None and chip.state not in ENDED:
+            chip.state = ChipState.RUNNING
+
+    def _on_retry(self, event: Event) -> None:
+        chip = self._chips.get(event.agent_id or "")
+        if chip is not None and chip.state not in ENDED:
+            chip.attempts += 1
+            chip.error = event.error or chip.error
+
+    def _on_agent_end(self, event: Event) -> None:
+        chip = self._chips.get(event.agent_id or "")
+        if chip is None or chip.state in ENDED:
+            return  # the janitor and the agent race for the end; the first report wins
+        chip.state = {EventType.AGENT_DONE: ChipState.DONE, EventType.AGENT_FAILED: ChipState.FAILED,
+                      EventType.AGENT_EXPIRED: ChipState.EXPIRED}[event.type]
+        chip.ended = event.ts
+        chip.error = event.error or ""
+
+    def _on_speak_start(self, event: Event) -> None:
+        command = self._commands.get(event.command_id)
+        if command is not None:  # speech outside a known command is not worth a state of its own
+            command.speaking += 1
+        text = str((event.data or {}).get("text", ""))
+        if text:
+            self._response = text
+
+    def _on_speak_end(self, event: Event) -> None:
+        command = self._commands.get(event.command_id)
+        if command is not None:
+            command.speaking = max(0, command.speaking - 1)
+
+    def _on_voice_state(self, event: Event) -> None:
+        data = event.data or {}
+        state = str(data.get("state", ""))
+        if state == "listening" and self._voice == "muted":
+            return  # the listener restarting does not unmute
+        self._voice, self._voice_detail = state, str(data.get("detail", ""))
+
+    def _on_heard(self, event: Event) -> None:
+        data = event.data or {}
+        if data.get("action") == "command":
+            self._heard = str(data.get("text") or data.get("heard") or "")
+
+    def _on_viewers(self, event: Event) -> None:
+        try:
+            self._viewers = max(0, int((event.data or {}).get("viewers", 0)))
+        except (TypeError, ValueError):
+            self._viewers = 0
+
+    def _on_paired(self, event: Event) -> None:
+        self._pairings += 1
+        self._remote_note = f"phone paired: {(event.data or {}).get('ip', '?')}"
+
+    def _on_banned(self, event: Event) -> None:
+        data = event.data or {}
+        self._remote_note = f"{data.get('ip', '?')} locked out after {data.get('failures', '?')} wrong tries"
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _linger(self, chip: Chip) -> float:
+        return self.done_linger_s if chip.state is ChipState.DONE else self.failed_linger_s
+
+    def _chip_gone(self, chip: Chip, now: float) -> bool:
+        if chip.ended is None:
+            return now - chip.spawned > self.stale_s
+        return now >= chip.ended + self._linger(chip)
+
+    def _forget_stale(self, now: float) -> None:
+        # bounded even if nobody ticks (a flood with the window stalled)
+        if len(self._chips) > 4 * self.max_chips:
+            for agent_id in [a for a, c in self._chips.items() if c.state in ENDED or self._chip_gone(c, now)]:
+                del self._chips[agent_id]
+                if len(self._chips) <= 2 * self.max_chips:
+                    break
+
+    def _visible_chips(self, now: float) -> tuple[tuple[ChipView, ...], int]:
+        views = []
+        for chip in self._chips.values():
+            if self._chip_gone(chip, now):
+                continue
+            fade = 1.0
+            if chip.ended is not None:
+                left = chip.ended + self._linger(chip) - now
+                fade = max(0.0, min(1.0, left / self.fade_s)) if self.fade_s > 0 else 1.0
+            end = chip.ended if chip.ended is not None else now
+            views.append(ChipView(chip.agent_id, chip.tool, chip.arg, chip.state, max(0.0, end - chip.spawned),
+                                  fade, chip.error, chip.attempts))
+        if len(views) <= self.max_chips:
+            return tuple(views), 0
+        # running agents matter more than finished ones; keep spawn order among those shown
+        live = [v for v in views if v.state not in ENDED]
+        ended = [v for v in views if v.state in ENDED]
+        keep = set(id(v) for v in live[:self.max_chips])
+        room = self.max_chips - len(keep)
+        keep.update(id(v) for v in ended[len(ended) - room:] if room > 0)
+        shown = tuple(v for v in views if id(v) in keep)
+        return shown, max(0, len(live) - self.max_chips)
+
+    def _detail(self, state: OrbState, now: float) -> str:
+        if state in (OrbState.REFUSED, OrbState.ERROR):
+            if self._flash is not None and now < self._flash[1]:
+                return clip(self._flash[2], 90)
+            return clip(next((c.refused for c in self._commands.values() if c.refused), ""), 90)
+        command = next(iter(self._commands.values()), None)
+        if state is OrbState.SPEAKING:
+            return "speaking"
+        if state is OrbState.ACTING:
+            running = sum(1 for c in self._chips.values() if c.state not in ENDED)
+            agents = f"{running} agent{'s' if running != 1 else ''}"
+            return f"{agents}: {clip(command.text, 60)}" if command and command.text else agents
+        if state is OrbState.THINKING:
+            if command is not None and command.recovery_turn:
+                return f"recovering (turn {command.recovery_turn}): {clip(command.text, 50)}"
+            return f"planning: {clip(command.text, 60)}" if command and command.text else "planning"
+        if state is OrbState.AWAKE:
+            return "listening…"
+        if self._voice == "muted":
+            return "microphone muted: type a command"
+        if self._voice in ("listening", "asleep", "awake"):
+            return 'say "hey anova", or type a command'
+        return "type a command"
+
+
+_HANDLERS = {
+    EventType.COMMAND_RECEIVED: OrbModel._on_received,
+    EventType.COMMAND_REJECTED: OrbModel._on_rejected,
+    EventType.SAFETY_REFUSED: OrbModel._on_refused,
+    EventType.RECOVERY_STARTED: OrbModel._on_recovery,
+    EventType.RECOVERY_TURN: OrbModel._on_recovery,
+    EventType.RECOVERY_DONE: OrbModel._on_recovery,
+    EventType.COMMAND_DONE: OrbModel._on_done,
+    EventType.AGENT_SPAWNED: OrbModel._on_spawned,
+    EventType.AGENT_STARTED: OrbModel._on_started,
+    EventType.AGENT_RETRY: OrbModel._on_retry,
+    EventType.AGENT_DONE: OrbModel._on_agent_end,
+    EventType.AGENT_FAILED: OrbModel._on_agent_end,
+    EventType.AGENT_EXPIRED: OrbModel._on_agent_end,
+    EventType.SPEAK_START: OrbModel._on_speak_start,
+    EventType.SPEAK_END: OrbModel._on_speak_end,
+    EventType.VOICE_STATE: OrbModel._on_voice_state,
+    EventType.VOICE_HEARD: OrbModel._on_heard,
+}
+
+_REMOTE_HANDLERS = {kind: handler for kind, handler in ((_REMOTE_VIEWERS, OrbModel._on_viewers),
+                                                        (_REMOTE_PAIRED, OrbModel._on_paired),
+                                                        (_REMOTE_BANNED, OrbModel._on_banned)) if kind is not None}

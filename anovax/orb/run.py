@@ -1,0 +1,78 @@
+"""Start the orb window, or its console stand-in, for an Assistant (the CLI calls these)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from anovax.orb.console import ConsoleStatus
+from anovax.orb.controls import OrbControls
+from anovax.orb.store import prefs_path as default_prefs_path
+
+
+class OrbUnavailable(RuntimeError):
+    """The window cannot open here; the message says why, in words for the user."""
+
+
+def orb_unavailable(env: Mapping[str, str] | None = None, *, probe: bool = True) -> str | None:
+    """Why the orb window cannot open on this machine, or None if it can.
+
+    ``probe`` opens (and closes) a Tk root to be sure: DISPLAY may be set to a server that is
+    gone, or one we may not connect to."""
+    env = os.environ if env is None else env
+    if sys.platform.startswith("linux") and not env.get("DISPLAY"):
+        if env.get("WAYLAND_DISPLAY"):
+            return "Wayland without XWayland (DISPLAY is not set); Tk needs X11"
+        return "no display (DISPLAY is not set)"
+    try:
+        import tkinter
+    except ImportError:
+        return "tkinter is not installed (Debian/Ubuntu package python3-tk)"
+    if not probe:
+        return None
+    try:
+        root = tkinter.Tk(screenName=env.get("DISPLAY") or None)
+    except tkinter.TclError as exc:
+        return f"cannot open a window ({exc})"
+    root.destroy()
+    return None
+
+
+def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = None) -> int:
+    """Show the orb for ``assistant`` on this (the main) thread until the window is closed; 0.
+
+    Raises OrbUnavailable when no window can be opened (then fall back to the console)."""
+    import tkinter as tk
+
+    from anovax.orb.view import OrbWindow
+
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("the orb must run on the main thread (Tk is not thread-safe)")
+    try:
+        root = tk.Tk(className="AnovaX")
+    except tk.TclError as exc:
+        raise OrbUnavailable(f"cannot open a window ({exc})") from exc
+    window = OrbWindow(root, controls, prefs_path=prefs_path or default_prefs_path())
+    assistant.bus.subscribe("orb", window.feed)
+    # Tk's loop reports a KeyboardInterrupt raised in a callback and carries on, so Ctrl-C in the
+    # terminal would do nothing; instead it asks the window to close at its next tick
+    previous = signal.signal(signal.SIGINT, lambda _sig, _frame: window.call_soon(window.close))
+    try:
+        root.mainloop()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        window.close()
+    return 0
+
+
+def run_console_status(assistant: Any, out: TextIO | None = None, *, lock: Any = None,
+                       inline: bool | None = None) -> ConsoleStatus:
+    """The headless orb: a status line on ``out`` (default stderr) fed by the assistant's bus.
+
+    Wrap other writes to the same terminal in ``status.hold()``; ``status.close()`` at exit."""
+    return ConsoleStatus(assistant.bus, out if out is not None else sys.stderr, lock=lock, inline=inline).start()

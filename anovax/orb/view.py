@@ -1,0 +1,496 @@
+"""The orb window: a small always-on-top tkinter window over the pure model.
+
+Threads: Tk is touched only on the thread that built the window. Everything else (the
+event bus, control results, test harnesses) hands work in through ``feed``/``call_soon``,
+which only put into a queue; one ``after`` tick drains the whole queue, folds the events
+into the model and redraws once, so a flood of events costs one redraw per tick, not one
+per event. Controls run on a worker thread, so a slow one (starting the phone remote)
+never freezes the window.
+
+CPU: with nothing happening the tick only polls the queue, 10 times a second, and draws
+nothing; frames are drawn at the state's rate (style.STYLES) only while the orb moves.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import re
+import threading
+import time
+import tkinter as tk
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from anovax.events import Event
+from anovax.orb.canvas import OrbCanvas
+from anovax.orb.controls import OrbControls, RemoteInfo
+from anovax.orb.model import OrbModel, Snapshot, clip
+from anovax.orb.store import OrbPrefs, clamp_position, load_prefs, save_prefs
+from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
+from anovax.orb.widgets import FONT, SMALL, ChipList, HistoryList, Tooltip
+
+log = logging.getLogger(__name__)
+
+#: how often an idle window looks for events: the latency of the first event after a quiet spell
+IDLE_POLL_MS = 100
+#: events waiting for the Tk thread; past this the window is stalled and new ones are dropped
+MAX_INBOX = 50_000
+#: commands recalled with Up
+RECALL_SIZE = 50
+#: a window move is saved once it has stopped moving for this long
+SAVE_DELAY_MS = 600
+#: the pairing link expires (10 minutes in anovax.remote.auth); ask for the current one this often
+REMOTE_REFRESH_MS = 60_000
+ORB_SIZE = {False: 112, True: 150}  # compact, expanded
+WIDTH = {False: 280, True: 360}
+
+
+@dataclass
+class WindowStats:
+    """Counters the tests and the benchmark read."""
+
+    ticks: int = 0
+    redraws: int = 0
+    events: int = 0
+    #: the most events one tick folded in
+    biggest_batch: int = 0
+    #: events dropped because the window had stopped draining its queue
+    dropped: int = 0
+
+
+class _ControlWorker:
+    """Runs control callables one at a time off the Tk thread; results come back via call_soon."""
+
+    def __init__(self, call_soon: Callable[[Callable[[], Any]], None]) -> None:
+        self._call_soon = call_soon
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Callable[[Any, BaseException | None], None]] | None]
+        self._jobs = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="orb-controls", daemon=True)
+        self._thread.start()
+
+    def run(self, job: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
+        self._jobs.put((job, done))
+
+    def close(self) -> None:
+        self._jobs.put(None)
+
+    def _run(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            job, done = item
+            try:
+                result, error = job(), None
+            except Exception as exc:  # noqa: BLE001 - a failing control is reported in the window
+                log.warning("orb control failed: %s", exc)
+                result, error = None, exc
+            self._call_soon(lambda r=result, e=error, d=done: d(r, e))
+
+
+def _button(parent: tk.Misc, text: str, command: Callable[[], None]) -> tk.Button:
+    return tk.Button(parent, text=text, command=command, font=SMALL, bg=PANEL, fg=TEXT, activebackground="#334155",
+                     activeforeground=TEXT, disabledforeground="#475569", relief="flat", bd=0, padx=6, pady=2,
+                     highlightthickness=0)
+
+
+class OrbWindow:
+    """The orb, its chips, the text box, the controls; built on (and only used from) the Tk thread."""
+
+    def __init__(self, root: tk.Tk, controls: OrbControls, *, prefs_path: Path | None = None,
+                 model: OrbModel | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.root = root
+        self.controls = controls
+        self.model = model or OrbModel()
+        self.stats = WindowStats()
+        self._clock = clock
+        self._inbox: queue.SimpleQueue[Event | Callable[[], Any]] = queue.SimpleQueue()
+        self._closed = threading.Event()
+        self._prefs_path = prefs_path
+        self.prefs = load_prefs(prefs_path) if prefs_path is not None else OrbPrefs()
+        self._worker = _ControlWorker(self.call_soon)
+        self._after: str | None = None
+        self._save_after: str | None = None
+        self._drawn: tuple | None = None
+        self._texts: dict[str, str] = {}
+        self._recall: list[str] = []
+        self._recall_at = 0
+        self.muted = False
+        self._no_mic = False
+        self._voice_detail = ""
+        self.remote: RemoteInfo | None = None
+        self._qr_image: tk.PhotoImage | None = None
+        self._remote_after: str | None = None
+        self._pairings_seen = 0
+        self.on_close: Callable[[], None] | None = None
+        self._build()
+        self._place()
+        self._apply_size()
+        if controls.remote_status is not None:  # the remote may have been started before the window
+            self._refresh_remote()
+        self._tick()
+
+    # -- thread-safe entry points -----------------------------------------------------------
+
+    def feed(self, event: Event) -> None:
+        """The bus subscriber: any thread, never blocks, never touches Tk."""
+        if self._closed.is_set():
+            return
+        if self._inbox.qsize() >= MAX_INBOX:
+            # Tk is stalled (a modal drag on some platforms): drop rather than grow without bound;
+            # the model recovers from lost events (COMMAND_DONE ends its chips, stale ones expire)
+            self.stats.dropped += 1
+            return
+        self._inbox.put(event)
+
+    def call_soon(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn`` on the Tk thread at the next tick (from any thread)."""
+        if not self._closed.is_set():
+            self._inbox.put(fn)
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        root = self.root
+        root.title("AnovaX")
+        root.configure(bg=BACKGROUND)
+        root.attributes("-topmost", self.prefs.on_top)
+        root.protocol("WM_DELETE_WINDOW", self.close)
+        root.bind("<Escape>", lambda _e: self._stop())
+
+        bar = tk.Frame(root, bg=BACKGROUND)
+        bar.pack(fill="x", padx=6, pady=(6, 0))
+        self.mute_button = _button(bar, "Mute", self._toggle_mute)
+        self.stop_button = _button(bar, "Stop", self._stop)
+        self.phone_button = _button(bar, "Phone", self._toggle_remote)
+        self.pin_button = _button(bar, "Pin", self._toggle_on_top)
+        self.size_button = _button(bar, "More", self._toggle_size)
+        for button in (self.mute_button, self.stop_button, self.phone_button):
+            button.pack(side="left", padx=(0, 4))
+        for button in (self.size_button, self.pin_button):
+            button.pack(side="right", padx=(4, 0))
+        self._tips = {
+            "mute": Tooltip(self.mute_button, lambda: f"Off: {self._voice_detail or 'no microphone'}" if self._no_mic
+                            else self._why("set_muted", "Mute or unmute the microphone")),
+            "stop": Tooltip(self.stop_button, lambda: self._why("stop", "Stop the running command and speech (Esc)")),
+            "phone": Tooltip(self.phone_button, lambda: self._why("remote_toggle", "Show the phone remote's "
+                                                                                  "pairing code")),
+            "pin": Tooltip(self.pin_button, lambda: "Keep the orb above other windows"),
+            "size": Tooltip(self.size_button, lambda: "Compact or expanded"),
+        }
+        for name, button in (("set_muted", self.mute_button), ("stop", self.stop_button),
+                             ("remote_toggle", self.phone_button)):
+            if getattr(self.controls, name) is None:
+                button.configure(state="disabled")
+
+        self.orb = OrbCanvas(root, ORB_SIZE[self.prefs.expanded])
+        self.orb.widget.pack(pady=(4, 0))
+        self.state_label = tk.Label(root, font=("DejaVu Sans", 11, "bold"), bg=BACKGROUND, fg=TEXT)
+        self.state_label.pack()
+        self.detail_label = tk.Label(root, font=SMALL, bg=BACKGROUND, fg=MUTED_TEXT, justify="center")
+        self.detail_label.pack(padx=8)
+        self.chips = ChipList(root)
+        self.chips.frame.pack(fill="x", padx=8, pady=(4, 0))
+        self.response_label = tk.Label(root, font=FONT, bg=BACKGROUND, fg=TEXT, justify="left", anchor="w")
+        self.response_label.pack(fill="x", padx=8, pady=(4, 0))
+
+        self.entry = tk.Entry(root, font=FONT, bg=PANEL, fg=TEXT, insertbackground=TEXT, relief="flat",
+                              highlightthickness=1, highlightbackground="#334155", highlightcolor="#3b82f6")
+        self.entry.pack(fill="x", padx=8, pady=6, ipady=3)
+        self.entry.bind("<Return>", self._submit)
+        self.entry.bind("<KP_Enter>", self._submit)
+        self.entry.bind("<Up>", lambda _e: self._recall_step(-1))
+        self.entry.bind("<Down>", lambda _e: self._recall_step(1))
+        if self.controls.submit is None:
+            self.entry.configure(state="disabled")
+        self._tips["entry"] = Tooltip(self.entry, lambda: self._why("submit", "") if self.controls.submit is None
+                                      else "")
+
+        self.history = HistoryList(root)
+        self.remote_panel = tk.Frame(root, bg=PANEL)
+        self.qr_label = tk.Label(self.remote_panel, bg="#ffffff")
+        self.qr_label.pack(side="left", padx=6, pady=6)
+        side = tk.Frame(self.remote_panel, bg=PANEL)
+        side.pack(side="left", fill="both", expand=True)
+        self.remote_label = tk.Label(side, font=SMALL, bg=PANEL, fg=TEXT, justify="left", anchor="w")
+        self.remote_label.pack(fill="x", pady=(6, 2))
+        self.viewers_label = tk.Label(side, font=SMALL, bg=PANEL, fg="#fca5a5", anchor="w")
+        self.viewers_label.pack(fill="x")
+        self.unban_button = _button(side, "Unban phones", self._unban)
+        if self.controls.remote_unban is not None:
+            self.unban_button.pack(anchor="w", pady=4)
+
+    def _why(self, control: str, normal: str) -> str:
+        return normal if getattr(self.controls, control) is not None else f"Off: {self.controls.reason(control)}"
+
+    def _place(self) -> None:
+        spot = clamp_position(self.prefs, self.root.winfo_screenwidth(), self.root.winfo_screenheight(),
+                              WIDTH[True], 420)
+        if spot is not None:
+            self.root.geometry(f"+{spot[0]}+{spot[1]}")
+        # only moves after this one count: the first Configure events are the window manager placing us
+        self.root.after_idle(lambda: self.root.bind("<Configure>", self._moved, add="+"))
+
+    def _apply_size(self) -> None:
+        expanded = self.prefs.expanded
+        self.orb.resize(ORB_SIZE[expanded])
+        self.size_button.configure(text="Less" if expanded else "More")
+        self.pin_button.configure(relief="sunken" if self.prefs.on_top else "flat",
+                                  bg="#334155" if self.prefs.on_top else PANEL)
+        wrap = WIDTH[expanded] - 20
+        self.detail_label.configure(wraplength=wrap)
+        self.response_label.configure(wraplength=wrap)
+        self.root.minsize(WIDTH[expanded], 0)
+        if expanded:
+            self.history.frame.pack(fill="x", padx=8, pady=(0, 6), after=self.entry)
+        else:
+            self.history.frame.pack_forget()
+        self._drawn = None
+
+    # -- the tick ---------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self._after = None
+        if self._closed.is_set():
+            return
+        self.stats.ticks += 1
+        batch: list[Event] = []
+        try:
+            while True:
+                item = self._inbox.get_nowait()
+                if isinstance(item, Event):
+                    batch.append(item)
+                else:  # a callback sees every event queued before it
+                    self._fold(batch)
+                    batch = []
+                    self._run_callable(item)
+        except queue.Empty:
+            pass
+        self._fold(batch)
+        now = self._clock()
+        self.model.tick(now)
+        animating = self.model.animating(now)
+        if animating or self._drawn is None or self._drawn[0] != self.model.version:
+            self._redraw(now)
+        if self._closed.is_set():
+            return
+        if animating:
+            fps = STYLES[self.model.state(now)].fps or 10  # chips fading while asleep still move
+            delay = max(10, round(1000 / fps))
+        else:
+            delay = IDLE_POLL_MS
+        self._after = self.root.after(delay, self._tick)
+
+    def _fold(self, batch: list[Event]) -> None:
+        if batch:
+            self.model.apply_all(batch)
+            self.stats.events += len(batch)
+            self.stats.biggest_batch = max(self.stats.biggest_batch, len(batch))
+
+    def _run_callable(self, fn: Callable[[], Any]) -> None:
+        try:
+            fn()
+        except Exception:  # a harness or control callback must not stop the ticks
+            log.exception("orb callback failed")
+
+    def snapshot(self) -> Snapshot:
+        return self.model.snapshot(self._clock())
+
+    def _redraw(self, now: float) -> None:
+        self.stats.redraws += 1
+        snap = self.model.snapshot(now)
+        self._drawn = (snap.version,)
+        self.orb.draw(snap.state, time.monotonic())
+        self.orb.set_watchers(snap.viewers)
+        style = STYLES[snap.state]
+        self._text(self.state_label, style.label, fg=style.colour)
+        self._text(self.detail_label, snap.detail)
+        self.chips.update(snap.chips, snap.hidden_chips)
+        self._text(self.response_label, clip(snap.response, 240))
+        if self.prefs.expanded:
+            self.history.update(snap.history)
+        self.muted = snap.voice == "muted"
+        self._text(self.mute_button, "Unmute" if self.muted else "Mute")
+        # a listener can exist and still find no microphone: it says so with a VOICE_STATE
+        no_mic = snap.voice == "unavailable"
+        if self.controls.set_muted is not None and no_mic != self._no_mic:
+            self._no_mic = no_mic
+            self.mute_button.configure(state="disabled" if no_mic else "normal")
+        self._voice_detail = snap.voice_detail
+        viewers = f"● {snap.viewers} phone{'s' if snap.viewers != 1 else ''} watching" if snap.viewers else ""
+        self._text(self.viewers_label, "\n".join(v for v in (viewers, snap.remote_note) if v))
+        if snap.pairings != self._pairings_seen:
+            self._pairings_seen = snap.pairings
+            if self.remote is not None:  # that phone spent the code on screen
+                self._refresh_remote()
+
+    def _text(self, widget: tk.Widget, text: str, **extra: str) -> None:
+        key = f"{id(widget)}"
+        value = text + repr(sorted(extra.items()))
+        if self._texts.get(key) != value:
+            self._texts[key] = value
+            widget.configure(text=text, **extra)
+
+    # -- controls ---------------------------------------------------------------------------
+
+    def _submit(self, _event: object = None) -> str:
+        text = self.entry.get().strip()
+        if not text or self.controls.submit is None:
+            return "break"
+        self.entry.delete(0, "end")
+        if not self._recall or self._recall[-1] != text:
+            self._recall.append(text)
+            del self._recall[:-RECALL_SIZE]
+        self._recall_at = len(self._recall)
+        try:
+            self.controls.submit(text)  # Assistant.submit queues and returns at once
+        except Exception as exc:  # noqa: BLE001 - say it in the window rather than lose the command
+            self._text(self.response_label, f"Could not send that: {exc}")
+        return "break"
+
+    def _recall_step(self, step: int) -> str:
+        if not self._recall:
+            return "break"
+        self._recall_at = max(0, min(len(self._recall), self._recall_at + step))
+        text = self._recall[self._recall_at] if self._recall_at < len(self._recall) else ""
+        self.entry.delete(0, "end")
+        self.entry.insert(0, text)
+        return "break"
+
+    def _stop(self) -> None:
+        if self.controls.stop is not None:
+            self._worker.run(self.controls.stop, lambda _r, _e: None)
+
+    def _toggle_mute(self) -> None:
+        set_muted = self.controls.set_muted
+        if set_muted is None:
+            return
+        want = not self.muted
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None:
+                self.model.set_muted(bool(result))
+            else:
+                self._text(self.response_label, f"Could not {'mute' if want else 'unmute'}: {error}")
+        self._worker.run(lambda: set_muted(want), done)
+
+    def _toggle_remote(self) -> None:
+        toggle = self.controls.remote_toggle
+        if toggle is None:
+            return
+        want = self.remote is None
+        self.phone_button.configure(state="disabled")  # until the server has started or stopped
+
+        def done(result: Any, error: BaseException | None) -> None:
+            self.phone_button.configure(state="normal")
+            if error is not None:
+                self._text(self.response_label, f"Phone remote: {error}")
+                return
+            self.show_remote(result if want else None)
+        self._worker.run(lambda: toggle(want), done)
+
+    def show_remote(self, info: RemoteInfo | None) -> None:
+        """Show (or, with None, hide) the pairing QR code and address."""
+        previous, self.remote = self.remote, info
+        if self._remote_after is not None:
+            self.root.after_cancel(self._remote_after)
+            self._remote_after = None
+        if info is None:
+            self.remote_panel.pack_forget()
+            self.phone_button.configure(relief="flat", bg=PANEL)
+            self._qr_image = None
+            return
+        if previous is None or previous.pairing_url != info.pairing_url:
+            from anovax.orb.qr import qr_png_base64
+
+            self._qr_image = tk.PhotoImage(data=qr_png_base64(info.pairing_url, scale=3))
+            self.qr_label.configure(image=self._qr_image)
+        self.remote_label.configure(text=f"Scan with your phone, or open\n{info.address}",
+                                    wraplength=WIDTH[self.prefs.expanded] - 150)
+        self.phone_button.configure(relief="sunken", bg="#334155")
+        self.remote_panel.pack(fill="x", padx=8, pady=(0, 8), after=self.entry)
+        self._remote_after = self.root.after(REMOTE_REFRESH_MS, self._refresh_remote)
+
+    def _refresh_remote(self) -> None:
+        """Ask where the remote is now: a spent or expired pairing link is replaced by a fresh one."""
+        self._remote_after = None
+        status = self.controls.remote_status
+        if status is None:
+            return
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None and not self._closed.is_set():
+                self.show_remote(result)
+        self._worker.run(status, done)
+
+    def _unban(self) -> None:
+        if self.controls.remote_unban is not None:
+            self._worker.run(self.controls.remote_unban, lambda _r, _e: None)
+
+    def _toggle_on_top(self) -> None:
+        self.prefs = replace(self.prefs, on_top=not self.prefs.on_top)
+        self.root.attributes("-topmost", self.prefs.on_top)
+        self._apply_size()
+        self._save_soon()
+
+    def _toggle_size(self) -> None:
+        self.prefs = replace(self.prefs, expanded=not self.prefs.expanded)
+        self._apply_size()
+        self._redraw(self._clock())
+        self._save_soon()
+
+    # -- position ---------------------------------------------------------------------------
+
+    def _moved(self, event: tk.Event) -> None:
+        if event.widget is not self.root:
+            return
+        x, y = self._position()
+        if (x, y) != (self.prefs.x, self.prefs.y):
+            self.prefs = replace(self.prefs, x=x, y=y)
+            self._save_soon()
+
+    def _position(self) -> tuple[int, int]:
+        """The corner as ``wm geometry`` has it: what ``geometry("+x+y")`` restores exactly
+        (winfo_x/y are the inside of the decorations, and would creep by a title bar per run)."""
+        match = re.fullmatch(r"=?\d+x\d+([+-]-?\d+)([+-]-?\d+)", self.root.geometry())
+        if match is None:
+            return self.root.winfo_x(), self.root.winfo_y()
+        x, y = (int(v[1:]) if v[0] == "+" else -int(v[1:]) for v in match.groups())
+        return x, y
+
+    def _save_soon(self) -> None:
+        if self._prefs_path is None:
+            return
+        if self._save_after is not None:
+            self.root.after_cancel(self._save_after)
+        self._save_after = self.root.after(SAVE_DELAY_MS, self._save)
+
+    def _save(self) -> None:
+        self._save_after = None
+        if self._prefs_path is not None:
+            save_prefs(self._prefs_path, self.prefs)
+
+    def close(self) -> None:
+        """Save where the window was and take it down (the WM's close button)."""
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        for pending in (self._after, self._save_after, self._remote_after):
+            if pending is not None:
+                try:
+                    self.root.after_cancel(pending)
+                except tk.TclError:
+                    pass
+        try:
+            x, y = self._position()
+            self.prefs = replace(self.prefs, x=x, y=y)
+        except tk.TclError:
+            pass
+        self._save()
+        self._worker.close()
+        if self.on_close is not None:
+            self.on_close()
+        try:
+            self.root.destroy()
+        except tk.TclError:
+            pass

@@ -1,0 +1,177 @@
+// The phone page. Everything that comes from the assistant is shown with textContent,
+// never innerHTML: transcripts and model replies are untrusted text.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const MAX_EVENTS = 120;
+const MAX_REPLIES = 6;
+// colour of an event in the list, by what it says about the agent or command
+const KIND = {
+  COMMAND_RECEIVED: "info", PLAN_READY: "info", AGENT_SPAWNED: "running", AGENT_STARTED: "running",
+  AGENT_RETRY: "warn", AGENT_VERIFIED: "ok", AGENT_DONE: "ok", AGENT_FAILED: "bad", AGENT_EXPIRED: "bad",
+  SAFETY_REFUSED: "bad", COMMAND_REJECTED: "bad", PLANNER_FAULT: "warn", SPEAK_START: "info",
+  RECOVERY_STARTED: "warn", RECOVERY_DONE: "info", REMOTE_BANNED: "bad",
+};
+// noisy events the phone does not list
+const HIDDEN = new Set(["SPEAK_END", "REMOTE_VIEWERS", "VOICE_HEARD", "SPECULATION_MISS"]);
+
+let source = null;
+let lastId = 0;
+let screenOn = true;
+let paired = false;
+
+function setStatus(state, text) {
+  const el = $("status");
+  el.dataset.state = state;
+  el.textContent = text;
+}
+
+function showUnpaired(why) {
+  paired = false;
+  if (source) { source.close(); source = null; }
+  $("screen").removeAttribute("src");
+  $("remote").hidden = true;
+  $("unpaired").hidden = false;
+  if (why) $("unpaired-why").textContent = why;
+  setStatus("unpaired", "not paired");
+}
+
+function shortParams(params) {
+  if (!params) return "";
+  for (const key of ["name", "text", "query", "keys", "goal", "seconds"]) {
+    if (key in params) return String(params[key]).slice(0, 40);
+  }
+  return "";
+}
+
+function describe(ev) {
+  const data = ev.data || {};
+  if (ev.type === "COMMAND_RECEIVED") return data.text || "";
+  if (ev.type === "COMMAND_DONE") return data.message || data.status || "";
+  if (ev.type === "SPEAK_START") return data.text || "";
+  if (ev.error) return [ev.tool, ev.error].filter(Boolean).join(": ");
+  return [ev.tool, shortParams(ev.params)].filter(Boolean).join(" ");
+}
+
+function addEvent(ev) {
+  if (HIDDEN.has(ev.type)) return;
+  const li = document.createElement("li");
+  li.className = KIND[ev.type] || (ev.type === "COMMAND_DONE" && ev.data && ev.data.status !== "done" ? "bad" : "");
+  li.dataset.type = ev.type;
+  if (ev.command_id) li.dataset.command = ev.command_id;
+  const type = document.createElement("span");
+  type.className = "type";
+  type.textContent = ev.type;
+  const detail = document.createElement("span");
+  detail.className = "detail";
+  detail.textContent = describe(ev);
+  li.append(type, detail);
+  const list = $("events");
+  list.prepend(li);
+  while (list.children.length > MAX_EVENTS) list.lastElementChild.remove();
+}
+
+function addReply(text) {
+  if (!text) return;
+  const li = document.createElement("li");
+  li.textContent = text;
+  const list = $("replies");
+  list.prepend(li);
+  while (list.children.length > MAX_REPLIES) list.lastElementChild.remove();
+}
+
+function onEvent(message) {
+  let ev;
+  try { ev = JSON.parse(message.data); } catch (_) { return; }
+  lastId = Math.max(lastId, Number(message.lastEventId) || 0);
+  addEvent(ev);
+  if (ev.type === "COMMAND_DONE" && ev.data) addReply(ev.data.message);
+  if (ev.type === "REMOTE_VIEWERS" && ev.data) $("screen-note").textContent = `${ev.data.viewers} watching`;
+}
+
+function connectEvents() {
+  if (source) source.close();
+  // a new EventSource does not carry the old one's Last-Event-ID: pass it along
+  source = new EventSource(lastId ? `/api/events?last_event_id=${lastId}` : "/api/events");
+  source.onopen = () => setStatus("live", "live");
+  source.onmessage = onEvent;
+  source.addEventListener("reconnect", () => connectEvents());
+  source.onerror = () => {
+    if (source && source.readyState === EventSource.CLOSED) {
+      source = null;
+      checkPaired().then((ok) => { if (ok) setTimeout(connectEvents, 2000); });
+    } else {
+      setStatus("connecting", "reconnecting…");
+    }
+  };
+}
+
+function updateScreen() {
+  const img = $("screen");
+  const want = paired && screenOn && !document.hidden;
+  if (want && !img.getAttribute("src")) img.src = `/api/screen?t=${Date.now()}`;
+  if (!want && img.getAttribute("src")) img.removeAttribute("src");  // stops the capture when nobody watches
+  $("screen-toggle").textContent = screenOn ? "Pause screen" : "Show screen";
+}
+
+async function checkPaired() {
+  let response;
+  try {
+    response = await fetch("/api/state", { credentials: "same-origin" });
+  } catch (_) {
+    setStatus("connecting", "offline");
+    return false;
+  }
+  if (response.status === 401) { showUnpaired(); return false; }
+  if (response.status === 403) {
+    showUnpaired("This device was locked out after failed attempts. Unban it on the desktop.");
+    setStatus("blocked", "blocked");
+    return false;
+  }
+  if (!response.ok) { setStatus("connecting", `error ${response.status}`); return false; }
+  return true;
+}
+
+async function send(text) {
+  text = text.trim();
+  if (!text) return;
+  const note = $("command-note");
+  note.textContent = `Sending “${text}”…`;
+  let response;
+  try {
+    response = await fetch("/api/command", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }),
+    });
+  } catch (_) {
+    note.textContent = "Could not reach AnovaX.";
+    return;
+  }
+  let body = {};
+  try { body = await response.json(); } catch (_) { /* keep {} */ }
+  if (response.status === 202) note.textContent = `Queued: “${text}”`;
+  else if (response.status === 401) showUnpaired();
+  else note.textContent = body.message || body.error || `Refused (${response.status}).`;
+}
+
+async function start() {
+  for (const button of document.querySelectorAll("[data-command]")) {
+    button.addEventListener("click", () => send(button.dataset.command));
+  }
+  $("command-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("command-text");
+    send(input.value);
+    input.value = "";
+  });
+  $("screen-toggle").addEventListener("click", () => { screenOn = !screenOn; updateScreen(); });
+  document.addEventListener("visibilitychange", updateScreen);
+  if (!(await checkPaired())) return;
+  paired = true;
+  $("unpaired").hidden = true;
+  $("remote").hidden = false;
+  connectEvents();
+  updateScreen();
+}
+
+start();

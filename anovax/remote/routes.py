@@ -1,0 +1,182 @@
+"""The phone remote's routes; the gatekeeper in server.py has already vetted every request."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Flask, Response, g, jsonify, request
+
+from anovax.events import Event
+from anovax.remote.server import (
+    MAX_TEXT_CHARS, POLL_S, REPLAY_ON_CONNECT, SESSION_COOKIE, STREAM_PATHS, RemoteContext, ctx, error, page_file,
+    peer_gone, read_json_body, see_other, sse_line, streaming,
+)
+from anovax.remote.streams import SseClient
+
+#: a phone keeps its pairing across restarts of its browser, not of AnovaX (sessions live in memory)
+COOKIE_MAX_AGE_S = 30 * 24 * 3600
+BOUNDARY = "frame"
+
+
+def register(app: Flask) -> None:
+    def add(rule: str, view, methods: tuple[str, ...]) -> None:
+        # no automatic OPTIONS: a preflight gets 405 (or 403 from the origin check), never CORS headers
+        app.add_url_rule(rule, view.__name__, view, methods=list(methods), provide_automatic_options=False)
+
+    add("/", index, ("GET",))
+    add("/pair", pair, ("GET",))
+    add("/api/command", command, ("POST",))
+    add("/api/events", events, ("GET",))
+    add("/api/screen", screen, ("GET",))
+    add("/api/state", state, ("GET",))
+    add("/api/stream-ticket", stream_ticket, ("POST",))
+    add("/api/unpair", unpair, ("POST",))
+
+
+def index() -> Response:
+    return page_file("index.html")
+
+
+def pair() -> Response:
+    c = ctx()
+    ip = request.remote_addr or "?"
+    session = c.guard.pair(request.args.get("code"))
+    if session is None:
+        ban = c.guard.fail(ip)
+        if ban is not None and c.on_ban is not None:
+            c.on_ban(ip, ban.failures)
+        return error(401, "this pairing link was used or has expired: show a new one on the desktop")
+    if c.on_pair is not None:
+        c.on_pair(ip)
+    response = see_other("/")
+    response.set_cookie(SESSION_COOKIE, session, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True,
+                        samesite="Strict", secure=request.is_secure)
+    return response
+
+
+def unpair() -> Response:
+    ctx().guard.forget(request.cookies.get(SESSION_COOKIE))
+    response = jsonify(ok=True)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="Strict")
+    return response
+
+
+def command() -> Response:
+    c = ctx()
+    body = read_json_body(c.limits.max_body_bytes)
+    if not isinstance(body, dict) or set(body) != {"text"} or not isinstance(body["text"], str):
+        return error(400, 'send {"text": "..."}')
+    text = body["text"].strip()
+    if not text:
+        return error(400, "text is empty")
+    if len(text) > MAX_TEXT_CHARS:
+        return error(422, "text too long")
+    if not c.command_allowed(request.remote_addr or "?"):
+        return error(429, "too many commands; wait a minute", **{"Retry-After": "60"})
+    future = c.submit(text, source="phone")
+    command_id = getattr(future, "command_id", None)
+    if future.done():  # refused at once: the queue was full, or the assistant is shutting down
+        result = future.result()
+        response = jsonify(error="busy", message=getattr(result, "message", "The assistant is busy."),
+                           command_id=getattr(result, "command_id", command_id))
+        response.status_code = 503
+        response.headers["Retry-After"] = str(c.limits.retry_after_s)
+        return response
+    response = jsonify(status="queued", command_id=command_id)
+    response.status_code = 202
+    return response
+
+
+def state() -> Response:
+    c = ctx()
+    info: dict[str, Any] = dict(c.state()) if c.state is not None else {}
+    info["remote"] = {"viewers": c.screen.viewers, "event_clients": c.events.clients,
+                      "paired_phones": c.guard.sessions, "capturing": c.screen.capturing,
+                      "via": g.identity.via.value}
+    return jsonify(info)
+
+
+def stream_ticket() -> Response:
+    c = ctx()
+    body = read_json_body(c.limits.max_body_bytes)
+    path = body.get("path") if isinstance(body, dict) else None
+    if path not in STREAM_PATHS:
+        return error(400, f"path must be one of {', '.join(STREAM_PATHS)}")
+    return jsonify(ticket=c.guard.issue_ticket(path), path=path, expires_in_s=c.guard.policy.ticket_ttl_s)
+
+
+def events() -> Response:
+    c = ctx()
+    client = c.events.attach()
+    if client is None:
+        return error(503, "too many event streams", **{"Retry-After": str(c.limits.retry_after_s)})
+    after = _last_event_id()
+    # attach first, then read the ring: an event published in between is in both, never in neither
+    recent = c.bus.recent(after if after is not None else 0)
+    replay = recent if after is not None else recent[-REPLAY_ON_CONNECT:]
+    body = _sse(c, client, replay, g.identity.generation, request.environ.get("werkzeug.socket"))
+    return streaming(body, lambda: c.events.detach(client), "text/event-stream")
+
+
+def _sse(c: RemoteContext, client: SseClient, replay: list[Event], generation: int, sock: Any) -> Iterator[bytes]:
+    yield b"retry: 3000\n\n"
+    last = 0
+    for event in replay:
+        last = event.seq
+        yield sse_line(event)
+    written = time.monotonic()
+    while not c.stopping.is_set() and c.guard.generation == generation:
+        if client.overflowed.is_set():
+            yield b"event: reconnect\ndata: {}\n\n"  # fell behind: reconnect and replay from Last-Event-ID
+            return
+        try:
+            event = client.queue.get(timeout=POLL_S)
+        except queue.Empty:
+            if peer_gone(sock):
+                return
+            # a comment now and then also finds peers that vanished without closing
+            if time.monotonic() - written >= c.limits.keepalive_s:
+                written = time.monotonic()
+                yield b": keepalive\n\n"
+            continue
+        if event.seq > last:
+            last = event.seq
+            written = time.monotonic()
+            yield sse_line(event)
+
+
+def _last_event_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    if raw is None:
+        return None
+    try:
+        return max(0, int(raw.strip()[:20]))
+    except ValueError:
+        return None
+
+
+def screen() -> Response:
+    c = ctx()
+    if not c.screen.attach():
+        return error(503, "too many screen viewers", **{"Retry-After": str(c.limits.retry_after_s)})
+    body = _mjpeg(c, g.identity.generation, request.environ.get("werkzeug.socket"))
+    return streaming(body, c.screen.detach, f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+
+
+def _mjpeg(c: RemoteContext, generation: int, sock: Any) -> Iterator[bytes]:
+    seq = 0
+    while not c.stopping.is_set() and c.guard.generation == generation:
+        frame = c.screen.next_frame(seq, POLL_S)
+        if frame is None:
+            if c.screen.error is not None and not c.screen.capturing:
+                return  # no display: end the stream instead of hanging the phone
+            if peer_gone(sock):
+                return
+            continue
+        seq = frame.seq
+        yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(frame.jpeg)}\r\n\r\n".encode()
+               + frame.jpeg + b"\r\n")
+

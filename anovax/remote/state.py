@@ -1,0 +1,34 @@
+"""What ``GET /api/state`` reports about the assistant: planner, listening state, agents, pool and locks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from anovax.events import EventType
+
+_VOICE_STATE = getattr(EventType, "VOICE_STATE", None)
+
+
+def assistant_state(assistant: Any) -> Callable[[], dict[str, Any]]:
+    """A ``state()`` callable for RemoteServer, reading the Assistant each time it is asked."""
+
+    def state() -> dict[str, Any]:
+        orchestrator = getattr(assistant, "orchestrator", None)
+        stats = orchestrator.stats() if orchestrator is not None else {}
+        listening = None
+        if _VOICE_STATE is not None:
+            # the newest voice event in the ring says whether the microphone listens, sleeps or is off
+            for event in reversed(assistant.bus.recent(0)):
+                if event.type == _VOICE_STATE:
+                    listening = dict(event.data or {})
+                    break
+        return {
+            "planner": assistant.planner.name,
+            "listening": listening,
+            "agents": stats.get("agents", []),
+            "pool": {"max_workers": stats.get("max_workers")},
+            "locks": stats.get("locks", {}),
+        }
+
+    return state

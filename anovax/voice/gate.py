@@ -1,0 +1,249 @@
+"""The wake gate: which recognised phrases reach ``Assistant.on_speech``, and which are dropped unheard.
+
+Pure logic over text and times, with an injectable monotonic clock, so every rule is unit-tested
+without audio. The listener feeds it each recognised phrase with the time its capture started and
+ended; the event bus feeds it SPEAK_START/SPEAK_END (``speaking_started``/``speaking_ended``).
+
+Rules, in the order they apply:
+
+1. Nothing recognised: dropped.
+2. While the assistant speaks, everything is dropped (the microphone hears the loudspeaker),
+   except a barge-in: "stop" or "cancel" (optionally with "anova", "please"...). It cuts the
+   speech off without going to the planner. If the sentence being spoken itself contains that
+   word, only "anova stop" counts: a bare "stop" is then as likely the assistant's own echo.
+3. A phrase whose capture overlapped the assistant's speech (started before SPEAK_END plus a
+   short tail for audio still in the output buffers) is dropped: it is mostly the reply itself.
+4. Asleep: a phrase wakes the assistant only if the word "anova" sits next to a wake word
+   ("hey anova", "wake up anova", "anova wake up"). Words after the wake span are a command
+   ("hey anova open notepad" → "open notepad"). Everything else is dropped, including the
+   sound-alikes a recogniser produces ("a nova", "hey nova", "and over"): they lack the word.
+5. Awake: every phrase is a command; a leading "anova"/"hey anova" is stripped. "go to sleep"
+   puts it to sleep, and so does ``timeout_s`` without a phrase (``poll``). Time spent speaking
+   never counts towards the timeout.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+NAME = "anova"
+#: wake words as word sequences; "wake up" is two words, matched as a unit
+WAKE_WORDS: tuple[tuple[str, ...], ...] = (("wake", "up"), ("hey",), ("hello",), ("hi",), ("yo",))
+SLEEP_PHRASE: tuple[str, ...] = ("go", "to", "sleep")
+#: words that cut speech off
+BARGE_WORDS = frozenset({"stop", "cancel"})
+#: words that may come with a barge-in word without changing what it means ("anova stop it please")
+BARGE_FILLERS = frozenset({NAME, "please", "now", "it", "that", "talking", "hey", "okay", "ok", "just"})
+#: seconds after SPEAK_END during which a phrase that started is still the assistant's own voice
+#: (audio queued in the sound server's buffers, and the room's echo)
+SPEECH_TAIL_S = 0.3
+DEFAULT_TIMEOUT_S = 30.0
+
+Action = Literal["drop", "wake", "command", "sleep", "barge_in"]
+
+_WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """What the gate did with one phrase (or with the passing of time, for a timeout sleep)."""
+
+    action: Action
+    #: for "command": the words to hand to on_speech (original casing kept); else ""
+    text: str
+    #: why, in a few words, for the console, the log and the orb
+    reason: str
+    #: the phrase as recognised
+    heard: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"action": self.action, "text": self.text, "reason": self.reason, "heard": self.heard}
+
+
+@dataclass(frozen=True)
+class _Word:
+    word: str
+    start: int  # offset in the original text, so a command keeps its original casing
+
+
+def _words(text: str) -> list[_Word]:
+    return [_Word(m.group().lower(), m.start()) for m in _WORD.finditer(text)]
+
+
+def _find(seq: list[str], pattern: tuple[str, ...], start: int = 0) -> int:
+    for i in range(start, len(seq) - len(pattern) + 1):
+        if tuple(seq[i:i + len(pattern)]) == pattern:
+            return i
+    return -1
+
+
+def _wake_span(seq: list[str]) -> tuple[int, int] | None:
+    """(first, past-last) indices of "<wake word> anova" or "anova <wake word>", else None."""
+    for i, word in enumerate(seq):
+        if word != NAME:
+            continue
+        for wake in WAKE_WORDS:
+            n = len(wake)
+            if i >= n and tuple(seq[i - n:i]) == wake:
+                return i - n, i + 1
+        for wake in WAKE_WORDS:
+            if tuple(seq[i + 1:i + 1 + len(wake)]) == wake:
+                return i, i + 1 + len(wake)
+    return None
+
+
+class WakeGate:
+    """Asleep/awake state plus the assistant's speaking state; thread-safe.
+
+    ``decide`` is called by the listening thread, ``speaking_*`` by the event bus's thread and
+    ``poll``/``touch`` by either, hence one lock around all state.
+    """
+
+    def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, tail_s: float = SPEECH_TAIL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.timeout_s = timeout_s
+        self.tail_s = tail_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._awake = False
+        self._last_activity = 0.0
+        #: utterances in progress (SPEAK_START without its SPEAK_END yet)
+        self._speaking = 0
+        self._speech_started = 0.0
+        #: what is being said, for telling a user's "stop" from the reply's own "stop"
+        self._saying = ""
+        #: recent (start, end) of the assistant's utterances, for the overlap rule
+        self._spoken: deque[tuple[float, float]] = deque(maxlen=16)
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def awake(self) -> bool:
+        with self._lock:
+            return self._awake
+
+    @property
+    def speaking(self) -> bool:
+        with self._lock:
+            return self._speaking > 0
+
+    def speaking_started(self, text: str = "") -> None:
+        with self._lock:
+            if self._speaking == 0:
+                self._speech_started = self._clock()
+                self._saying = ""
+            self._speaking += 1
+            self._saying = f"{self._saying} {text.lower()}".strip()
+
+    def speaking_ended(self) -> None:
+        with self._lock:
+            if self._speaking == 0:
+                return  # an END whose START this gate never saw (subscribed mid-sentence)
+            self._speaking -= 1
+            if self._speaking == 0:
+                now = self._clock()
+                self._spoken.append((self._speech_started, now))
+                self._saying = ""
+                if self._awake:  # the timeout counts silence after the reply, not the reply
+                    self._last_activity = now
+
+    def touch(self) -> None:
+        """Restart the sleep timeout (a command just finished: the user is still in a conversation)."""
+        with self._lock:
+            if self._awake:
+                self._last_activity = self._clock()
+
+    def poll(self) -> GateDecision | None:
+        """A "sleep" decision when the timeout has just passed, else None. Call it now and then."""
+        with self._lock:
+            if self._expire(self._clock()):
+                return GateDecision("sleep", "", f"no speech for {self.timeout_s:g} s")
+            return None
+
+    # -- phrases -------------------------------------------------------------------------
+
+    def decide(self, heard: str, started_at: float | None = None, ended_at: float | None = None) -> GateDecision:
+        """Decide what one recognised phrase is; ``started_at``/``ended_at`` are when its capture
+        began and ended on this gate's clock (None: now)."""
+        heard = heard if isinstance(heard, str) else ""
+        words = _words(heard)
+        seq = [w.word for w in words]
+
+        def out(action: Action, reason: str, text: str = "") -> GateDecision:
+            return GateDecision(action, text, reason, heard)
+
+        with self._lock:
+            now = self._clock()
+            if not seq:
+                return out("drop", "nothing recognised")
+            slept = self._expire(now)
+            if self._speaking:
+                return self._while_speaking(seq, heard)
+            start = now if started_at is None else started_at
+            end = now if ended_at is None else max(ended_at, start)
+            if self._overlaps_speech(start, end):
+                return out("drop", "overlapped the assistant's own speech")
+            if not self._awake:
+                return self._asleep(words, seq, heard, now, slept)
+            self._last_activity = now
+            if _find(seq, SLEEP_PHRASE) >= 0:
+                self._awake = False
+                return out("sleep", "asked to go to sleep")
+            span = _wake_span(seq)
+            if span is not None:
+                command = self._rest(words, heard, span[1])
+                return out("command", "awake", command) if command else out("wake", "already awake")
+            if seq == [NAME]:
+                return out("wake", "already awake")
+            skip = 1 if seq[0] == NAME else 0  # "anova, open notepad" said to an awake assistant
+            return out("command", "awake", self._rest(words, heard, skip))
+
+    def _asleep(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool) -> GateDecision:
+        asleep = "asleep (timed out)" if slept else "asleep"
+        span = _wake_span(seq)
+        if span is None:
+            why = f"{asleep}: no wake words" if NAME not in seq else f"{asleep}: '{NAME}' without a wake word"
+            return GateDecision("drop", "", why, heard)
+        self._awake = True
+        self._last_activity = now
+        command = self._rest(words, heard, span[1])
+        if not command:
+            return GateDecision("wake", "", "wake words", heard)
+        if _find([w.word for w in words[span[1]:]], SLEEP_PHRASE) >= 0:
+            self._awake = False  # "hey anova go to sleep": nothing to do, stay asleep
+            return GateDecision("sleep", "", "asked to go to sleep", heard)
+        return GateDecision("command", command, "wake words with a command", heard)
+
+    def _while_speaking(self, seq: list[str], heard: str) -> GateDecision:
+        said = [w for w in seq if w in BARGE_WORDS]
+        if said and all(w in BARGE_WORDS or w in BARGE_FILLERS for w in seq):
+            # "stopped", "cancelled" in the reply come out of a closed-vocabulary recogniser as "stop"
+            echo = any(x.word.startswith(w) for w in said for x in _words(self._saying))
+            if echo and NAME not in seq:
+                return GateDecision("drop", "", f"'{said[0]}' is in what the assistant is saying; "
+                                               f"say '{NAME} {said[0]}'", heard)
+            return GateDecision("barge_in", "", f"'{said[0]}' while speaking", heard)
+        return GateDecision("drop", "", "the assistant is speaking", heard)
+
+    @staticmethod
+    def _rest(words: list[_Word], heard: str, index: int) -> str:
+        """The original text from word ``index`` on, without trailing punctuation."""
+        if index >= len(words):
+            return ""
+        return heard[words[index].start:].strip().rstrip(".,!?;:").strip()
+
+    def _expire(self, now: float) -> bool:
+        """Fall asleep if awake, silent and not speaking for the timeout. Lock held."""
+        if self._awake and not self._speaking and now - self._last_activity >= self.timeout_s:
+            self._awake = False
+            return True
+        return False
+
+    def _overlaps_speech(self, start: float, end: float) -> bool:
+        return any(start < s_end + self.tail_s and end > s_start for s_start, s_end in self._spoken)

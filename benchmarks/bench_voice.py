@@ -1,0 +1,293 @@
+"""Voice input on synthetic speech: the real offline recogniser and the real wake gate.
+
+    python -m benchmarks.bench_voice [--voices N] [--no-noise] [--cpu N]
+
+A corpus of wake phrases (each wake word with and without a command) and non-wake phrases
+(commands without the name, the name without a wake word, sound-alikes such as "a nova",
+"hey nova", "and over") is spoken by espeak-ng in three voices, clean and with pink noise
+(tests/voicegen.py). Each phrase becomes its own recording with quiet around it and goes through
+``Recording`` (the microphone's phrase cutting), the recogniser and a fresh wake gate, exactly
+as ``anovax --audio-file`` does. Measured, not asserted:
+
+1. Wake recall: wake phrases the gate woke on (target ≥ 95%).
+2. False wakes: non-wake phrases that woke it (target 0 on clean speech).
+3. Command word error rate: the text handed to on_speech against the command that was said.
+4. Real-time factor of the recogniser, pinned to one core: recognition time / phrase length
+   (target ≤ 0.2).
+5. End of speech → on_speech: the silence the phrase cutter waits for (PAUSE_S, measured in
+   the recording from the end of the spoken audio to where ``listen`` returned) plus
+   recognition and the gate (wall time). On a microphone the first part passes in real time
+   too, so the sum is what a user waits (target ≤ 400 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import importlib.util
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import wave
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if __package__ in (None, ""):
+    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from anovax.planner.slurp_eval import percentile  # noqa: E402
+
+#: commands people give right after the wake words; all in the offline planner's repertoire
+COMMANDS = ("open the browser", "what time is it", "open the calculator", "take a screenshot",
+            "open notepad", "what's the date", "open the terminal", "type hello world")
+WAKE_WORDS = ("hey", "hello", "hi", "wake up", "yo")
+#: never wake it: commands alone, the name without a wake word, a wake word without the name,
+#: and phrases that sound like "hey anova" (the recogniser's vocabulary has these words on purpose)
+NON_WAKE = (
+    "what time is it", "open the browser", "open notepad", "take a screenshot", "what's the date",
+    "open the calculator", "type hello world", "open the terminal",
+    "anova open the browser", "anova what time is it", "anova", "the anova",
+    "hey open the browser", "hello there", "hey there", "hi there what time is it", "wake up",
+    "a nova", "a nova open notepad", "hey nova", "hey nova open the browser", "hello nova", "and over",
+    "over and over", "it's over", "game over", "come over", "super nova", "bossa nova", "casanova",
+    "another", "another one", "another day", "hey now", "hi now", "and now", "a novel", "a new one",
+    "i know", "no way", "oh no", "all over",
+)
+QUIET_LEVEL = 10  # sample RMS of the quiet around each phrase: a microphone never gives digital zeros
+GAP_S = 0.8
+NOISE = 0.1
+
+
+def wake_corpus() -> list[tuple[str, str]]:
+    """(phrase, command said after the wake words, "" for none): every wake word with every
+    command, plus each wake word alone."""
+    phrases = [(f"{w} anova {c}", c) for w in WAKE_WORDS for c in COMMANDS]
+    phrases += [(f"{w} anova", "") for w in WAKE_WORDS]
+    phrases += [("anova wake up", ""), ("anova wake up open notepad", "open notepad")]
+    return phrases
+
+
+@dataclass
+class Tally:
+    wake_total: int = 0
+    woke: int = 0
+    non_wake_total: int = 0
+    false_wakes: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    wers: list[float] = field(default_factory=list)
+    rtf: list[float] = field(default_factory=list)
+    endpoint_ms: list[float] = field(default_factory=list)
+    process_ms: list[float] = field(default_factory=list)
+    to_on_speech_ms: list[float] = field(default_factory=list)
+    split: int = 0
+
+    def add(self, other: Tally) -> None:
+        for name, value in vars(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+
+def _quiet(frames: int, rng: random.Random) -> bytes:
+    return array.array("h", (int(rng.gauss(0, QUIET_LEVEL)) for _ in range(frames))).tobytes()
+
+
+def _recording(speech: Path, out: Path, rng: random.Random) -> float:
+    """``speech`` with GAP_S of quiet either side, written to ``out``; returns where speech ends (s)."""
+    with wave.open(str(speech)) as w:
+        params = w.getparams()
+        data = w.readframes(w.getnframes())
+    gap = _quiet(int(GAP_S * params.framerate), rng)
+    with wave.open(str(out), "wb") as w:
+        w.setparams(params)
+        w.writeframes(gap + data + _quiet(int(GAP_S * params.framerate), rng))
+    return GAP_S + len(data) / (params.framerate * params.sampwidth)
+
+
+def _speech_end(path: Path, threshold: float) -> float:
+    """Where the spoken audio really ends: the last 10 ms louder than the phrase cutter's threshold
+    (espeak-ng pads its output with quiet of its own)."""
+    import audioop
+
+    with wave.open(str(path)) as w:
+        rate, width = w.getframerate(), w.getsampwidth()
+        data = w.readframes(w.getnframes())
+    step = rate // 100 * width
+    last = 0
+    for i in range(0, len(data), step):
+        if audioop.rms(data[i:i + step], width) > threshold:
+            last = i + step
+    return last / (rate * width)
+
+
+def run_condition(recognizer, voice: str, noise: float, folder: Path) -> Tally:
+    import voicegen
+
+    from anovax.voice.gate import WakeGate
+    from anovax.voice.listener import Recording, VoicePipeline, audio_seconds
+
+    tally = Tally()
+    rng = random.Random(f"{voice}{noise}")
+    items = [(p, c, True) for p, c in wake_corpus()] + [(p, "", False) for p in NON_WAKE]
+    for n, (phrase, command, is_wake) in enumerate(items):
+        speech = voicegen.render(phrase, folder / f"s{n}.wav", voice=voice, noise=noise)
+        path = folder / f"r{n}.wav"
+        _recording(speech, path, rng)
+        rec = Recording(path)
+        delivered: list[tuple[str, float]] = []
+        pipeline = VoicePipeline(recognizer, WakeGate(clock=rec.now),
+                                 on_command=lambda text: delivered.append((text, time.perf_counter())),
+                                 stop_speaking=lambda: None)
+        decisions = []
+        phrases = 0
+        for cut in rec.phrases():
+            phrases += 1
+            returned = time.perf_counter()  # listen() has just returned this phrase
+            heard = pipeline.handle(cut)
+            handled = time.perf_counter()
+            decisions.append(heard.decision)
+            tally.rtf.append(heard.recognize_ms / 1000 / max(audio_seconds(cut.audio), 1e-6))
+            if is_wake and heard.decision.action in ("command", "wake") and phrases == 1:
+                # in audio time: from the last loud 10 ms of the speech to where listen() stopped
+                ended = GAP_S + _speech_end(speech, rec.energy_threshold)
+                endpoint = max(0.0, (cut.end - ended) * 1000)
+                process = ((delivered[0][1] if delivered else handled) - returned) * 1000
+                tally.endpoint_ms.append(endpoint)
+                tally.process_ms.append(process)
+                tally.to_on_speech_ms.append(endpoint + process)
+        tally.split += phrases > 1
+        woke = any(d.action in ("wake", "command") for d in decisions)
+        if is_wake:
+            tally.wake_total += 1
+            tally.woke += woke
+            if not woke:
+                tally.missed.append(f"{phrase!r} heard as {' | '.join(repr(d.heard) for d in decisions) or 'nothing'}")
+            if command:
+                got = " ".join(text for text, _ in delivered)
+                tally.wers.append(voicegen.wer(command, got))
+        else:
+            tally.non_wake_total += 1
+            if woke:
+                tally.false_wakes.append(f"{phrase!r} heard as {' | '.join(repr(d.heard) for d in decisions)}")
+    return tally
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def _ms(samples: Sequence[float], q: float) -> str:
+    return f"{percentile(list(samples), q):.0f}" if samples else "-"
+
+
+def _row(name: str, t: Tally) -> str:
+    wer = f"{statistics.fmean(t.wers):.3f}" if t.wers else "-"
+    rtf = f"{percentile(t.rtf, 50):.3f} / {percentile(t.rtf, 95):.3f}" if t.rtf else "-"
+    return (f"| {name} | {t.woke}/{t.wake_total} ({_pct(t.woke, t.wake_total)}) | "
+            f"{len(t.false_wakes)}/{t.non_wake_total} | {wer} | {rtf} | "
+            f"{_ms(t.to_on_speech_ms, 50)} / {_ms(t.to_on_speech_ms, 95)} | {t.split} |")
+
+
+def _pin_one_core(cpu: int | None) -> str:
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity here)"
+    allowed = sorted(os.sched_getaffinity(0))
+    chosen = allowed[-1] if cpu is None or cpu not in allowed else cpu
+    os.sched_setaffinity(0, {chosen})
+    return f"pinned to CPU {chosen} of {len(allowed)}"
+
+
+def run(voices: Sequence[str], noises: Sequence[float], cpu: int | None = None) -> str:
+    from anovax.voice.listener import KEEP_QUIET_S, PAUSE_S
+    from anovax.voice.stt import SphinxCommandRecognizer
+
+    pinned = _pin_one_core(cpu)
+    started = time.perf_counter()
+    recognizer = SphinxCommandRecognizer()
+    load_s = time.perf_counter() - started
+    rows, clean, noisy = [], Tally(), Tally()
+    with tempfile.TemporaryDirectory(prefix="bench-voice-") as tmp:
+        for voice in voices:
+            for noise in noises:
+                folder = Path(tmp) / f"{voice}-{noise}"
+                folder.mkdir()
+                tally = run_condition(recognizer, voice, noise, folder)
+                (noisy if noise else clean).add(tally)
+                rows.append(_row(f"{voice}, {'noise ' + format(noise, 'g') if noise else 'clean'}", tally))
+    total = Tally()
+    total.add(clean)
+    total.add(noisy)
+    lines = [
+        f"### Voice input: wake gate + {recognizer.name} recogniser on espeak-ng speech",
+        "",
+        f"{len(wake_corpus())} wake and {len(NON_WAKE)} non-wake phrases per condition; recogniser loaded in "
+        f"{load_s:.2f} s; {pinned}; phrase cut after {PAUSE_S:g} s of quiet, {KEEP_QUIET_S:g} s kept either side.",
+        "",
+        "| condition | wake recall | false wakes | command WER | RTF p50 / p95 | end of speech → on_speech ms p50 / p95 "
+        "| recordings cut in more than one phrase |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        _row("**all clean**", clean),
+    ]
+    if noisy.wake_total:
+        lines.append(_row("**all noisy**", noisy))
+    lines.append(_row("**all**", total))
+    recall = total.woke / total.wake_total if total.wake_total else 0.0
+    rtf95 = percentile(total.rtf, 95) if total.rtf else float("nan")
+    lat95 = percentile(total.to_on_speech_ms, 95) if total.to_on_speech_ms else float("nan")
+    lines += [
+        "",
+        "| measure | value | target | result |",
+        "|---|---:|---|---|",
+        f"| wake recall, all conditions | {100 * recall:.1f}% | ≥ 95% | {'PASS' if recall >= 0.95 else 'FAIL'} |",
+        f"| false wakes, clean speech | {len(clean.false_wakes)} | 0 | {'PASS' if not clean.false_wakes else 'FAIL'} |",
+        f"| false wakes, noisy speech | {len(noisy.false_wakes)} | (none set) | |",
+        f"| command WER (mean) | {statistics.fmean(total.wers) if total.wers else float('nan'):.3f} | (none set) | |",
+        f"| recogniser real-time factor p95, one core | {rtf95:.3f} | ≤ 0.2 | {'PASS' if rtf95 <= 0.2 else 'FAIL'} |",
+        f"| end of speech → on_speech p95 | {lat95:.0f} ms | ≤ 400 ms | {'PASS' if lat95 <= 400 else 'FAIL'} |",
+        f"| of which waiting for the pause (p50 / p95) | {_ms(total.endpoint_ms, 50)} / {_ms(total.endpoint_ms, 95)} ms "
+        f"| | |",
+        f"| of which recognition + gate (p50 / p95) | {_ms(total.process_ms, 50)} / {_ms(total.process_ms, 95)} ms "
+        f"| | |",
+    ]
+    if clean.false_wakes or noisy.false_wakes:
+        lines += ["", "False wakes (first 12):", *(f"- {w}" for w in (clean.false_wakes + noisy.false_wakes)[:12])]
+    if total.missed:
+        lines += ["", "Missed wake phrases (first 12):", *(f"- {m}" for m in total.missed[:12])]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--voices", type=int, default=3, help="how many of the three voices to use")
+    ap.add_argument("--no-noise", action="store_true", help="clean speech only")
+    ap.add_argument("--cpu", type=int, help="the CPU to pin to (default: the last one allowed)")
+    args = ap.parse_args(argv)
+    try:
+        import voicegen
+    except ImportError as exc:
+        print(f"skipped: tests/voicegen.py cannot be imported ({exc})")
+        return 0
+    if not voicegen.have_espeak():
+        print("skipped: espeak-ng is not installed (Debian package espeak-ng)")
+        return 0
+    for module in ("pocketsphinx", "speech_recognition"):
+        if importlib.util.find_spec(module) is None:
+            print(f"skipped: {module} is not installed")
+            return 0
+    noises = (0.0,) if args.no_noise or not voicegen.have_sox() else (0.0, NOISE)
+    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    try:
+        print(run(voicegen.VOICES[: max(1, args.voices)], noises, args.cpu))
+    finally:
+        if affinity is not None:  # python -m benchmarks runs the others after this one
+            os.sched_setaffinity(0, affinity)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

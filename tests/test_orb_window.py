@@ -1,0 +1,355 @@
+"""The real orb window on Xvfb + openbox, driven like a person would: xdotool types and clicks,
+mss looks at the pixels.
+
+The window runs in a harness process (tests/orb_harness.py: Tk must own its process's main
+thread) with an Assistant on a slowed-down simulated desktop; the harness answers JSON
+questions about what the window shows. Every wait polls with a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from anovax.events import EventType
+from anovax.orb.model import OrbState
+from anovax.orb.style import CHIP_BG, STYLES, nearest_state, rgb
+from helpers import wait_for
+from orb_harness import OrbProcess, dominant_colour, grab, orb_colour
+
+pytest.importorskip("tkinter", reason="the orb needs Tk (Debian package python3-tk)")
+pytest.importorskip("mss")
+
+
+@pytest.fixture(scope="module")
+def xorb(xvfb):
+    if not xvfb.wm:
+        pytest.skip("openbox is not installed: the orb tests need a window manager")
+    if not shutil.which("xdotool"):
+        pytest.skip("xdotool is not installed")
+    return xvfb
+
+
+@pytest.fixture(scope="module")
+def orb(xorb, tmp_path_factory):
+    proc = OrbProcess(xorb.env, tmp_path_factory.mktemp("orb"))
+    yield proc
+    assert proc.close() == 0, proc.stderr()
+
+
+def xdo(xvfb, *args: str) -> str:
+    done = subprocess.run(["xdotool", *args], env={**os.environ, **xvfb.env}, capture_output=True, text=True,
+                          timeout=20)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def centre(box):
+    left, top, width, height = box
+    return str(left + width // 2), str(top + height // 2)
+
+
+def click(xvfb, box) -> None:
+    # no --sync: xdotool's --sync waits 15 s when the pointer is already there
+    xdo(xvfb, "mousemove", *centre(box), "click", "1")
+
+
+def distance(a, b) -> int:
+    return sum((x - y) ** 2 for x, y in zip(a, b))
+
+
+def seen_state(xvfb, orb_geometry) -> OrbState:
+    return nearest_state(orb_colour(xvfb.display, orb_geometry))
+
+
+def wait_for_pixels(xvfb, orb_proc, state: OrbState, timeout_s: float = 5.0) -> tuple[int, int, int]:
+    """Until the orb's core shows ``state``'s colour (nearly exactly, not merely nearest)."""
+    geometry = orb_proc.ask("geometry")["orb"]
+    want = rgb(STYLES[state].colour)
+    seen = {}
+
+    def shows() -> bool:
+        seen["colour"] = orb_colour(xvfb.display, geometry)
+        return distance(seen["colour"], want) < 30
+    wait_for(shows, timeout_s, what=lambda: f"the orb to show {state.value} {want}, it shows {seen.get('colour')} "
+                                            f"({nearest_state(seen['colour']).value})")
+    return seen["colour"]
+
+
+def reset(orb_proc, command_id: str) -> None:
+    """Back to asleep: end whatever a test left running."""
+    orb_proc.ask("emit", events=[
+        {"type": "SPEAK_END", "command_id": command_id},
+        {"type": "COMMAND_DONE", "command_id": command_id, "data": {"status": "done", "message": "ok", "text": ""}},
+        {"type": "VOICE_STATE", "command_id": "voice", "data": {"state": "asleep"}},
+    ])
+    wait_for(lambda: orb_proc.ask("inspect")["state"] == "asleep", what="the orb to fall asleep")
+
+
+STATE_EVENTS = {
+    "asleep": [],
+    "awake": [{"type": "VOICE_STATE", "command_id": "voice", "data": {"state": "awake", "detail": "hey anova"}}],
+    "thinking": [{"type": "COMMAND_RECEIVED", "data": {"text": "write a poem"}}],
+    "acting": [{"type": "COMMAND_RECEIVED", "data": {"text": "open notepad"}},
+               {"type": "AGENT_SPAWNED", "agent_id": "a1", "tool": "open_app", "params": {"name": "notepad"}},
+               {"type": "AGENT_STARTED", "agent_id": "a1", "tool": "open_app"}],
+    "speaking": [{"type": "COMMAND_RECEIVED", "data": {"text": "what time is it"}},
+                 {"type": "SPEAK_START", "data": {"text": "It's noon."}}],
+    "refused": [{"type": "COMMAND_RECEIVED", "data": {"text": "rm -rf my files"}},
+                {"type": "SAFETY_REFUSED", "error": "I won't delete files.", "data": {"rule": "command"}}],
+    "error": [{"type": "COMMAND_RECEIVED", "data": {"text": "open the door"}},
+              {"type": "COMMAND_DONE", "data": {"status": "failed", "message": "I couldn't finish that.",
+                                                "text": "open the door"}}],
+}
+
+
+@pytest.mark.parametrize("state", list(STATE_EVENTS))
+def test_each_state_renders_in_its_colour(xorb, orb, state):
+    command_id = f"state-{state}"
+    reset(orb, command_id)
+    orb.ask("emit", events=[{**e, "command_id": e.get("command_id", command_id)} if e.get("command_id") != "voice"
+                            else e for e in STATE_EVENTS[state]])
+    wait_for(lambda: orb.ask("inspect")["state"] == state, what=f"the model to say {state}")
+    colour = wait_for_pixels(xorb, orb, OrbState(state))
+    assert nearest_state(colour) is OrbState(state)
+    shown = orb.ask("inspect")
+    assert shown["state_label"] == STYLES[OrbState(state)].label
+    reset(orb, command_id)
+
+
+def test_idle_orb_is_a_still_picture(xorb, orb):
+    """Asleep with no chips: no frames drawn, only the queue polled."""
+    reset(orb, "still")
+    wait_for(lambda: not orb.ask("inspect")["chips"], 15.0, what="the chips to fade")
+    before = orb.ask("inspect")["stats"]
+    time.sleep(1.0)
+    after = orb.ask("inspect")["stats"]
+    assert after["redraws"] - before["redraws"] <= 1
+    assert after["ticks"] - before["ticks"] <= 13  # ~10 polls a second
+
+
+def test_typed_command_runs_on_the_desktop_with_chips_that_come_and_go(xorb, orb):
+    reset(orb, "typed")
+    geometry = orb.ask("geometry")
+    click(xorb, geometry["entry"])  # openbox focuses on click
+    xdo(xorb, "type", "--delay", "5", "open notepad and type hello world")
+    wait_for(lambda: orb.ask("inspect")["entry"] == "open notepad and type hello world", what="the text in the box")
+    xdo(xorb, "key", "Return")
+
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["chips"] and s, what="a chip")
+    assert shown["entry"] == ""
+    assert shown["chips"][0].startswith("open_app notepad · ")
+    wait_for_pixels(xorb, orb, OrbState.ACTING)
+    chip_colours = [dominant_colour(grab(xorb.display, box)[1]) for box in orb.ask("geometry")["chips"].values()]
+    assert chip_colours and all(any(distance(colour, rgb(CHIP_BG[s])) < 30 for s in ("waiting", "running", "done"))
+                                for colour in chip_colours), chip_colours
+
+    # the typing agent follows the launch; then both fade out
+    wait_for(lambda: any(c.startswith("type_text hello world") for c in orb.ask("inspect")["chips"]), 10.0,
+             what="the typing chip")
+    final = wait_for(lambda: (s := orb.ask("inspect"))["typed"] == "hello world" and not s["chips"] and s, 15.0,
+                     what=lambda: f"the chips to clear: {orb.ask('inspect')}")
+    assert final["kinds"] == ["launch", "type", "type", "speak"]
+    assert final["response"] == "Opening Notepad. Typing into Notepad: hello world."
+
+    # Up recalls the command, Down goes back to an empty box
+    xdo(xorb, "key", "Up")
+    wait_for(lambda: orb.ask("inspect")["entry"] == "open notepad and type hello world", what="Up to recall")
+    xdo(xorb, "key", "Down")
+    wait_for(lambda: orb.ask("inspect")["entry"] == "", what="Down to clear")
+
+    # expanded, the history shows the command and how it ended
+    click(xorb, geometry["buttons"]["size"])
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["history_shown"] and s, what="the expanded orb")
+    assert shown["expanded"]
+    assert shown["history"][0].startswith("open notepad and type hello world — Opening Notepad.")
+    click(xorb, orb.ask("geometry")["buttons"]["size"])
+    wait_for(lambda: not orb.ask("inspect")["history_shown"], what="the compact orb")
+
+
+def test_a_refused_command_from_the_box(xorb, orb):
+    reset(orb, "refusal")
+    orb.ask("submit", text="open a terminal and run rm -rf ~")
+    wait_for_pixels(xorb, orb, OrbState.REFUSED)
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["response"].startswith("Sorry") and s, what="the refusal")
+    assert shown["state"] == "refused" and "rm" not in orb.ask("inspect")["kinds"]
+
+
+def test_failed_chip_is_red_and_says_why_on_hover(xorb, orb):
+    reset(orb, "fail")
+    orb.ask("emit", events=[
+        {"type": "COMMAND_RECEIVED", "command_id": "fail", "data": {"text": "type into notepad"}},
+        {"type": "AGENT_SPAWNED", "command_id": "fail", "agent_id": "fail.1", "tool": "type_text",
+         "params": {"text": "hello"}},
+        {"type": "AGENT_FAILED", "command_id": "fail", "agent_id": "fail.1", "tool": "type_text",
+         "error": "Focus moved to AnovaX thief."}])
+    box = wait_for(lambda: orb.ask("geometry")["chips"].get("fail.1"), what="the failed chip")
+    colour = dominant_colour(grab(xorb.display, box)[1])
+    assert distance(colour, rgb(CHIP_BG["failed"])) < 30, colour
+    xdo(xorb, "mousemove", *centre(box))
+    tip = wait_for(lambda: orb.ask("inspect")["tooltips"].get("fail.1"), what="the tooltip")
+    assert tip == "type_text failed: Focus moved to AnovaX thief."
+    xdo(xorb, "mousemove", "5", "5")
+    reset(orb, "fail")
+
+
+def test_controls_call_the_callables(xorb, orb):
+    reset(orb, "controls")
+    buttons = orb.ask("geometry")["buttons"]
+    click(xorb, buttons["mute"])
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["muted"] and s, what="muted")
+    assert ["set_muted", True] in shown["calls"] and "muted" in shown["detail"]
+    click(xorb, buttons["mute"])
+    wait_for(lambda: not orb.ask("inspect")["muted"], what="unmuted")
+    click(xorb, buttons["stop"])
+    wait_for(lambda: ["stop"] in orb.ask("inspect")["calls"], what="stop to be called")
+
+    click(xorb, buttons["phone"])
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["remote"] and s, what="the remote panel")
+    assert "http://192.0.2.10:8765" in shown["remote_text"]
+    qr = wait_for(lambda: orb.ask("geometry")["qr"], what="the QR code")
+    size, pixels = grab(xorb.display, qr)
+    colours = {pixels[i:i + 3] for i in range(0, len(pixels), 3)}
+    assert b"\x00\x00\x00" in colours and b"\xff\xff\xff" in colours  # black modules on white
+    viewers = getattr(EventType, "REMOTE_VIEWERS", None)
+    if viewers is not None:
+        orb.ask("emit", events=[{"type": viewers.value, "command_id": "remote", "data": {"viewers": 2}}])
+        wait_for(lambda: orb.ask("inspect")["viewers"] == "● 2 phones watching", what="the watching indicator")
+        orb.ask("emit", events=[{"type": viewers.value, "command_id": "remote", "data": {"viewers": 0}}])
+    paired = getattr(EventType, "REMOTE_PAIRED", None)
+    if paired is not None:  # the code on screen is spent: the window shows a fresh one
+        url = shown["remote_url"]
+        orb.ask("emit", events=[{"type": paired.value, "command_id": "remote", "data": {"ip": "192.0.2.77"}}])
+        shown = wait_for(lambda: (s := orb.ask("inspect"))["remote_url"] != url and s, what="a fresh pairing code")
+        assert shown["viewers"] == "phone paired: 192.0.2.77"
+    click(xorb, orb.ask("geometry")["buttons"]["phone"])
+    wait_for(lambda: not orb.ask("inspect")["remote"], what="the remote panel to go")
+    assert ["remote_toggle", True] in orb.ask("inspect")["calls"]
+
+
+def test_a_burst_of_1000_events_keeps_the_window_responsive(xorb, orb):
+    reset(orb, "burst")
+    for seconds in (1.0, 0.0):  # spread over a second, then all at once
+        report = orb.ask("burst", n=1000, seconds=seconds, timeout_s=30.0)
+        assert report["events"] >= 1000  # all of them folded in (plus any stragglers from before)
+        # an after() callback scheduled during the burst ran at most this late
+        assert report["max_late_ms"] <= 200, report
+        assert report["redraws"] < 200, report  # drained per tick and drawn once, not once per event
+        print(f"burst over {seconds} s: {report}")
+    reset(orb, "burst")  # the 1,000th event spawned an agent that never ends: its command does
+    wait_for(lambda: not orb.ask("inspect")["chips"], 15.0, what="the flood's chips to fade")
+
+
+def test_disabled_controls_say_why(xorb, tmp_path):
+    proc = OrbProcess(xorb.env, tmp_path, fake_controls=False)
+    try:
+        buttons = proc.ask("geometry")["buttons"]
+        xdo(xorb, "mousemove", *centre(buttons["mute"]))
+        tip = wait_for(lambda: proc.ask("inspect")["tooltips"].get("mute"), what="the mute tooltip")
+        assert tip.startswith("Off: voice input is off")
+        click(xorb, buttons["mute"])  # greyed out: nothing happens
+        xdo(xorb, "mousemove", *centre(buttons["phone"]))
+        tip = wait_for(lambda: proc.ask("inspect")["tooltips"].get("phone"), what="the phone tooltip")
+        assert tip == "Off: the phone remote is not available"
+        assert not proc.ask("inspect")["muted"]
+        xdo(xorb, "mousemove", "5", "5")
+    finally:
+        assert proc.close() == 0
+
+
+def test_position_and_pin_are_remembered(xorb, tmp_path):
+    first = OrbProcess(xorb.env, tmp_path)
+    try:
+        xdo(xorb, "windowmove", "--sync", first.ready["xid"], "140", "90")
+        wait_for(lambda: first.ask("geometry")["frame"][:2] != first.ready["frame"][:2], what="the move")
+        moved = first.ask("geometry")["frame"]
+        click(xorb, first.ask("geometry")["buttons"]["pin"])
+        wait_for(lambda: not first.ask("inspect")["on_top"], what="unpinned")
+    finally:
+        assert first.close() == 0
+    saved = json.loads((tmp_path / "anovax" / "orb.json").read_text())
+    assert [saved["x"], saved["y"]] == moved and saved["on_top"] is False
+
+    second = OrbProcess(xorb.env, tmp_path)
+    try:
+        again = second.ask("geometry")["frame"]
+        assert abs(again[0] - moved[0]) <= 2 and abs(again[1] - moved[1]) <= 2, (again, moved)
+        assert not second.ask("inspect")["on_top"]
+    finally:
+        assert second.close() == 0
+
+    (tmp_path / "anovax" / "orb.json").write_text("{not json")
+    third = OrbProcess(xorb.env, tmp_path)  # a corrupt file: placed by the window manager, pinned
+    try:
+        assert third.ask("inspect")["on_top"]
+    finally:
+        assert third.close() == 0
+
+
+def test_mute_is_greyed_out_when_the_listener_finds_no_microphone(xorb, orb):
+    reset(orb, "nomic")
+    orb.ask("emit", events=[{"type": "VOICE_STATE", "command_id": "voice",
+                             "data": {"state": "unavailable", "detail": "no microphone was found"}}])
+    mute = orb.ask("geometry")["buttons"]["mute"]
+    xdo(xorb, "mousemove", *centre(mute))
+    tip = wait_for(lambda: orb.ask("inspect")["tooltips"].get("mute"), what="the mute tooltip")
+    assert tip == "Off: no microphone was found"
+    calls = len(orb.ask("inspect")["calls"])
+    click(xorb, mute)
+    time.sleep(0.3)
+    assert len(orb.ask("inspect")["calls"]) == calls  # disabled: the control was not called
+    xdo(xorb, "mousemove", "5", "5")
+    orb.ask("emit", events=[{"type": "VOICE_STATE", "command_id": "voice", "data": {"state": "listening"}}])
+    wait_for(lambda: orb.ask("inspect")["detail"] == 'say "hey anova", or type a command', what="listening again")
+
+
+RUN_ORB = """
+import os, signal, sys, threading, time
+from pathlib import Path
+from anovax.app import Assistant
+from anovax.orb.controls import OrbControls
+from anovax.orb.run import OrbUnavailable, run_orb
+from anovax.settings import Settings
+
+state = Path(sys.argv[1])
+assistant = Assistant(Settings(planner="offline", memory_path=state / "memory.json", log_path=None))
+controls = OrbControls.for_assistant(assistant)
+if sys.argv[2] == "interrupt":
+    # Ctrl-C in the terminal: Tk would swallow a KeyboardInterrupt, so run_orb closes the window instead
+    threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    code = run_orb(assistant, controls, prefs_path=state / "orb.json")
+except OrbUnavailable as exc:
+    print("unavailable:", exc)
+    code = 9
+assistant.close()
+print("returned", code, flush=True)
+"""
+
+
+def run_orb_process(env, state, how):
+    return subprocess.run([sys.executable, "-c", RUN_ORB, str(state), how], env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_run_orb_returns_when_interrupted_and_saves_its_place(xorb, tmp_path):
+    from anovax.orb.run import orb_unavailable
+
+    assert orb_unavailable(xorb.env) is None
+    done = run_orb_process(xorb.env, tmp_path, "interrupt")
+    assert done.returncode == 0 and done.stdout.strip().endswith("returned 0"), done.stderr
+    assert json.loads((tmp_path / "orb.json").read_text())["on_top"] is True
+
+
+def test_run_orb_without_a_display_says_why(tmp_path):
+    done = run_orb_process({"DISPLAY": ":12345"}, tmp_path, "plain")
+    assert "unavailable: cannot open a window" in done.stdout, done.stderr
+    from anovax.orb.run import orb_unavailable
+
+    assert orb_unavailable({"DISPLAY": ":12345"}).startswith("cannot open a window")
