@@ -147,6 +147,30 @@ def test_dictionary_is_cut_to_the_model_words_with_extra_pronunciations(tmp_path
     assert "<s>" in lm and "</s>" in lm and "zzqx" not in lm
 
 
+def test_unwritable_cache_falls_back_to_a_temporary_folder(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache folder should be")
+    rec = SphinxCommandRecognizer(["hey anova", "open notepad"], cache_dir=blocker / "stt")
+    assert rec.built and rec.lm_path.is_file() and blocker not in rec.lm_path.parents
+    assert rec.decoder is not None
+
+
+def test_damaged_cache_is_rebuilt(tmp_path):
+    sentences = ["hey anova", "open notepad"]
+    first = SphinxCommandRecognizer(sentences, cache_dir=tmp_path)
+    first.lm_path.write_text("not an arpa file\n")
+    second = SphinxCommandRecognizer(sentences, cache_dir=tmp_path)
+    assert second.built and "\\data\\" in second.lm_path.read_text()
+
+
+def test_dither_without_audioop_matches(monkeypatch):
+    raw = bytes(range(256)) * 100 + b"\xff\x7f" * 500 + b"\x00\x80" * 500  # includes full-scale samples
+    with_audioop = stt._dither(raw, stt.DITHER_RMS)
+    monkeypatch.setattr(stt, "_audioop_add", lambda: None)
+    assert stt._dither(raw, stt.DITHER_RMS) == with_audioop != raw
+    assert stt._dither(raw, 0) == raw
+
+
 def test_default_cache_dir_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert stt.default_cache_dir() == tmp_path / "anovax" / "stt"
@@ -207,6 +231,7 @@ def spoken(tmp_path_factory):
     return _render_all(sorted(set(WAKE_SET + SOUND_ALIKES + COMMANDS)), tmp)
 
 
+@pytest.mark.slow
 @needs_espeak
 def test_wake_phrases_wake_it(sphinx, spoken):
     heard = {(v, p): sphinx.recognize(spoken[v, p]) for v in voicegen.VOICES for p in WAKE_SET}
@@ -223,6 +248,7 @@ def test_sound_alikes_do_not_wake_it(sphinx, spoken):
     assert len(woke) <= 1, woke
 
 
+@pytest.mark.slow
 @needs_espeak
 def test_command_word_error_rate(sphinx, spoken):
     rates = {(v, p): voicegen.wer(p, sphinx.recognize(spoken[v, p])) for v in voicegen.VOICES for p in COMMANDS}
@@ -325,8 +351,10 @@ def test_google_result_mapping_without_the_library_call():
 
     assert map_google_result(lambda: "Hello  World") == "hello world"
     assert map_google_result(raises(sr.UnknownValueError())) == ""
-    with pytest.raises(SttError):
+    with pytest.raises(SttError, match="^Google speech recognition is unreachable: recognition connection failed: refused[.]$"):
         map_google_result(raises(sr.RequestError("recognition connection failed: refused")))
+    with pytest.raises(SttError, match="^Google speech recognition failed: timed out[.]$"):
+        map_google_result(raises(TimeoutError("timed out")))  # a read timeout is not wrapped by the library
     with pytest.raises(KeyError):  # anything else is a bug, not an engine failure: not hidden
         map_google_result(raises(KeyError("x")))
 

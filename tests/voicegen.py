@@ -2,9 +2,9 @@
 
 ``render("hey anova open notepad", path)`` writes a 16 kHz mono 16-bit WAV (sox resamples;
 without sox the file keeps espeak-ng's 22.05 kHz and ``AudioData.get_raw_data(convert_rate=...)``
-resamples it later). ``noise`` > 0 mixes pink noise into it: the noise's peak amplitude as a
-fraction of full scale (espeak-ng speech peaks near 0.5-0.9 of full scale, so 0.1 is a clearly
-audible hiss, roughly 15 dB below the speech).
+resamples it later). ``noise`` > 0 mixes pink noise into it, ``noise`` being the amplitude given
+to sox's ``synth pinknoise vol``: measured against these voices' speech, 0.05 is 16-20 dB and
+0.1 is 10-14 dB signal-to-noise ratio.
 
 ``VOICES`` are the three espeak-ng voices the command recogniser was measured on; ``wer`` is
 the word error rate (word-level Levenshtein distance / reference length).
@@ -57,15 +57,15 @@ def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 16
             return path
         if pad > 0:
             padded = Path(tmp) / "padded.wav"
-            _run(["sox", str(raw), str(padded), "pad", f"{pad:.3f}", f"{pad:.3f}"])
+            _run(["sox", "-R", str(raw), str(padded), "pad", f"{pad:.3f}", f"{pad:.3f}"])
             raw = padded
         if noise <= 0:
-            _run(["sox", str(raw), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", str(path)])
+            _run(["sox", "-R", str(raw), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", str(path)])
             return path
         # noise of exactly the speech's length and format, then mixed at full speech volume
         hiss = Path(tmp) / "noise.wav"
-        _run(["sox", str(raw), str(hiss), "synth", "pinknoise", "vol", f"{float(noise):.4f}"])
-        _run(["sox", "-m", "-v", "1", str(raw), "-v", "1", str(hiss),
+        _run(["sox", "-R", str(raw), str(hiss), "synth", "pinknoise", "vol", f"{float(noise):.4f}"])
+        _run(["sox", "-R", "-m", "-v", "1", str(raw), "-v", "1", str(hiss),
               "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", str(path)])
     return path
 

@@ -1,9 +1,9 @@
 """The closed command corpus the offline recogniser's language model is built from.
 
 pocketsphinx's general English model hears "hey anova open notepad" as a string of unrelated
-words (word error rate ~0.9 on synthetic speech, and it never outputs "anova"). A small
-language model made from the sentences AnovaX actually understands brings it near 0.05: the
-idea of Home Assistant's Speech-to-Phrase. The sentences come from the offline planner's own
+words (word error rate ~0.9 on synthetic speech, and it never outputs "anova"). A language
+model made from the sentences AnovaX actually understands brings it to 0.02-0.14, depending on
+the voice (numbers in stt.py): the idea of Home Assistant's Speech-to-Phrase. The sentences come from the offline planner's own
 grammar (``anovax/planner/grammar.yaml``) and tables (``lexicon.py``, the desktop app tables,
 the user's own app names), so what can be heard and what can be planned stay the same set.
 
