@@ -4,7 +4,7 @@ PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-run
 TSTAMP := $(VENV)/.stamp-test
 
-.PHONY: run test bench eval-slurp clean
+.PHONY: run test bench eval eval-slurp clean
 
 $(STAMP): pyproject.toml scripts/setup-env.sh
 	bash scripts/setup-env.sh
@@ -25,6 +25,11 @@ test: $(TSTAMP)
 ## bench: latency and resource figures, printed as tables
 bench: $(TSTAMP)
 	$(PY) -m benchmarks
+
+## eval: the task suite end to end on Xvfb (offline and scripted Gemini), ablations,
+##       SLURP; writes docs/EVALUATION.md and docs/eval_latency.png
+eval: $(TSTAMP)
+	$(PY) -m eval.run
 
 ## eval-slurp: the offline planner on the SLURP test split
 eval-slurp: $(TSTAMP)

@@ -48,6 +48,8 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False) -> Piece | Non
         low = new
     if not low:
         return None
+    # "the website wikipedia.org", "the site example.com": the words name what follows
+    low = re.sub(r"^(?:web ?site|site|web ?page|page|url|address)\s+(?=\S+\.\S)", "", low)
     if low in lx.USER_APPS:
         return open_app(low)
     if low in lx.APP_ALIASES:

@@ -1,0 +1,1 @@
+"""The measured evaluation (`make eval`): a task suite judged by its effects on a real X desktop."""
