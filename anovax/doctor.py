@@ -18,13 +18,11 @@ import contextlib
 import importlib.util
 import io
 import json
-import os
 import shutil
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -194,28 +192,13 @@ class MicInfo:
     default: str | None
 
 
-@contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Silence fd 2: ALSA and JACK print dozens of lines from C while PyAudio looks for devices."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 def probe_microphone() -> MicInfo:
     """Ask PyAudio for input devices; ImportError when it is not installed."""
     import pyaudio
 
-    with _quiet_stderr():
+    from anovax.voice.listener import quiet_stderr  # ALSA and JACK print dozens of lines from C
+
+    with quiet_stderr():
         audio = pyaudio.PyAudio()
     try:
         devices = [audio.get_device_info_by_index(i) for i in range(audio.get_device_count())]
