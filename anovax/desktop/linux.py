@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from anovax.desktop import apps
-from anovax.desktop.base import CancelToken, LaunchEvidence
+from anovax.desktop.base import CancelToken
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.speech import SpeechOut
 from anovax.desktop.typing import (
@@ -152,11 +152,6 @@ class LinuxDesktop(RealDesktop):
         self._focus: X11Focus | None = None
         self._focus_failed = False
         self._launching = threading.local()  # the window list before this thread's launch
-        self._last_launch: LaunchEvidence | None = None
-        #: the window keys are meant for: the one the last verified launch_app opened
-        self.target_window: int | None = None
-        #: check that the target has the focus before typing (the bench switches it off)
-        self.focus_guard = True
         if self._x11 and self.xdotool is None:
             log.warning("xdotool is not installed: typing is limited to plain ASCII (Debian package xdotool).")
 
@@ -164,10 +159,6 @@ class LinuxDesktop(RealDesktop):
 
     def _desktop_entries(self) -> Iterator[apps.DesktopEntry]:
         yield from apps.desktop_entries(apps.application_dirs(os.environ))
-
-    def launch_evidence(self) -> LaunchEvidence | None:
-        """Window, title, class, pid and time of the last verified launch (None if unverified)."""
-        return self._last_launch
 
     def _focus_conn(self) -> X11Focus | None:
         if self._focus is None and not self._focus_failed and self._x11:

@@ -127,18 +127,8 @@ class MacDesktop(RealDesktop):
         self._kb_lock = threading.Lock()
         self._started = threading.local()  # when this thread's launch_app began
         self._front_failed = False
-        self._last_launch: LaunchEvidence | None = None
-        #: the pid of the app keys are meant for: the one the last verified launch_app
-        #: brought to the front (a pid, not a window: see the module docstring)
-        self.target_window: int | None = None
-        #: check that the target is in front before typing (a bench can switch it off)
-        self.focus_guard = True
 
     # -- launching: wait for the app to come to the front ----------------------------------
-
-    def launch_evidence(self) -> LaunchEvidence | None:
-        """App pid, window title, app name and time of the last verified launch (None if unverified)."""
-        return self._last_launch
 
     def _before_launch(self, name: str) -> None:
         self._last_launch = None

@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from anovax.desktop import apps
-from anovax.desktop.base import CancelToken, Desktop, chunks
+from anovax.desktop.base import CancelToken, Desktop, LaunchEvidence, chunks
 from anovax.desktop.speech import SpeechOut, TtsThread
 from anovax.desktop.typing import parse_chords, prepare_text
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
@@ -153,6 +153,13 @@ class RealDesktop:
         self._speech: SpeechOut = speech if speech is not None else TtsThread()
         self._url_threads: list[threading.Thread] = []
         self._pyautogui: Any = None
+        #: the last launch_app the adapter could verify (None: unverified, or none yet)
+        self._last_launch: LaunchEvidence | None = None
+        #: what keys are meant for: the window (X11, Windows) or app pid (macOS) the last
+        #: verified launch_app brought to the front; None types into whatever has the focus
+        self.target_window: int | None = None
+        #: check that the target has the focus before each chunk (a bench switches it off)
+        self.focus_guard = True
 
     # -- apps -------------------------------------------------------------------------
 
@@ -178,6 +185,10 @@ class RealDesktop:
         """Installed apps by the names menus show (Linux overrides this); read lazily, only
         when a name is neither in the tables nor a command."""
         return ()
+
+    def launch_evidence(self) -> LaunchEvidence | None:
+        """Window, title, class, pid and time of the last verified launch (None if unverified)."""
+        return self._last_launch
 
     def _popen_options(self) -> dict[str, Any]:
         # a session of its own: our Ctrl+C or exit must not take the user's app with it

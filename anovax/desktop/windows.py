@@ -190,11 +190,6 @@ class WindowsDesktop(RealDesktop):
         super().__init__(settings, speech=speech, which=self._find_program)
         self._kb_lock = threading.Lock()
         self._launching = threading.local()  # this thread's launch: start time, windows before
-        self._last_launch: LaunchEvidence | None = None
-        #: the window keys are meant for: the one the last verified launch_app opened
-        self.target_window: int | None = None
-        #: check that the target has the foreground before typing (a bench can switch it off)
-        self.focus_guard = True
 
     def _find_program(self, program: str) -> str | None:
         """PATH first, then App Paths: browsers and Office install outside PATH and register there."""
@@ -211,10 +206,6 @@ class WindowsDesktop(RealDesktop):
         return registered if registered and Path(registered).is_file() else None
 
     # -- launching: wait for the app's window -------------------------------------------
-
-    def launch_evidence(self) -> LaunchEvidence | None:
-        """Window, title, class, pid and time of the last verified launch (None if unverified)."""
-        return self._last_launch
 
     def _popen_options(self) -> dict[str, Any]:
         # no DEVNULL handles: a console app given NUL as stdin would exit at once
