@@ -14,15 +14,16 @@ from __future__ import annotations
 import enum
 import itertools
 import logging
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from anovax.desktop.base import CancelToken, Desktop
+from anovax.cancel import USER_STOP, Cancelled, CancelToken, is_stop_utterance
+from anovax.desktop.base import Desktop
 from anovax.errors import AnovaXError, ConfigError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
@@ -35,6 +36,7 @@ from anovax.planner.model import JsonModel
 from anovax.recovery import AutonomousLoop, Speculator
 from anovax.safety import Rule, Verdict, safety_check
 from anovax.settings import Settings
+from anovax.textclean import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +53,44 @@ class Status(enum.Enum):
     PLANNED = ("planned", 0)  # dry run: planned and checked, nothing executed
     REFUSED = ("refused", 3)
     FAILED = ("failed", 4)
+    #: the user stopped it; 130 is the shell's code for a command ended by Ctrl-C
+    STOPPED = ("stopped", 130)
 
     def __init__(self, label: str, exit_code: int) -> None:
         self.label = label
         self.exit_code = exit_code
+
+
+@dataclass
+class _Queued:
+    """A command waiting in (or taken from) the queue; its token is made with it, so a stop
+    that lands between queue and worker still reaches it."""
+
+    command_id: str
+    text: str
+    source: str
+    future: Future[CommandResult]
+    cancel: CancelToken = field(default_factory=CancelToken)
+
+
+@dataclass(frozen=True)
+class StopReport:
+    """What a stop did: the command it cancelled, how many queued ones it dropped."""
+
+    running: str | None
+    dropped: int
+    speech: bool = False
+
+    @property
+    def message(self) -> str:
+        dropped = ""
+        if self.dropped:
+            dropped = f" I also dropped {self.dropped} waiting command{'s' if self.dropped != 1 else ''}."
+        if self.running is not None:
+            return "Stopping." + dropped
+        if self.dropped:
+            return dropped.strip()
+        return "Stopped speaking." if self.speech else "Nothing to stop."
 
 
 @dataclass(frozen=True)
@@ -133,8 +169,6 @@ class Assistant:
                  bus: EventBus | None = None, desktop: Desktop | None = None,
                  orchestrator_options: dict[str, Any] | None = None) -> None:
         self.settings = settings
-        #: the running command's token (set and cleared by the command worker)
-        self._running_cancel: CancelToken | None = None
         # the user's own app names are apps to the offline planner too ("open the test editor")
         register_user_apps(name for app in settings.apps for name in app.names)
         self.bus = bus if bus is not None else EventBus()
@@ -153,36 +187,54 @@ class Assistant:
                 set_current_app=self.memory.session.set_app,
                 **(orchestrator_options or {}),
             )
-        #: the recovery loop plugs in here: (request, failed outcome, command id, budget) → outcome
-        self.recover: Callable[[str, Outcome, str, AgentBudget], Outcome] | None = None
+        #: the recovery loop plugs in here: (request, failed outcome, command id, budget, cancel) → outcome
+        self.recover: Callable[[str, Outcome, str, AgentBudget, CancelToken], Outcome] | None = None
         self._speculator: Speculator | None = None
         if self.model is not None and self.orchestrator is not None:
             self._speculator = Speculator(desktop, self.bus)
             loop = AutonomousLoop(self.model, self.orchestrator, self.bus, check=safety_check,
                                   speculator=self._speculator, timeout_s=settings.planner_timeout_s)
-            self.recover = lambda text, outcome, command_id, budget: loop.run(
-                text, outcome, command_id=command_id, budget=budget)
+            self.recover = lambda text, outcome, command_id, budget, cancel: loop.run(
+                text, outcome, command_id=command_id, budget=budget, cancel=cancel)
         self._ids = itertools.count(1)
         self._closed = False
-        self._queue: queue.Queue[tuple[str, str, Future[CommandResult]] | None] = queue.Queue(maxsize=QUEUE_SIZE)
+        # The queue and the running command change together under one lock: a stop must find
+        # every command either waiting (dropped) or running (cancelled), never in between.
+        self._state_lock = threading.Lock()
+        self._wakeup = threading.Condition(self._state_lock)
+        self._pending: deque[_Queued | None] = deque()
+        self._running: _Queued | None = None
         self._worker = threading.Thread(target=self._drain, name="commands", daemon=True)
         self._worker.start()
 
     # -- entry points ---------------------------------------------------------------------
 
     def submit(self, text: str, source: str = "text") -> Future[CommandResult]:
-        """Queue a command from any source; the future resolves when it has run."""
+        """Queue a command from any source; the future resolves when it has run.
+
+        A stop utterance ("stop", "cancel that", "never mind") is not queued: it is a control
+        message handled at once, ahead of everything waiting (see ``stop``)."""
+        text = clean_text(text)  # bad bytes, lone surrogates, NUL and controls → U+FFFD; a non-str → ""
         command_id = f"c{next(self._ids)}"
         future: Future[CommandResult] = Future()
         # callers that answer before the command ends (the phone's 202) need its id now
         future.command_id = command_id  # type: ignore[attr-defined]
+        if is_stop_utterance(text):
+            report = self.stop(source)
+            future.set_result(CommandResult(text=str(text), status=Status.DONE, message=report.message,
+                                            planner=self.planner.name, command_id=command_id))
+            return future
         if self._closed:
             future.set_result(CommandResult(text=str(text)[:80], status=Status.FAILED, planner=self.planner.name,
                                             command_id=command_id, message="AnovaX is shutting down."))
             return future
-        try:
-            self._queue.put_nowait((command_id, text if isinstance(text, str) else "", future))
-        except queue.Full:
+        item = _Queued(command_id, text if isinstance(text, str) else "", source, future)
+        with self._wakeup:
+            full = len(self._pending) >= QUEUE_SIZE
+            if not full:
+                self._pending.append(item)
+                self._wakeup.notify()
+        if full:
             message = "I'm still busy with earlier commands; please try again in a moment."
             self.bus.emit(EventType.COMMAND_REJECTED, command_id, error=message, data={"source": source})
             future.set_result(CommandResult(text=str(text)[:80], status=Status.REFUSED, message=message,
@@ -193,14 +245,41 @@ class Assistant:
         """The single entry point: run one command (queued behind earlier ones) and return its result."""
         return self.submit(text, source).result()
 
+    def stop(self, source: str = "text") -> StopReport:
+        """The user's stop, from any front end: cancel the running command at whatever stage it
+        is (planning, checking, acting, recovering), drop the commands ``source`` still has
+        queued, and cut off speech. Returns at once; the running command then ends with
+        status ``stopped``."""
+        with self._state_lock:
+            running = self._running
+            if running is not None:
+                running.cancel.cancel(USER_STOP)
+            dropped = self._drop_queued(source)
+        speaking = self.stop_speaking()
+        report = StopReport(running=running.command_id if running is not None else None,
+                            dropped=len(dropped), speech=speaking)
+        self.bus.emit(EventType.COMMAND_STOPPED, running.command_id if running is not None else "",
+                      data={"source": source, "dropped": len(dropped), "message": report.message})
+        for item in dropped:
+            result = CommandResult(text=item.text[:80], status=Status.STOPPED, planner=self.planner.name,
+                                   command_id=item.command_id, message="Dropped: you said stop before it ran.")
+            self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
+            item.future.set_result(result)
+        return report
+
     def cancel_current(self) -> bool:
-        """Stop the command that is running (the orb's Stop button): no new step starts and the
-        running agents are cancelled; recovery does not take over. False if nothing runs."""
-        cancel = self._running_cancel
-        if cancel is None:
+        """Stop the running command only (queued ones stay); False if nothing runs."""
+        with self._state_lock:
+            running = self._running
+        if running is None:
             return False
-        cancel.cancel("stopped by the user")
+        running.cancel.cancel(USER_STOP)
         return True
+
+    @property
+    def busy(self) -> bool:
+        """A command is running (the console's Ctrl-C cancels it rather than exiting)."""
+        return self._running is not None
 
     def stop_speaking(self) -> bool:
         """Barge-in ("stop" heard while AnovaX speaks): cut the speech off; True if it was speaking.
@@ -210,10 +289,9 @@ class Assistant:
 
     def close(self) -> None:
         self._closed = True
-        try:
-            self._queue.put(None, timeout=5.0)
-        except queue.Full:
-            pass  # the daemon worker is abandoned; nothing new can be queued anyway
+        with self._wakeup:
+            self._pending.append(None)  # after what is queued: those commands still run
+            self._wakeup.notify()
         self._worker.join(5.0)
         if self._speculator is not None:
             self._speculator.close()
@@ -225,22 +303,40 @@ class Assistant:
 
     # -- the command worker ---------------------------------------------------------------
 
+    def _drop_queued(self, source: str) -> list[_Queued]:
+        """Take ``source``'s waiting commands out of the queue (caller holds ``_state_lock``)."""
+        dropped = [item for item in self._pending if item is not None and item.source == source]
+        if dropped:
+            self._pending = deque(item for item in self._pending if item is None or item.source != source)
+        return dropped
+
     def _drain(self) -> None:
         while True:
-            item = self._queue.get()
+            with self._wakeup:
+                while not self._pending:
+                    self._wakeup.wait()
+                item = self._pending.popleft()
+                self._running = item
             if item is None:
                 return
-            command_id, text, future = item
-            self._current_command = command_id
+            self._current_command = item.command_id
             try:
-                result = self._handle(command_id, text)
+                result = self._handle(item.command_id, item.text, item.cancel)
+            except Cancelled:
+                result = self._stopped(item.command_id, item.text)
             except Exception as exc:  # the assistant must outlive any one command
                 log.exception("command failed unexpectedly")
-                result = CommandResult(text=text, status=Status.FAILED, planner=self.planner.name,
-                                       command_id=command_id,
+                result = CommandResult(text=item.text, status=Status.FAILED, planner=self.planner.name,
+                                       command_id=item.command_id,
                                        message=f"Something went wrong inside AnovaX: {type(exc).__name__}.")
-            self.bus.emit(EventType.COMMAND_DONE, command_id, data=result.to_dict())
-            future.set_result(result)
+            with self._state_lock:
+                self._running = None
+            self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
+            item.future.set_result(result)
+
+    def _stopped(self, command_id: str, text: str, **fields: Any) -> CommandResult:
+        return self._finish(CommandResult(text=text.strip(), status=Status.STOPPED, message="Stopped.",
+                                          planner=self.planner.name, command_id=command_id, **fields))
 
     def _planner_event(self, kind: str, detail: str) -> None:
         """The online planner's faults, as events of the command being planned."""
@@ -250,7 +346,10 @@ class Assistant:
         self.memory.add_turn(result.text, result.message)
         return result
 
-    def _handle(self, command_id: str, text: str) -> CommandResult:
+    def _handle(self, command_id: str, text: str, cancel: CancelToken) -> CommandResult:
+        """One command, start to end. ``cancel`` is its token: a stop raises ``Cancelled`` out of
+        whichever stage is running (planning abandons its model call), and ``_drain`` turns that
+        into the ``stopped`` result."""
         name = self.planner.name
         text = text.strip()
         self.bus.emit(EventType.COMMAND_RECEIVED, command_id, data={"text": text[:MAX_COMMAND_CHARS]})
@@ -264,12 +363,17 @@ class Assistant:
 
         timings: dict[str, float] = {}
         started = time.perf_counter()
+        cancel.check()
         try:
             plan, declined = self.planner.plan_with_refusal(text, self.memory.build_context(),
-                                                            current_app=self.memory.session.current_app)
+                                                            current_app=self.memory.session.current_app,
+                                                            cancel=cancel)
+        except Cancelled:
+            raise
         except AnovaXError as exc:
             return self._finish(CommandResult(status=Status.FAILED, message=exc.message, **base))
         timings["plan"] = (time.perf_counter() - started) * 1000
+        cancel.check()
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "planner": name,
                                                                "ms": round(timings["plan"], 3)})
         if declined:
@@ -279,11 +383,12 @@ class Assistant:
             verdict = safety_check(plan, text, memory=self.memory.facts.snapshot(),
                                    focused_app=self.memory.session.current_app)
             timings["safety"] = (time.perf_counter() - started) * 1000
+        cancel.check()
         if not verdict.ok:
             self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
                           data={"rule": verdict.rule, "step": verdict.step})
             if self.orchestrator is not None:
-                self.orchestrator.say(verdict.reason, command_id)
+                self.orchestrator.say(verdict.reason, command_id, cancel)
             return self._finish(CommandResult(status=Status.REFUSED, message=verdict.reason, plan=plan,
                                               verdict=verdict, timings_ms=timings, **base))
         if self.orchestrator is None:
@@ -292,32 +397,27 @@ class Assistant:
 
         started = time.perf_counter()
         budget = AgentBudget()  # one budget for the plan, its sub-plans and any recovery
-        cancel = CancelToken()
-        self._running_cancel = cancel  # only the queue's one worker thread runs commands
-        try:
-            outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel)
-        finally:
-            self._running_cancel = None
+        outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel)
         if not outcome.ok and self.recover is not None and not cancel.cancelled:
-            outcome = self.recover(text, outcome, command_id, budget)
-            if outcome.ok and outcome.spoken:
-                self.orchestrator.say(outcome.spoken, command_id)
+            outcome = self.recover(text, outcome, command_id, budget, cancel)
+            if outcome.ok and outcome.spoken and not cancel.cancelled:
+                self.orchestrator.say(outcome.spoken, command_id, cancel)
         timings["dispatch"] = (time.perf_counter() - started) * 1000
+        if cancel.cancelled and not outcome.ok:
+            return self._stopped(command_id, text, plan=plan, verdict=verdict, outcome=outcome, timings_ms=timings)
         if outcome.ok:
             message = outcome.spoken or "Done."
             status = Status.DONE
-        elif cancel.cancelled:
-            message, status = "Stopped.", Status.FAILED  # the user asked: nothing to say aloud
         else:
             message = f"I couldn't finish that: {outcome.error_summary()}"
             status = Status.FAILED
-            self.orchestrator.say(message, command_id)
+            self.orchestrator.say(message, command_id, cancel)
         return self._finish(CommandResult(status=status, message=message, plan=plan, verdict=verdict,
                                           outcome=outcome, timings_ms=timings, **base))
 
-    def _plan_subgoal(self, goal: str) -> Plan:
+    def _plan_subgoal(self, goal: str, cancel: CancelToken | None = None) -> Plan:
         """Plan a MetaAgent's sub-goal; a declined sub-goal fails that agent with the reason."""
-        plan, declined = self.planner.plan_with_refusal(goal, "")
+        plan, declined = self.planner.plan_with_refusal(goal, "", cancel=cancel)
         if declined:
             raise PermanentToolError(declined)
         return plan

@@ -10,8 +10,8 @@
     anovax doctor [--json]         what this machine lets AnovaX do: display, window manager,
                                    focus checks, apps, microphone, speech, planner, remote
 
-Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety, 4 failed
-(doctor: 0 when no check failed, 1 otherwise).
+Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety, 4 failed,
+130 stopped (Ctrl-C) (doctor: 0 when no check failed, 1 otherwise).
 """
 
 from __future__ import annotations
@@ -22,20 +22,27 @@ import dataclasses
 import json
 import logging
 import os
+import queue
 import sys
 import threading
+from collections import deque
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 from typing import Any, TextIO
 
 from anovax import __version__, doctor
 from anovax.app import Assistant, CommandResult, Status
+from anovax.cancel import is_stop_utterance
 from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
 from anovax.errors import ConfigError
 from anovax.events import EventType
 from anovax.settings import PLANNERS, Settings, load_settings
+from anovax.textclean import tolerant_stdio
 
 EXIT_USAGE = 2
+#: after Ctrl-C, how long --text waits for the stopped command to wind down and report
+STOP_WAIT_S = 2.0
 #: doctor: some check failed
 EXIT_DOCTOR_FAILED = 1
 EPILOG = """subcommands:
@@ -92,6 +99,7 @@ def format_result(result: CommandResult) -> str:
             lines.append("Safety: allowed")
         else:
             lines.append(f"Safety: refused [{result.verdict.rule}] {result.verdict.reason}")
+    # a stopped command is not an error: it reads like any other reply ("AnovaX: Stopped.")
     label = {Status.REFUSED: "Refused", Status.FAILED: "Failed"}.get(result.status, "AnovaX")
     lines.append(f"{label}: {result.message}")
     return "\n".join(lines)
@@ -128,41 +136,124 @@ def format_actions(actions: list) -> str:
     return "\n".join(lines)
 
 
+#: what ends the console session (typed on a line of its own)
+QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova"})
+
+
+class _LineReader:
+    """Reads the console's lines on a thread of its own ("console-input"), so a "stop" typed
+    while a command runs is seen at once instead of waiting behind that command."""
+
+    def __init__(self, stdin: TextIO) -> None:
+        self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._stdin = stdin
+        threading.Thread(target=self._read, name="console-input", daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for line in iter(self._stdin.readline, ""):
+                self._lines.put(line)
+        except (OSError, ValueError):  # the terminal went away, or stdin was closed under us
+            pass
+        self._lines.put(None)
+
+    def get(self, timeout: float | None = None) -> str | None:
+        """The next line, None at end of input; ``queue.Empty`` when ``timeout`` runs out.
+
+        Waits in short slices so Ctrl-C is felt at once on every platform."""
+        if timeout is not None:
+            return self._lines.get(timeout=timeout)
+        while True:
+            try:
+                return self._lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+
+
 def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool = False, status: Any = None,
             remote: Any = None) -> int:
-    """The interactive prompt: one command per line until EOF, 'quit' or Ctrl-C.
+    """The interactive prompt: one command per line until end of input or 'quit'.
 
-    ``:remote on`` / ``:remote off`` / ``:unban`` switch the phone remote (lines starting with
-    ":" are console controls, never commands)."""
+    Commands run one at a time, in the order typed. "stop" (or "cancel", "never mind"), typed
+    while a command runs, is handled at once: the command ends as stopped and the lines typed
+    after it that have not run are dropped. Ctrl-C does the same while a command runs; at the
+    idle prompt it ends the session. ``:remote on`` / ``:remote off`` / ``:unban`` switch the
+    phone remote (lines starting with ":" are console controls, never commands)."""
     interactive = stdin.isatty()
     hold = status.hold if status is not None else contextlib.nullcontext
-    if not as_json:
-        out.write(banner(assistant) + "\n")
-    while True:
-        if interactive:
-            with hold():
-                out.write("you> ")
-                out.flush()
-        try:
-            line = stdin.readline()
-        except KeyboardInterrupt:
-            out.write("\n")
-            return 0
-        if not line:
-            return 0
-        text = line.strip()
-        if not text:
-            continue
-        if text.lower() in {"quit", "exit", ":q", "bye anova"}:
-            return 0
-        if text.startswith(":"):
-            with hold():
-                out.write(console_control(text, remote) + "\n")
-                out.flush()
-            continue
-        result = assistant.on_speech(text)
+    reader = _LineReader(stdin)
+    pending: deque[str] = deque()  # typed while a command ran, not yet run
+    at_end = False
+
+    def say(text: str) -> None:
         with hold():
-            _emit(result, as_json, out, assistant)
+            out.write(text + "\n")
+            out.flush()
+
+    def stop() -> None:
+        report = assistant.stop("console")
+        local = len(pending)
+        pending.clear()
+        if as_json:
+            return  # the COMMAND_STOPPED event is the output
+        say(dataclasses.replace(report, dropped=report.dropped + local).message)
+
+    def run(text: str) -> None:
+        nonlocal at_end
+        future = assistant.submit(text, source="console")
+        while not future.done():
+            try:
+                if at_end:  # no more input can come: wait on the command alone
+                    futures_wait([future], timeout=0.2)
+                    continue
+                line = reader.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            except KeyboardInterrupt:
+                stop()
+                continue
+            if line is None:
+                at_end = True  # finish this command, then leave
+            elif is_stop_utterance(line.strip()):
+                stop()
+            elif line.strip():
+                pending.append(line)
+        with hold():
+            _emit(future.result(), as_json, out, assistant)
+
+    if not as_json:
+        say(banner(assistant))
+    while True:
+        try:
+            if pending:
+                line: str | None = pending.popleft()
+            elif at_end:
+                return 0
+            else:
+                if interactive:
+                    with hold():
+                        out.write("you> ")
+                        out.flush()
+                line = reader.get()
+            if line is None:
+                return 0
+            text = line.strip()
+            if not text:
+                continue
+            if text.lower() in QUIT_WORDS:
+                return 0
+            if text.startswith(":"):
+                say(console_control(text, remote))
+                continue
+            run(text)
+        except KeyboardInterrupt:  # at the idle prompt (a running command's Ctrl-C is caught in run)
+            if assistant.busy:
+                stop()
+                continue
+            with hold():
+                out.write("\n")
+                out.flush()
+            return 0
 
 
 def console_control(text: str, remote: Any) -> str:
@@ -373,6 +464,15 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
+    tolerant_stdio()  # undecodable stdin bytes read as U+FFFD; no character makes a write to stdout/stderr raise
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C outside a command (starting up, shutting down): no traceback
+        print(file=sys.stderr)
+        return Status.STOPPED.exit_code
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # before argparse: "doctor" as a positional would clash with the console's flags
     if argv[:1] == ["doctor"]:
@@ -396,7 +496,15 @@ def main(argv: list[str] | None = None) -> int:
     voice = remote = status = None
     try:
         if args.text is not None:
-            result = assistant.on_speech(args.text)
+            future = assistant.submit(args.text, source="text")
+            try:
+                result = future.result()
+            except KeyboardInterrupt:  # Ctrl-C: stop the command, report it, exit 130
+                assistant.stop("text")
+                try:
+                    result = future.result(timeout=STOP_WAIT_S)
+                except (TimeoutError, KeyboardInterrupt):
+                    return Status.STOPPED.exit_code
             _emit(result, args.json, sys.stdout, assistant)
             return result.exit_code
         if args.audio_file is not None:

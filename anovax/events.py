@@ -40,6 +40,7 @@ class EventType(enum.StrEnum):
     SPEAK_START = "SPEAK_START"
     SPEAK_END = "SPEAK_END"
     COMMAND_DONE = "COMMAND_DONE"
+    COMMAND_STOPPED = "COMMAND_STOPPED"  # the user said stop; data: source, dropped (queued commands), message
     PLANNER_FAULT = "PLANNER_FAULT"  # the online planner failed; data.kind says how
     RECOVERY_STARTED = "RECOVERY_STARTED"
     RECOVERY_TURN = "RECOVERY_TURN"

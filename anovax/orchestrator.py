@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent, agent_classes
+from anovax.cancel import USER_STOP
 from anovax.desktop.base import Cancelled, CancelToken, Desktop
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.events import EventBus, EventType
@@ -160,7 +161,8 @@ def batches(steps: tuple[Step, ...], registry: ToolRegistry) -> list[list[int]]:
 class SubtaskRunner:
     """How a MetaAgent re-enters the pipeline: plan the goal, check it, dispatch it one level deeper."""
 
-    plan: Callable[[str], Plan]
+    #: (goal, the MetaAgent's cancel token) → plan; a stop abandons a model call in flight
+    plan: Callable[[str, CancelToken], Plan]
     check: Callable[..., Any]  # safety_check
 
 
@@ -380,7 +382,10 @@ class Orchestrator:
                 self._emit(agent, EventType.AGENT_DONE, data={"value": result.value})
         except Cancelled as exc:
             if agent.settle(AgentState.FAILED, error=exc.message):
-                self._emit(agent, EventType.AGENT_FAILED, error=exc.message)
+                # a person's stop is not an error: front ends show these agents as stopped
+                stopped = agent.cancel.reason == USER_STOP
+                self._emit(agent, EventType.AGENT_FAILED, error=exc.message,
+                           data={"code": "stopped" if stopped else exc.code})
         except AnovaXError as exc:
             if agent.settle(AgentState.FAILED, error=exc.message):
                 self._emit(agent, EventType.AGENT_FAILED, error=exc.message, data={"code": exc.code})
@@ -433,7 +438,8 @@ class Orchestrator:
                      cancel: CancelToken) -> Outcome:
         if self._subtasks is None:
             raise PermanentToolError("Sub-tasks are not available here.")
-        plan = self._subtasks.plan(goal)
+        plan = self._subtasks.plan(goal, cancel)
+        cancel.check()
         verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used)
         if not verdict.ok:
             self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,

@@ -1,4 +1,8 @@
-"""Rendering of the planner prompts in ``prompts/``: their tool sections come from the registry.
+"""Rendering of the planner prompts: their tool sections come from the registry.
+
+The prompt files are package data in ``anovax/prompt_templates/`` (the repository's
+top-level ``prompts/`` is a symlink to that folder, so there is one copy of each) and are
+read with ``importlib.resources``: they work from a checkout, an installed wheel or a zip.
 
 The prompt files hold the wording; the list of tools and the JSON schema are
 filled in from ``anovax.tools`` so a new tool appears in the prompt the moment
@@ -9,17 +13,18 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
 from anovax.tools import TOOLS, ToolRegistry
 
-#: prompts/ beside the package in a checkout
-PROMPTS_DIR = Path(__file__).resolve().parents[1] / "prompts"
+#: the folder inside the ``anovax`` package that holds the prompt files (package data)
+PROMPTS_PACKAGE_DIR = "prompt_templates"
 
 
 @lru_cache(maxsize=8)
 def load_template(name: str) -> str:
-    return (PROMPTS_DIR / name).read_text(encoding="utf-8")
+    """The text of the prompt file ``name`` (e.g. ``plan_system.md``), shipped inside the package."""
+    return resources.files("anovax").joinpath(PROMPTS_PACKAGE_DIR).joinpath(name).read_text(encoding="utf-8")
 
 
 def render_plan_prompt(memory_context: str = "", registry: ToolRegistry = TOOLS) -> str:

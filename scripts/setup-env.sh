@@ -74,3 +74,12 @@ if sys.argv[1] == "1":
 print("\n".join(deps))
 PY
 fi
+if [ "$want_test" = 1 ]; then
+    # tests/test_wheel.py builds a wheel offline and without build isolation, so the venv itself
+    # needs pyproject's build backend (Python's bundled setuptools is older than it asks for).
+    .venv/bin/python - <<'PY'
+import subprocess, sys, tomllib
+requires = tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]
+subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", *requires])
+PY
+fi

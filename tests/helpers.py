@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 
 
 class FakeClock:
@@ -34,3 +36,30 @@ def wait_for(predicate: Callable[[], object], timeout_s: float = 5.0,
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout_s} s waiting for {what() if callable(what) else what}")
         time.sleep(0.002)
+
+
+def in_thread(fn: Callable[[], object]) -> Future:
+    """Start ``fn()`` on a daemon thread; its Future says whether it has returned yet (and what)."""
+    future: Future = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(fn())
+        except BaseException as exc:  # handed to whoever asks the future
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="in-thread", daemon=True).start()
+    return future
+
+
+def finishes(fn: Callable[[], object], timeout_s: float = 30.0, what: str = "the call") -> object:
+    """Run ``fn()`` on a thread and return its result (or raise what it raised); fail the test if it
+    is still running after ``timeout_s``. A generous deadline against a hang, not a measurement:
+    pick a ``fn`` that can only finish the way the test means (e.g. a wait only a token ends)."""
+    future = in_thread(fn)
+    try:
+        return future.result(timeout_s)
+    except FutureTimeout:
+        if future.done():  # fn itself raised a TimeoutError
+            raise
+        raise AssertionError(f"{what} was still running after {timeout_s} s") from None

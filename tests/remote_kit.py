@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import http.client
 import json
+import os
+import shutil
 import socket
+import subprocess
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -193,3 +197,53 @@ def start_remote(tmp_path, *, limits: Limits = TEST_LIMITS, policy: AuthPolicy |
 def stop_remote(remote: Remote) -> None:
     remote.server.stop()
     remote.bus.close()
+
+
+# ----- the phone page in a browser: shared by tests/test_remote_browser.py and scripts/phone_screenshot.py -----
+
+#: Debian's Chromium, driven by Playwright (no browser download)
+CHROMIUM = "/usr/bin/chromium"
+#: the phone Playwright emulates: an iPhone-sized viewport at twice the pixels, touch
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+#: a checksum of what the page's <img> shows now: changes when a new MJPEG frame has been drawn
+SCREEN_SUM = """() => {
+  const img = document.getElementById('screen');
+  if (!img || !img.naturalWidth) return null;
+  const c = document.createElement('canvas');
+  c.width = 64; c.height = 36;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0, 64, 36);
+  const d = g.getImageData(0, 0, 64, 36).data;
+  let sum = 0;
+  for (let i = 0; i < d.length; i++) sum = (sum * 31 + d[i]) % 1000000007;
+  return sum;
+}"""
+
+
+def phone_settings(tmp_path) -> Settings:
+    """The assistant behind the phone page: offline planner, all state in ``tmp_path``."""
+    return Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
+                    remote_bind="127.0.0.1", remote_width=960, remote_fps=10)
+
+
+@contextlib.contextmanager
+def desktop_screen(tmp_path) -> Iterator[Any]:
+    """A real screen with something that changes on it (Xvfb + a ticking xterm), or the synthetic one."""
+    if not (shutil.which("Xvfb") and shutil.which("xterm")):
+        yield SyntheticScreen(1280, 800)
+        return
+    from anovax.remote import MssScreen
+    from xserver import x_server
+
+    with x_server(1280, 800, workdir=tmp_path) as xs:
+        clock = subprocess.Popen(
+            ["xterm", "-geometry", "64x14+120+90", "-fa", "Monospace", "-fs", "18", "-bg", "#1e2430", "-fg", "#e8ecf4",
+             "-T", "AnovaX desktop",
+             "-e", "sh", "-c", "while :; do clear; echo 'AnovaX desktop under Xvfb'; date +%T.%N; sleep 0.1; done"],
+            env={**os.environ, **xs.env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            yield MssScreen(display=xs.display)
+        finally:
+            clock.terminate()
+            clock.wait(5)

@@ -39,7 +39,7 @@ from anovax.desktop.typing import (
 from anovax.desktop.windows import KEYEVENTF_KEYUP, KEYEVENTF_UNICODE, unicode_events
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
 from anovax.safety import keys as safety_keys
-from helpers import wait_for
+from helpers import finishes, in_thread, wait_for
 
 
 
@@ -318,12 +318,16 @@ def test_open_url_failing_and_lingering_browsers(tmp_path, monkeypatch, desk):
     monkeypatch.setenv("BROWSER", str(_script(tmp_path, "brokenbrowser", "exit 1")))
     with pytest.raises(TransientToolError, match="couldn't open a web browser"):
         desk.open_url("https://example.org", CancelToken())
-    # a browser command that stays in the foreground must not hold the agent
+    # a browser command that stays in the foreground must not hold the agent: this one runs
+    # until the test lets it end, so open_url can only return by not waiting for it
     monkeypatch.setattr(real, "OPEN_URL_WAIT_S", 0.3)
-    monkeypatch.setenv("BROWSER", str(_script(tmp_path, "slowbrowser", "sleep 2")))
-    start = time.monotonic()
-    desk.open_url("https://example.org", CancelToken())
-    assert time.monotonic() - start < 1.5
+    may_exit = tmp_path / "browser-may-exit"
+    monkeypatch.setenv("BROWSER", str(_script(tmp_path, "slowbrowser",
+                                               f'while [ ! -e "{may_exit}" ]; do sleep 0.05; done')))
+    try:
+        finishes(lambda: desk.open_url("https://example.org", CancelToken()), 30.0, "open_url with a lingering browser")
+    finally:
+        may_exit.touch()
 
 
 # -- speech --------------------------------------------------------------------------------
@@ -386,17 +390,16 @@ def test_speech_runs_on_the_tts_thread():
     assert "tts" not in [t.name for t in threading.enumerate()]
 
 
-def test_cancel_stops_the_utterance_from_the_tts_thread():
-    engine = ScriptedEngine(words_per_utterance=500, word_s=0.01)  # ~5 s if never stopped
+def test_cancel_stops_the_utterance_from_the_tts_thread(monkeypatch):
+    monkeypatch.setattr(speech, "DEADLINE_BASE_S", 3600.0)  # only the cancel can end this say
+    engine = ScriptedEngine(words_per_utterance=100_000, word_s=0.01)  # ~17 min if never stopped
     tts = TtsThread(lambda: engine)
     cancel = CancelToken()
     try:
         threading.Timer(0.2, cancel.cancel, args=("test",)).start()
-        start = time.monotonic()
         with pytest.raises(Cancelled):
-            tts.say("a long sentence", cancel)
-        assert time.monotonic() - start < 0.6
-        wait_for(lambda: engine.stopped_on, 2.0, "engine.stop()")
+            finishes(lambda: tts.say("a long sentence", cancel), 30.0, "say after its cancel")
+        wait_for(lambda: engine.stopped_on, 30.0, "engine.stop()")
         assert engine.stopped_on == ["tts"] and engine.spoken == []
         engine.words = 3
         tts.say("next", CancelToken())  # the engine is usable again
@@ -413,9 +416,8 @@ def test_a_stuck_engine_never_hangs_the_caller(monkeypatch, caplog):
     tts = TtsThread(lambda: ScriptedEngine(hang=stuck), stream=out)
     try:
         with caplog.at_level(logging.WARNING):
-            start = time.monotonic()
-            tts.say("one", CancelToken())
-            assert 0.15 < time.monotonic() - start < 1.0
+            # the engine never returns: only say's own 0.2 s deadline can end the call
+            finishes(lambda: tts.say("one", CancelToken()), 30.0, "say with a stuck engine")
         assert "longer than" in caplog.text
         tts.say("two", CancelToken())  # the engine is still stuck: straight to the console
         assert out.getvalue() == "AnovaX says: two\n"
@@ -456,32 +458,33 @@ def test_only_one_engine_per_process():
 @pytest.fixture
 def fake_aplay(tmp_path, monkeypatch):
     """The real engine and espeak-ng; only the sound card is faked: an aplay that keeps the
-    WAV it is given and takes PLAY_S to "play" it."""
+    WAV it is given in ``kept`` and "plays" it until the test creates ``done``."""
     pytest.importorskip("pyttsx3")
     if not shutil.which("espeak-ng"):
         pytest.skip("espeak-ng is not installed (Debian package espeak-ng)")
     kept = tmp_path / "kept"
     kept.mkdir()
-    _script(tmp_path, "aplay", f'cp "$1" "{kept}/$(date +%s%N).wav"\nsleep {PLAY_S}')
+    done = tmp_path / "playing-may-end"
+    _script(tmp_path, "aplay", f'cp "$1" "{kept}/$(date +%s%N).wav"\nwhile [ ! -e "{done}" ]; do sleep 0.02; done')
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setattr(speech, "DEADLINE_BASE_S", 60.0)  # a loaded CI machine is slow; deadlines have their own test
-    return kept
-
-
-PLAY_S = 0.5
+    monkeypatch.setattr(speech, "DEADLINE_BASE_S", 3600.0)  # deadlines have their own test
+    yield SimpleNamespace(kept=kept, done=done)
+    done.touch()  # no aplay outlives the test
 
 
 def test_real_pyttsx3_speaks_and_waits_for_the_sentence_to_end(fake_aplay):
     tts = TtsThread()
     try:
-        start = time.monotonic()
-        tts.say("Hello from AnovaX.", CancelToken())
+        said = in_thread(lambda: tts.say("Hello from AnovaX.", CancelToken()))
+        wait_for(lambda: any(fake_aplay.kept.iterdir()), 30.0, "aplay to start playing")
         # espeak's runAndWait returns after ~0.01 s; say must wait for the playing to end
-        assert time.monotonic() - start >= PLAY_S
+        assert not said.done(), "say returned while the sentence was still playing"
+        fake_aplay.done.touch()
+        said.result(30.0)
         assert tts.unavailable is None
     finally:
         tts.close()
-    (wav,) = fake_aplay.iterdir()
+    (wav,) = fake_aplay.kept.iterdir()
     data = wav.read_bytes()
     assert data[:4] == b"RIFF" and data[8:12] == b"WAVE"
     assert len(data) > 22050  # more than half a second of 16-bit 22 kHz audio
@@ -491,15 +494,16 @@ def test_real_pyttsx3_cancel_returns_at_once_and_the_next_sentence_still_plays(f
     tts = TtsThread()
     cancel = CancelToken()
     try:
-        threading.Timer(0.1, cancel.cancel, args=("stop",)).start()
-        start = time.monotonic()
-        with pytest.raises(Cancelled):
-            tts.say("This sentence is cancelled while it plays.", cancel)
-        assert time.monotonic() - start < PLAY_S
+        said = in_thread(lambda: tts.say("This sentence is cancelled while it plays.", cancel))
+        wait_for(lambda: any(fake_aplay.kept.iterdir()), 30.0, "aplay to start playing")
+        cancel.cancel("stop")
+        with pytest.raises(Cancelled):  # while aplay still plays: it only ends when told to
+            said.result(30.0)
+        fake_aplay.done.touch()
         tts.say("The next one.", CancelToken())  # queued behind the first: not dropped
     finally:
         tts.close()
-    assert len(list(fake_aplay.iterdir())) == 2
+    assert len(list(fake_aplay.kept.iterdir())) == 2
 
 
 def test_search_steps_open_encoded_https_urls_in_the_users_browser(tmp_path, monkeypatch, desk):

@@ -122,14 +122,31 @@ def test_many_distinct_non_ascii_characters(target, desk):
     print(f"typed {len(text)} non-ASCII-heavy characters in {elapsed:.2f} s ({len(text) / elapsed:.0f}/s)")
 
 
+def test_a_window_that_falls_behind_still_gets_every_character(target, desk):
+    # The window is paused for 0.3 s as typing starts (a busy app, a loaded machine) and then
+    # catches up on queued keys. Keycodes are recycled for the 48 distinct characters; a keycode
+    # rebound before the window read its earlier keys would turn them into the new character.
+    line = "日本語の文章を入力します。漢字とひらがなとカタカナ。Ωμέγα Привет € ½ ß — “quotes” ✓\n"
+    text = line * 2
+    os.kill(target.proc.pid, signal.SIGSTOP)
+    resume = threading.Timer(0.3, os.kill, (target.proc.pid, signal.SIGCONT))
+    resume.start()
+    try:
+        desk.type_text(text, CancelToken())
+    finally:
+        resume.join()
+        os.kill(target.proc.pid, signal.SIGCONT)
+    target.wait_text(text, 15.0)
+
+
 def test_ascii_throughput_and_punctuation(target, desk):
     text = "The quick brown fox <jumps> over the lazy dog; 2+2=4 & {x|y} ~`'\"!\t@#$%^*()_-[]\\/?\n" * 4
     start = time.monotonic()
     desk.type_text(text, CancelToken())
     elapsed = time.monotonic() - start
     target.wait_text(text)
+    # a figure, not a check: throughput depends on the machine's load (`make bench` measures it)
     print(f"typed {len(text)} ASCII characters in {elapsed:.2f} s ({len(text) / elapsed:.0f}/s)")
-    assert len(text) / elapsed > 100  # measured ~800/s; 100/s would mean something regressed badly
 
 
 def test_press_keys_edit_the_text(target, desk):

@@ -27,6 +27,7 @@ from anovax.desktop.speech import ConsoleSpeech
 from anovax.desktop.win32 import Win32Api
 from anovax.desktop.windows import SETTLE_S, WindowsDesktop
 from anovax.errors import PermanentToolError, TransientToolError
+from helpers import finishes
 
 OLD, NEW, THIEF, OTHER = 0x100, 0x200, 0x300, 0x400
 SHELL_PID = 40
@@ -180,8 +181,9 @@ def test_launch_is_verified_when_the_new_window_comes_to_the_front(made, tmp_pat
     assert (evidence.window, evidence.title, evidence.wm_class, evidence.pid) == (
         NEW, "Untitled - Notepad", "Notepad", 4242)
     assert desk.target_window == NEW
-    # four polls before the window showed, then it had to keep the front for SETTLE_S
-    assert api.foreground_calls >= 5 + int(SETTLE_S / windows.POLL_S) // 2
+    # four polls before the window showed, then it was seen in front again after SETTLE_S (how
+    # many polls fit in SETTLE_S depends on the machine's load, so they are not counted)
+    assert api.foreground_calls >= 6
     assert SETTLE_S <= evidence.seconds <= took
     assert evidence.as_data()["window"] == "0x200"
 
@@ -272,17 +274,16 @@ def test_a_window_that_loses_the_front_before_it_settles_is_not_taken(made):
         timer.cancel()
 
 
-def test_an_expired_token_ends_the_wait_quickly(made, tmp_path):
+def test_an_expired_token_ends_the_wait_quickly(made, tmp_path, monkeypatch):
     notepad = fake_exe(tmp_path, "notepad.exe")
     api = notepad_world(notepad, [OLD])
     desk = made(api, on_path(notepad))
+    monkeypatch.setattr(windows, "LAUNCH_MAX_S", 3600.0)  # only the token can end the wait
     cancel = CancelToken()
     timer = threading.Timer(0.2, cancel.cancel, ("expired",))
-    started = time.monotonic()
     timer.start()
     with pytest.raises(TransientToolError, match="did not open a window in time"):
-        desk.launch_app("notepad", cancel)
-    assert time.monotonic() - started < 1.0
+        finishes(lambda: desk.launch_app("notepad", cancel), 30.0, "the launch after its token expired")
     assert desk.children and desk.children[0].poll() is None  # the app itself is left running
 
 

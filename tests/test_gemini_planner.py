@@ -45,8 +45,11 @@ def offline() -> OfflinePlanner:
 
 
 def make(fake: FakeGemini, offline: OfflinePlanner, *, timeout_s: float = 5.0, events: list | None = None,
-         base_url: str | None = None) -> GeminiPlanner:
-    model = GeminiModel(KEY, MODEL, base_url=base_url or fake.base_url, timeout_s=timeout_s)
+         base_url: str | None = None, sleeps: list | None = None) -> GeminiPlanner:
+    """``sleeps``: record the waits before a retry instead of sleeping them (what was asked for,
+    not how long a loaded machine took)."""
+    sleep = sleeps.append if sleeps is not None else time.sleep
+    model = GeminiModel(KEY, MODEL, base_url=base_url or fake.base_url, timeout_s=timeout_s, sleep=sleep)
     sink = (lambda kind, detail: events.append((kind, detail))) if events is not None else None
     return GeminiPlanner(model, fallback=offline, on_event=sink)
 
@@ -126,15 +129,13 @@ def test_v1beta_path_is_answered_too(fake_gemini):
 def test_429_with_retry_after_is_retried_once(fake_gemini, offline):
     fake_gemini.script(error_reply(429, retry_after=1), plan_reply(NOTEPAD))
     events: list = []
-    planner = make(fake_gemini, offline, events=events)
-    started = time.monotonic()
+    sleeps: list = []
+    planner = make(fake_gemini, offline, events=events, sleeps=sleeps)
     plan = planner.plan("open notepad and type hello")
-    elapsed = time.monotonic() - started
     assert plan == NOTEPAD_PLAN
     assert len(fake_gemini.requests) == 2
     assert events == []
-    assert elapsed >= 0.9, f"the Retry-After wait was not honoured ({elapsed:.2f} s)"
-    print(f"429 + Retry-After: 1 -> plan in {elapsed:.2f} s")
+    assert sleeps == [1.0], "the Retry-After wait was not honoured"
 
 
 def test_429_retry_info_delay_is_read():
@@ -150,8 +151,10 @@ def test_429_retry_info_delay_is_read():
 
 def test_429_with_retry_info_in_body_is_retried(fake_gemini, offline):
     fake_gemini.script(error_reply(429, retry_delay="0.2s"), plan_reply(NOTEPAD))
-    assert make(fake_gemini, offline).plan("open notepad and type hello") == NOTEPAD_PLAN
+    sleeps: list = []
+    assert make(fake_gemini, offline, sleeps=sleeps).plan("open notepad and type hello") == NOTEPAD_PLAN
     assert len(fake_gemini.requests) == 2
+    assert sleeps == [0.2]
 
 
 def test_429_twice_falls_back_with_one_sentence(fake_gemini, offline):
@@ -169,9 +172,9 @@ def test_429_twice_falls_back_with_one_sentence(fake_gemini, offline):
 
 def test_429_with_long_delay_is_not_waited(fake_gemini, offline):
     fake_gemini.script(error_reply(429, retry_delay="38s"))
-    started = time.monotonic()
-    plan = make(fake_gemini, offline).plan("what time is it")
-    assert time.monotonic() - started < 2.0
+    sleeps: list = []
+    plan = make(fake_gemini, offline, sleeps=sleeps).plan("what time is it")
+    assert sleeps == []  # no wait at all: straight to the offline plan
     assert plan.final_response.startswith(OFFLINE_NOTICE)
     assert len(fake_gemini.requests) == 1
 
@@ -190,13 +193,12 @@ def test_500_falls_back(fake_gemini, offline):
 
 
 def test_timeout_falls_back_quickly(fake_gemini, offline):
-    fake_gemini.script(delay_reply(3.0, then=plan_reply(NOTEPAD)))
+    # the server answers only after a minute (or when the fake closes): the plan can only come
+    # from the 0.5 s client timeout, which the event names
+    fake_gemini.script(delay_reply(60.0, then=plan_reply(NOTEPAD)))
     events: list = []
     planner = make(fake_gemini, offline, timeout_s=0.5, events=events)
-    started = time.monotonic()
     plan = planner.plan("what time is it")
-    elapsed = time.monotonic() - started
-    assert elapsed < 2.5, f"took {elapsed:.2f} s"
     assert [s.tool for s in plan.steps] == ["get_time"]
     assert plan.final_response.startswith(OFFLINE_NOTICE)
     assert events[0] == ("planner_fault", events[0][1]) and events[0][1].startswith("timeout")
@@ -211,11 +213,9 @@ def test_connection_refused_falls_back(offline):
     events: list = []
     model = GeminiModel(KEY, MODEL, base_url=f"http://127.0.0.1:{port}", timeout_s=2.0)
     planner = GeminiPlanner(model, fallback=offline, on_event=lambda k, d: events.append((k, d)))
-    started = time.monotonic()
     plan = planner.plan("what time is it")
-    assert time.monotonic() - started < 3.0
     assert plan.final_response.startswith(OFFLINE_NOTICE)
-    assert events[0][1].startswith("connection")
+    assert events[0][1].startswith("connection")  # refused at once, not the 2 s timeout
 
 
 def test_model_raises_planner_unavailable_with_codes(fake_gemini):

@@ -64,23 +64,25 @@ class FakeAssistant:
         self.calls.append(("stop_speaking",))
         return True
 
+    def stop(self, source="text"):
+        self.calls.append(("stop", source))
+
 
 def test_controls_for_an_assistant_without_voice_or_remote():
     assistant = FakeAssistant()
     controls = OrbControls.for_assistant(assistant)
     assert controls.submit("open notepad") == "future"
     controls.stop()
-    assert assistant.calls == [("submit", "open notepad", "orb"), ("stop_speaking",)]
+    assert assistant.calls == [("submit", "open notepad", "orb"), ("stop", "orb")]
     assert controls.set_muted is None and controls.remote_toggle is None and controls.remote_unban is None
     assert "voice input is off" in controls.reason("set_muted")
     assert controls.reason("remote_toggle") == "the phone remote is not available"
 
 
-def test_stop_cancels_the_command_when_the_assistant_can():
+def test_stop_is_the_assistants_stop_for_the_orb():
     assistant = FakeAssistant()
-    assistant.cancel_current = lambda: assistant.calls.append(("cancel",))
     OrbControls.for_assistant(assistant).stop()
-    assert assistant.calls == [("cancel",), ("stop_speaking",)]
+    assert assistant.calls == [("stop", "orb")]
 
 
 def test_controls_with_a_muteable_listener_and_a_remote():

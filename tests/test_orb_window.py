@@ -128,10 +128,11 @@ def test_idle_orb_is_a_still_picture(xorb, orb):
     reset(orb, "still")
     wait_for(lambda: not orb.ask("inspect")["chips"], 15.0, what="the chips to fade")
     before = orb.ask("inspect")["stats"]
-    time.sleep(1.0)
-    after = orb.ask("inspect")["stats"]
+    # ten more polls of the queue, however long a loaded machine takes for them (how much CPU
+    # idling costs is a figure for `make bench`: bench_orb)
+    after = wait_for(lambda: (now := orb.ask("inspect")["stats"])["ticks"] >= before["ticks"] + 10 and now,
+                     30.0, what="ten idle ticks")
     assert after["redraws"] - before["redraws"] <= 1
-    assert after["ticks"] - before["ticks"] <= 13  # ~10 polls a second
 
 
 def test_typed_command_runs_on_the_desktop_with_chips_that_come_and_go(xorb, orb):
@@ -259,6 +260,26 @@ def test_disabled_controls_say_why(xorb, tmp_path):
         assert tip == "Off: the phone remote is not available"
         assert not proc.ask("inspect")["muted"]
         xdo(xorb, "mousemove", "5", "5")
+    finally:
+        assert proc.close() == 0
+
+
+def test_esc_in_the_orb_stops_the_running_command_and_shows_it_neutral(xorb, tmp_path):
+    # real controls: Esc is the Assistant's own stop for the orb; typing takes 5 s a chunk
+    proc = OrbProcess(xorb.env, tmp_path, fake_controls=False, delays={"type": 5.0})
+    try:
+        geometry = proc.ask("geometry")
+        click(xorb, geometry["entry"])
+        xdo(xorb, "type", "--delay", "5", "type hello world")
+        wait_for(lambda: proc.ask("inspect")["entry"] == "type hello world", what="the text in the box")
+        xdo(xorb, "key", "Return")
+        wait_for(lambda: any(c.startswith("type_text") and "running" in c for c in proc.ask("inspect")["chips"]),
+                 10.0, what=lambda: f"the typing chip to run: {proc.ask('inspect')['chips']}")
+        xdo(xorb, "key", "Escape")
+        shown = wait_for(lambda: (s := proc.ask("inspect"))["response"] == "Stopped." and s, 5.0,
+                         what=lambda: f"the stop: {proc.ask('inspect')}")
+        assert shown["state"] != "error"  # a stop is not shown as a failure
+        assert len(shown["typed"]) < len("hello world")
     finally:
         assert proc.close() == 0
 

@@ -43,24 +43,62 @@ def test_batches_group_only_consecutive_parallel_safe_steps():
     assert batches(steps, TOOLS) == [[0, 1], [2], [3, 4], [5], [6]]
 
 
+class GatedDesktop(SimulatedDesktop):
+    """Clock reads wait at a gate until the test opens it; ``inside`` counts the reads waiting.
+
+    Concurrency shown by state, not by wall-clock stamps: agents that ran one after another
+    could never be inside together, however fast or slow the machine is."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.gate = threading.Event()
+        self.inside = 0
+        self.most_inside = 0
+        self._count = threading.Lock()
+
+    def now(self):
+        with self._count:
+            self.inside += 1
+            self.most_inside = max(self.most_inside, self.inside)
+        try:
+            assert self.gate.wait(30), "the test never opened the gate"
+            return super().now()
+        finally:
+            with self._count:
+                self.inside -= 1
+
+
 def test_read_only_batch_runs_concurrently_and_speaks_the_answers(bus):
-    desktop = SimulatedDesktop(delays={"clock": 0.2})
-    outcome = make(bus, desktop).dispatch(plan_of(("get_time", {}), ("get_date", {}), final="Here."),
-                                          command_id="c1")
+    desktop = GatedDesktop()
+    orch = make(bus, desktop, clock=FakeClock())  # no TTL runs out while the agents wait at the gate
+    try:
+        thread, box = run_in_thread(orch.dispatch, plan_of(("get_time", {}), ("get_date", {}), final="Here."),
+                                    command_id="c1")
+        wait_for(lambda: desktop.inside == 2, 10.0, "both agents of the batch to be running at once")
+    finally:
+        desktop.gate.set()
+    thread.join(10)
+    outcome = box["value"]
     assert outcome.ok and outcome.done == (0, 1)
-    started = {e.tool: e.ts for e in events(bus, EventType.AGENT_STARTED)}
-    done = {e.tool: e.ts for e in events(bus, EventType.AGENT_DONE)}
-    assert started["get_date"] < done["get_time"] and started["get_time"] < done["get_date"]  # overlap
     assert outcome.spoken.startswith("Here. It's ") and "Today is " in outcome.spoken
     assert [a.kind for a in desktop.actions][-1] == "speak"
 
 
 def test_pool_never_runs_more_than_eight_agents(bus):
-    desktop = SimulatedDesktop(delays={"clock": 0.2})
+    desktop = GatedDesktop()
+    orch = make(bus, desktop, clock=FakeClock())
     plan = plan_of(*[("get_time", {})] * 12)  # the orchestrator, not the plan, caps concurrency
-    outcome = make(bus, desktop).dispatch(plan, command_id="c1", budget=AgentBudget(limit=50))
+    try:
+        thread, box = run_in_thread(orch.dispatch, plan, command_id="c1", budget=AgentBudget(limit=50))
+        wait_for(lambda: desktop.inside == 8 and len(events(bus, EventType.AGENT_SPAWNED)) == 12, 10.0,
+                 "twelve agents spawned and eight of them running at once")
+        assert len(events(bus, EventType.AGENT_STARTED)) == 8  # the other four wait for a worker
+    finally:
+        desktop.gate.set()
+    thread.join(10)
+    outcome = box["value"]
     assert outcome.ok and len(outcome.done) == 12
-    assert desktop.max_concurrent == 8
+    assert desktop.most_inside == 8  # a worker takes the next agent only when its last one returned
 
 
 def test_open_app_finishes_before_typing_starts(bus):
@@ -196,7 +234,7 @@ class ScriptedSubPlanner:
         self.plan_for = plan
         self.goals = []
 
-    def __call__(self, goal: str) -> Plan:
+    def __call__(self, goal: str, cancel=None) -> Plan:
         self.goals.append(goal)
         return self.plan_for
 

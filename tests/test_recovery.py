@@ -99,9 +99,70 @@ def test_recovery_that_exhausts_its_turns_fails_honestly(bus):
 def test_giving_up_immediately_is_not_success(bus):
     orch = Orchestrator(SimulatedDesktop(failures={"launch": MISSING_APP}), bus)
     start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
-    model = ScriptedModel(turn(done=True, summary="I can't find Zork."))
+    model = ScriptedModel(turn(done=True, summary="I opened Zork for you."))
     outcome = AutonomousLoop(model, orch, bus, check=safety_check).run("open zork", start, command_id="c1")
-    assert not outcome.ok and outcome.spoken == "I can't find Zork."
+    # what is said is what happened, never the model's claim
+    assert not outcome.ok and outcome.spoken == "I couldn't find an app called zork on this computer."
+    assert "opened Zork" not in outcome.error_summary()
+
+
+def test_actions_with_done_true_run_and_finish_the_command(bus):
+    desktop = SimulatedDesktop(failures={"launch": MISSING_APP})
+    orch = Orchestrator(desktop, bus)
+    start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
+    # one answer only: the actions carry "done", so no second round trip is needed
+    model = ScriptedModel(turn([("web_search", {"query": "zork game online"})], done=True,
+                               summary="Zork isn't installed, so I searched the web for it."))
+    outcome = AutonomousLoop(model, orch, bus, check=safety_check).run("open zork", start, command_id="c1")
+    model.assert_used_up()
+    assert outcome.ok and outcome.spoken == "Zork isn't installed, so I searched the web for it."
+    assert [a.arg for a in desktop.actions if a.kind == "url"] == ["https://www.google.com/search?q=zork+game+online"]
+    done = [e for e in bus.recent() if e.type is EventType.RECOVERY_DONE]
+    assert done[0].data == {"ok": True, "turns": 1, "summary": outcome.spoken}
+
+
+def test_done_true_actions_that_fail_are_not_claimed(bus):
+    desktop = SimulatedDesktop(failures={"launch": [MISSING_APP, MISSING_APP]})
+    orch = Orchestrator(desktop, bus)
+    start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
+    model = ScriptedModel(turn([("open_app", {"name": "zork-editor"})], done=True, summary="I opened Zork."),
+                          turn(done=True, summary="I opened Zork."))
+    outcome = AutonomousLoop(model, orch, bus, check=safety_check).run("open zork", start, command_id="c1")
+    model.assert_used_up()  # the failed "done" batch was fed back and the model asked again
+    assert not outcome.ok and "opened Zork" not in outcome.spoken
+    assert "couldn't find an app" in outcome.error_summary()
+
+
+def test_done_true_actions_pass_the_gate_first(bus):
+    desktop = SimulatedDesktop(failures={"launch": MISSING_APP})
+    orch = Orchestrator(desktop, bus)
+    start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
+    model = ScriptedModel(
+        turn([("open_app", {"name": "terminal"}), ("type_text", {"text": "rm -rf ~"}), ("press_keys", {"keys": "enter"})],
+             done=True, summary="Cleaned up."),
+        turn(done=True, summary="Cleaned up."))
+    outcome = AutonomousLoop(model, orch, bus, check=safety_check).run("open zork", start, command_id="c1")
+    assert not outcome.ok and desktop.typed_text == ""
+    assert EventType.SAFETY_REFUSED in types_of(bus)
+
+
+def test_a_stop_abandons_the_model_call_and_ends_recovery(bus):
+    import threading
+
+    from anovax.cancel import USER_STOP, CancelToken
+
+    desktop = SimulatedDesktop(failures={"launch": MISSING_APP})
+    orch = Orchestrator(desktop, bus)
+    start = failed_outcome(orch, Plan(steps=(Step("open_app", {"name": "zork"}),)))
+    model = ScriptedModel(turn([("web_search", {"query": "zork"})], done=True, summary="Searched."), delay_s=8.0)
+    cancel = CancelToken()
+    threading.Timer(0.2, cancel.cancel, args=(USER_STOP,)).start()
+    outcome = AutonomousLoop(model, orch, bus, check=safety_check).run("open zork", start, command_id="c1",
+                                                                       cancel=cancel)
+    assert not outcome.ok and outcome.error_summary() == "Stopped."
+    done = [e for e in bus.recent() if e.type is EventType.RECOVERY_DONE]
+    assert done[0].data.get("stopped") is True
+    assert not [a for a in desktop.actions if a.kind == "url"]  # the late answer is never acted on
 
 
 def test_recovery_stops_at_the_agent_budget(bus):

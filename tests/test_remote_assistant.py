@@ -120,3 +120,28 @@ def test_the_real_screen_through_mss_under_xvfb(xvfb, tmp_path):
     finally:
         server.stop()
         bus.close()
+
+
+def test_a_phone_stop_ends_the_running_command_at_once(tmp_path):
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
+                        remote_bind="127.0.0.1")
+    desktop = SimulatedDesktop(delays={"type": 30.0})  # typing that would take half a minute
+    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
+    server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
+                          limits=TEST_LIMITS)
+    server.start()
+    try:
+        auth = {"Authorization": f"Bearer {server.token}"}
+        with Stream.open(server.port, "/api/events", auth) as stream:
+            assert request(server.port, "POST", "/api/command", body={"text": "type hello world"},
+                           headers=auth).status == 202
+            wait_for(lambda: assistant.busy, 5.0, "the command to start")
+            stop = request(server.port, "POST", "/api/command", body={"text": "Stop"}, headers=auth)
+            assert stop.status == 200 and stop.json()["message"] == "Stopping."
+            events = command_events(stream, "type hello world")
+        assert events[-1]["data"]["status"] == "stopped"
+        failed = [e for e in events if e["type"] == "AGENT_FAILED"]
+        assert failed and failed[0]["data"]["code"] == "stopped"
+    finally:
+        server.stop()
+        assistant.close()

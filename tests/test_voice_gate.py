@@ -208,7 +208,7 @@ class NoPlanner:
     def __init__(self):
         self.calls = []
 
-    def plan_with_refusal(self, text, context="", *, current_app=None):
+    def plan_with_refusal(self, text, context="", *, current_app=None, cancel=None):
         self.calls.append(text)
         raise AssertionError(f"planner called with {text!r}")
 

@@ -333,6 +333,11 @@ class FakeMicrophone(sr.AudioSource):
     def __exit__(self, *exc):
         self.closed.set()
 
+    def feed(self, path: Path) -> None:
+        """Say more: a WAV's frames are served after what is left (as a person speaking again)."""
+        with wave.open(str(path)) as w:
+            self._data += w.readframes(w.getnframes())
+
     def read(self, size):
         self.reads += 1
         time.sleep(size / self.SAMPLE_RATE / 8)
@@ -644,3 +649,25 @@ def players() -> list[int]:
         if argv0.endswith(b"aplay"):
             found.append(pid)
     return found
+
+
+def test_a_spoken_cancel_stops_the_running_command_without_waiting_behind_it(renders, recognizer, tmp_path):
+    """Speech in, through the same gate and recogniser as the microphone: "hey anova, type …"
+    starts half a minute of typing; "cancel", said while it runs, stops it."""
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
+    slow = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop(delays={"type": 30.0}))
+    try:
+        first = recording(tmp_path / "a.wav", [renders("hey anova type hello world")])
+        second = recording(tmp_path / "b.wav", [renders("cancel")])
+        mic = FakeMicrophone(first)
+        voice, states, results, heard = voice_for(slow, mic, recognizer)
+        voice.start()
+        wait_for(lambda: slow.busy, 60, lambda: f"the typing command to start; heard {heard}")
+        mic.feed(second)
+        wait_for(lambda: [r for r in results if r.status is Status.STOPPED], 30,
+                 lambda: f"the command to be stopped; heard {heard}, results {results}")
+        assert [h.decision.text for h in heard if h.decision.action == "command"] == ["type hello world", "cancel"]
+        assert any(r.message == "Stopping." for r in results)
+        voice.close()
+    finally:
+        slow.close()

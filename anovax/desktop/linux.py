@@ -57,6 +57,12 @@ log = logging.getLogger(__name__)
 XDOTOOL_DELAY_MS = 1
 #: one xdotool call types at most one chunk; it is wedged if it takes this long
 XDOTOOL_TIMEOUT_S = 10.0
+#: a keycode is rebound to another character only this long after its last keys were sent.
+#: A client translates a key event with the keyboard map it fetches when it gets round to the
+#: event, so a window still catching up on older keys would read them with the new binding:
+#: measured, a target window paused while 180 characters were typed showed nearly all of them
+#: wrong. Only texts with more distinct non-ASCII characters than spare keycodes recycle.
+RECYCLE_AFTER_S = 0.5
 
 
 class X11Keymap:
@@ -68,13 +74,17 @@ class X11Keymap:
     at most one change request, covering all the keycodes it rebinds.
     """
 
-    def __init__(self, display_name: str | None = None) -> None:
+    def __init__(self, display_name: str | None = None, *, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self._display = open_display(display_name)
         info = self._display.display.info
         self._first, self._count = info.min_keycode, info.max_keycode - info.min_keycode + 1
         self._lock = threading.Lock()
         #: keycode -> keysym we bound there, least recently used first
         self._owned: OrderedDict[int, int] = OrderedDict()
+        #: keycode -> when keys for it were last about to be sent
+        self._used_at: dict[int, float] = {}
+        self._clock, self._sleep = clock, sleep
 
     def bind(self, text: str, *, all_or_nothing: bool = False) -> list[str]:
         """Make the characters of ``text`` typable; return those left to xdotool's scratch key.
@@ -89,8 +99,10 @@ class X11Keymap:
             rows = [list(row) for row in self._display.get_keyboard_mapping(self._first, self._count)]
             present = {ks for row in rows for ks in row}
             missing = [ks for ks in wanted if ks not in present]
+            now = self._clock()
             for keycode in [kc for kc, ks in self._owned.items() if ks in wanted]:
                 self._owned.move_to_end(keycode)  # in use again: recycle it last
+                self._used_at[keycode] = now
             # xdotool rebinds the first keycode whose first keysym is empty: leave that one to it
             scratch = next((self._first + i for i, row in enumerate(rows) if not row[0]), None)
             spare = [self._first + i for i, row in enumerate(rows)
@@ -100,7 +112,15 @@ class X11Keymap:
             if not missing or (all_or_nothing and len(missing) > len(slots)):
                 return []
             changes = dict(zip(slots, missing))
+            # the keys typed last with a recycled keycode must have been read before it changes
+            recycled = [self._used_at.get(kc, 0.0) for kc in changes if kc in self._owned]
+            if recycled:
+                wait = max(recycled) + RECYCLE_AFTER_S - self._clock()
+                if wait > 0:
+                    self._sleep(wait)
+            now = self._clock()
             for keycode, keysym in changes.items():
+                self._used_at[keycode] = now
                 # the same keysym at every level and group: Shift or a layout switch can't change it
                 rows[keycode - self._first] = [keysym] * len(rows[0])
                 self._owned.pop(keycode, None)

@@ -62,15 +62,13 @@ class OrbControls:
                       why_off: Mapping[str, str] | None = None) -> OrbControls:
         """Controls wired to an Assistant, a voice listener with ``set_muted`` and a remote server.
 
-        ``stop`` cancels the running command when the Assistant can (``cancel_current``) and
-        always cuts off speech."""
+        ``stop`` (the Stop button and Esc) is the assistant's stop for the orb: it cancels the
+        running command at whatever stage, drops what the orb still has queued and cuts off
+        speech."""
         why = dict(why_off or {})
-        cancel = getattr(assistant, "cancel_current", None)
 
         def stop() -> None:
-            if callable(cancel):
-                cancel()
-            assistant.stop_speaking()
+            assistant.stop("orb")
 
         mute = getattr(voice, "set_muted", None)
         if voice is None:

@@ -37,9 +37,10 @@ class ChipState(enum.StrEnum):
     DONE = "done"
     FAILED = "failed"
     EXPIRED = "expired"
+    STOPPED = "stopped"  # the user stopped its command: neutral, not an error
 
 
-ENDED = frozenset({ChipState.DONE, ChipState.FAILED, ChipState.EXPIRED})
+ENDED = frozenset({ChipState.DONE, ChipState.FAILED, ChipState.EXPIRED, ChipState.STOPPED})
 # the phone remote's events, looked up by name so the orb works with an events.py that lacks them
 _REMOTE_VIEWERS = getattr(EventType, "REMOTE_VIEWERS", None)
 _REMOTE_PAIRED = getattr(EventType, "REMOTE_PAIRED", None)
@@ -301,12 +302,15 @@ class OrbModel:
             self._flash = (OrbState.REFUSED, event.ts + self.flash_s, message or command.refused)
         elif status == "failed":
             self._flash = (OrbState.ERROR, event.ts + self.flash_s, message)
+        # "stopped" flashes nothing: the user asked for it, the reply line says "Stopped."
         # chips whose end was lost with a dropped event end with their command
-        ended = ChipState.DONE if status in ("done", "planned") else ChipState.FAILED
+        ended = {"done": ChipState.DONE, "planned": ChipState.DONE, "stopped": ChipState.STOPPED}.get(
+            status, ChipState.FAILED)
         for chip in self._chips.values():
             if chip.command_id == event.command_id and chip.state not in ENDED:
                 chip.state, chip.ended = ended, event.ts
-                chip.error = chip.error or ("" if ended is ChipState.DONE else "Ended with its command.")
+                chip.error = chip.error or ("" if ended in (ChipState.DONE, ChipState.STOPPED)
+                                            else "Ended with its command.")
 
     def _on_rejected(self, event: Event) -> None:
         message = event.error or "The command queue is full."
@@ -340,8 +344,10 @@ class OrbModel:
             return  # the janitor and the agent race for the end; the first report wins
         chip.state = {EventType.AGENT_DONE: ChipState.DONE, EventType.AGENT_FAILED: ChipState.FAILED,
                       EventType.AGENT_EXPIRED: ChipState.EXPIRED}[event.type]
+        if chip.state is ChipState.FAILED and (event.data or {}).get("code") == "stopped":
+            chip.state = ChipState.STOPPED
         chip.ended = event.ts
-        chip.error = event.error or ""
+        chip.error = "" if chip.state is ChipState.STOPPED else (event.error or "")
 
     def _on_speak_start(self, event: Event) -> None:
         command = self._commands.get(event.command_id)

@@ -16,9 +16,9 @@ TEXT = "#e2e8f0"
 MUTED_TEXT = "#94a3b8"
 FAILED = "#ef4444"
 CHIP_BG = {ChipState.WAITING: "#334155", ChipState.RUNNING: "#0e7490", ChipState.DONE: "#166534",
-           ChipState.FAILED: "#991b1b", ChipState.EXPIRED: "#9a3412"}
+           ChipState.FAILED: "#991b1b", ChipState.EXPIRED: "#9a3412", ChipState.STOPPED: "#475569"}
 HISTORY_MARK = {"done": ("✓", "#22c55e"), "planned": ("✓", "#22c55e"), "refused": ("⊘", "#f59e0b"),
-                "failed": ("✗", "#ef4444"), "rejected": ("✗", "#ef4444")}
+                "failed": ("✗", "#ef4444"), "rejected": ("✗", "#ef4444"), "stopped": ("■", "#94a3b8")}
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from anovax.plan import Plan
+
+if TYPE_CHECKING:
+    from anovax.cancel import CancelToken
 
 __all__ = ["OfflinePlanner", "Planner"]
 
@@ -20,12 +23,16 @@ class Planner(Protocol):
 
     name: str
 
-    def plan(self, text: str, context: str = "", *, current_app: str | None = None) -> Plan: ...
+    def plan(self, text: str, context: str = "", *, current_app: str | None = None,
+             cancel: CancelToken | None = None) -> Plan: ...
 
     def plan_with_refusal(
-        self, text: str, context: str = "", *, current_app: str | None = None
+        self, text: str, context: str = "", *, current_app: str | None = None, cancel: CancelToken | None = None
     ) -> tuple[Plan, str | None]:
         """The plan, and the sentence the planner declined the request with (None if it did not).
+
+        ``cancel`` is the command's token: a planner that waits on a model raises ``Cancelled``
+        as soon as it is set (see ``anovax.cancel.run_abandonable``) and starts no fallback.
 
         A declined request plans to zero steps; the assistant reports it as refused
         (exit code 3, the orb's refused state) rather than as an ordinary reply."""

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from anovax.cancel import CancelToken, run_abandonable
 from anovax.errors import PlanError, PlannerUnavailable
 from anovax.plan import Plan, parse_plan
 from anovax.planner import Planner
@@ -195,26 +196,34 @@ class GeminiPlanner:
 
     # -- the Planner protocol --------------------------------------------------------------
 
-    def plan(self, text: str, context: str = "", *, current_app: str | None = None) -> Plan:
-        return self.plan_with_refusal(text, context, current_app=current_app)[0]
+    def plan(self, text: str, context: str = "", *, current_app: str | None = None,
+             cancel: CancelToken | None = None) -> Plan:
+        return self.plan_with_refusal(text, context, current_app=current_app, cancel=cancel)[0]
 
     def plan_with_refusal(
-        self, text: str, context: str = "", *, current_app: str | None = None
+        self, text: str, context: str = "", *, current_app: str | None = None, cancel: CancelToken | None = None
     ) -> tuple[Plan, str | None]:
         """Gemini's plan and None (a Gemini refusal is a zero-step plan with an explanation), or
-        the fallback's plan, prefixed with OFFLINE_NOTICE, and the fallback's declined sentence."""
+        the fallback's plan, prefixed with OFFLINE_NOTICE, and the fallback's declined sentence.
+
+        A set ``cancel`` raises ``Cancelled`` at once, abandoning a model call in flight; no
+        repair and no fallback starts after a stop."""
         system = self.system_prompt(context)
         prompt = self.user_prompt(text, current_app)
+
+        def ask(user_prompt: str) -> str:
+            return run_abandonable(
+                lambda: self.model.generate_json(system, user_prompt, self._schema, timeout_s=self.timeout_s),
+                cancel, name="planner-call")
+
         try:
-            raw = self.model.generate_json(system, prompt, self._schema, timeout_s=self.timeout_s)
+            raw = ask(prompt)
             try:
                 return self.check(raw), None
             except PlanError as first:
                 self._emit("planner_fault", f"bad_plan: {first.message}")
                 self._emit("planner_repair", first.message)
-                raw2 = self.model.generate_json(
-                    system, self.repair_prompt(prompt, raw, first.message), self._schema, timeout_s=self.timeout_s
-                )
+                raw2 = ask(self.repair_prompt(prompt, raw, first.message))
                 try:
                     return self.check(raw2), None
                 except PlanError as second:
@@ -223,6 +232,8 @@ class GeminiPlanner:
         except PlannerUnavailable as exc:
             self._emit("planner_fault", f"{exc.code}: {exc.message}")
             reason = f"{exc.code}: {exc.message}"
+        if cancel is not None:
+            cancel.check()  # stopped while the model failed: no fallback after a stop
         return self._fall_back(text, context, current_app, reason)
 
     # -- pieces (public for tests and the recovery loop) -----------------------------------

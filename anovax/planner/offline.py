@@ -85,7 +85,8 @@ class OfflinePlanner:
         for text in ("open notepad and type hello", "what's the time and the date", "search for the weather"):
             self._plan(text, None)
 
-    def plan(self, text: str, context: str = "", *, current_app: str | None = None) -> Plan:
+    def plan(self, text: str, context: str = "", *, current_app: str | None = None,
+             cancel: object = None) -> Plan:
         """Plan ``text``. ``current_app`` is the app opened last (for "type hello in it");
         ``context`` (memory and conversation for the online planner) is not used offline."""
         return self.plan_with_refusal(text, context, current_app=current_app)[0]
@@ -97,9 +98,12 @@ class OfflinePlanner:
         return self.plan_with_refusal(text, current_app=current_app)[1]
 
     def plan_with_refusal(
-        self, text: str, context: str = "", *, current_app: str | None = None
+        self, text: str, context: str = "", *, current_app: str | None = None, cancel: object = None
     ) -> tuple[Plan, str | None]:
-        """``plan`` and ``refusal`` in one pass: (the plan, the refusal sentence or None)."""
+        """``plan`` and ``refusal`` in one pass: (the plan, the refusal sentence or None).
+
+        ``cancel`` is accepted for the Planner protocol and not looked at: offline planning
+        takes about a millisecond, and the caller checks the token right after it."""
         try:
             plan, refused = self._plan(text, current_app)
             problem = plan_problem(plan)

@@ -9,12 +9,14 @@ from typing import Any
 
 from flask import Flask, Response, g, jsonify, request
 
+from anovax.cancel import is_stop_utterance
 from anovax.events import Event
 from anovax.remote.server import (
     MAX_TEXT_CHARS, POLL_S, REPLAY_ON_CONNECT, SESSION_COOKIE, STREAM_PATHS, RemoteContext, ctx, error, page_file,
     peer_gone, read_json_body, see_other, sse_line, streaming,
 )
 from anovax.remote.streams import SseClient
+from anovax.textclean import clean_text
 
 #: a phone keeps its pairing across restarts of its browser, not of AnovaX (sessions live in memory)
 COOKIE_MAX_AGE_S = 30 * 24 * 3600
@@ -68,18 +70,24 @@ def command() -> Response:
     c = ctx()
     body = read_json_body(c.limits.max_body_bytes)
     if not isinstance(body, dict) or set(body) != {"text"} or not isinstance(body["text"], str):
-        return error(400, 'send {"text": "..."}')
-    text = body["text"].strip()
+        # also a body that is not UTF-8 (read_json_body gives None for it)
+        return error(400, 'send {"text": "..."} as UTF-8 JSON')
+    text = clean_text(body["text"]).strip()  # a lone "\ud800" or a NUL becomes U+FFFD
     if not text:
         return error(400, "text is empty")
     if len(text) > MAX_TEXT_CHARS:
         return error(422, "text too long")
-    if not c.command_allowed(request.remote_addr or "?"):
+    # a stop is never rate limited: it is how a paired phone ends a flood of its own commands
+    if not is_stop_utterance(text) and not c.command_allowed(request.remote_addr or "?"):
         return error(429, "too many commands; wait a minute", **{"Retry-After": "60"})
     future = c.submit(text, source="phone")
     command_id = getattr(future, "command_id", None)
-    if future.done():  # refused at once: the queue was full, or the assistant is shutting down
+    if future.done():
         result = future.result()
+        status = getattr(getattr(result, "status", None), "label", "")
+        if status == "done":  # a control message ("stop"), handled at once
+            return jsonify(status="done", message=getattr(result, "message", ""), command_id=command_id)
+        # refused at once: the queue was full, or the assistant is shutting down
         response = jsonify(error="busy", message=getattr(result, "message", "The assistant is busy."),
                            command_id=getattr(result, "command_id", command_id))
         response.status_code = 503

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from anovax.cancel import is_stop_utterance
 from anovax.errors import AnovaXError
 from anovax.events import Event, EventBus, EventType
 from anovax.voice.gate import GateDecision, WakeGate
@@ -633,6 +634,28 @@ class VoiceInput:
     # -- voice-commands ------------------------------------------------------------------------------
 
     def _queue_command(self, text: str) -> None:
+        if is_stop_utterance(text):
+            # a control message: it must not wait behind the command it stops. The assistant
+            # handles a stop at once, so this runs on the listener thread; queued voice commands
+            # are dropped first (they are what "stop" is about too).
+            while True:
+                try:
+                    if self._commands.get_nowait() is None:
+                        self._commands.put_nowait(None)  # keep close()'s sentinel
+                        break
+                except queue.Empty:
+                    break
+            try:
+                result = self._on_speech(text)
+            except Exception:  # noqa: BLE001 - the listener thread must not die
+                log.exception("voice stop failed")
+                return
+            if self._on_result is not None:
+                try:
+                    self._on_result(result)
+                except Exception:  # noqa: BLE001
+                    log.exception("voice result callback failed")
+            return
         try:
             self._commands.put_nowait(text)
         except queue.Full:

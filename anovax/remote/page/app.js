@@ -53,10 +53,18 @@ function describe(ev) {
   return [ev.tool, shortParams(ev.params)].filter(Boolean).join(" ");
 }
 
+// a stop is the user's own choice: neither the command nor its agents are shown as errors
+function kindOf(ev) {
+  const data = ev.data || {};
+  if (ev.type === "COMMAND_DONE") return ["done", "planned", "stopped"].includes(data.status) ? "" : "bad";
+  if (ev.type === "AGENT_FAILED" && data.code === "stopped") return "";
+  return KIND[ev.type] || "";
+}
+
 function addEvent(ev) {
   if (HIDDEN.has(ev.type)) return;
   const li = document.createElement("li");
-  li.className = KIND[ev.type] || (ev.type === "COMMAND_DONE" && ev.data && ev.data.status !== "done" ? "bad" : "");
+  li.className = kindOf(ev);
   li.dataset.type = ev.type;
   if (ev.command_id) li.dataset.command = ev.command_id;
   const type = document.createElement("span");
@@ -150,6 +158,7 @@ async function send(text) {
   let body = {};
   try { body = await response.json(); } catch (_) { /* keep {} */ }
   if (response.status === 202) note.textContent = `Queued: “${text}”`;
+  else if (response.status === 200) note.textContent = body.message || "Done.";
   else if (response.status === 401) showUnpaired();
   else note.textContent = body.message || body.error || `Refused (${response.status}).`;
 }
