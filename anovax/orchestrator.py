@@ -60,17 +60,22 @@ class DaemonPool:
         self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._idle = 0
+        #: jobs submitted and not yet taken by a worker
+        self._queued = 0
         self._lock = threading.Lock()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> None:
         with self._lock:
-            # a new thread only when every idle one already has a queued job waiting for it
-            if self._idle <= self._jobs.qsize() and len(self._threads) < self.max_workers:
+            self._jobs.put(lambda: fn(*args))
+            self._queued += 1
+            # a new thread unless an idle one is free for every job not yet taken. Counted under
+            # the lock: a worker between get() and its bookkeeping must not look idle (then a
+            # "parallel" batch ran one agent at a time, 80 pairs in 3,000)
+            if self._idle < self._queued and len(self._threads) < self.max_workers:
                 thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads) + 1}",
                                           daemon=True)
                 self._threads.append(thread)
                 thread.start()
-            self._jobs.put(lambda: fn(*args))
 
     def _work(self) -> None:
         while True:
@@ -79,6 +84,8 @@ class DaemonPool:
             job = self._jobs.get()
             with self._lock:
                 self._idle -= 1
+                if job is not None:
+                    self._queued -= 1
             if job is None:
                 return
             try:

@@ -39,7 +39,7 @@ for (( run = 1; run <= runs; run++ )); do
   log="$logs/run-$run.log"
   started=$SECONDS
   echo "== run $run of $runs =="
-  "$PY" -m pytest -q -p no:cacheprovider -rfE "$@" 2>&1 | tee "$log"
+  "$PY" -m pytest -p no:cacheprovider "$@" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
   echo "== run $run of $runs: exit $status after $(( SECONDS - started )) s =="
   if (( status != 0 )); then

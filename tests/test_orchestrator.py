@@ -74,7 +74,8 @@ def test_read_only_batch_runs_concurrently_and_speaks_the_answers(bus):
     try:
         thread, box = run_in_thread(orch.dispatch, plan_of(("get_time", {}), ("get_date", {}), final="Here."),
                                     command_id="c1")
-        wait_for(lambda: desktop.inside == 2, 10.0, "both agents of the batch to be running at once")
+        wait_for(lambda: desktop.inside == 2, 10.0, "both agents of the batch to be running at once (a second "
+                 "agent queued behind the first: did DaemonPool.submit start too few workers?)")
     finally:
         desktop.gate.set()
     thread.join(10)
@@ -91,7 +92,8 @@ def test_pool_never_runs_more_than_eight_agents(bus):
     try:
         thread, box = run_in_thread(orch.dispatch, plan, command_id="c1", budget=AgentBudget(limit=50))
         wait_for(lambda: desktop.inside == 8 and len(events(bus, EventType.AGENT_SPAWNED)) == 12, 10.0,
-                 "twelve agents spawned and eight of them running at once")
+                 "twelve agents spawned and eight of them running at once (fewer: did DaemonPool.submit start "
+                 "too few workers?)")
         assert len(events(bus, EventType.AGENT_STARTED)) == 8  # the other four wait for a worker
     finally:
         desktop.gate.set()
@@ -310,3 +312,52 @@ def test_budget_refused_steps_count_as_remaining(bus):
     outcome = make(bus).dispatch(plan, command_id="c1", budget=AgentBudget(limit=1))
     assert outcome.failed == 1
     assert outcome.remaining == plan.steps[1:]
+
+
+def test_a_worker_taking_a_job_is_not_counted_as_free():
+    """The window between a worker's get() and its bookkeeping, held open on purpose: a job
+    submitted then must get a thread of its own, not wait behind the job being taken. (Counted
+    wrong, the pool ran two agents of a parallel batch one after the other now and then.)"""
+    import queue as queue_mod
+    import threading
+
+    from anovax.orchestrator import DaemonPool
+
+    took = threading.Event()
+    hold = threading.Event()
+
+    class PausingQueue(queue_mod.SimpleQueue):
+        def get(self, *args, **kwargs):
+            job = super().get(*args, **kwargs)
+            if job is not None and not hold.is_set():
+                took.set()
+                hold.wait(10)  # descheduled right after get(), before the worker's bookkeeping
+            return job
+
+    pool = DaemonPool(8, "window")
+    pool._jobs = PausingQueue()
+    try:
+        warm = threading.Event()
+        hold.set()
+        pool.submit(warm.set)  # one worker, now idle in get()
+        assert warm.wait(10)
+        hold.clear()
+        barrier = threading.Barrier(2, timeout=10.0)
+        met: list[bool] = []
+
+        def job() -> None:
+            try:
+                barrier.wait()
+                met.append(True)
+            except threading.BrokenBarrierError:
+                met.append(False)
+
+        pool.submit(job)
+        assert took.wait(10)  # the idle worker holds the first job, not yet counted busy
+        pool.submit(job)
+        hold.set()
+        wait_for(lambda: len(met) == 2, 30.0, "both jobs to end")
+        assert met == [True, True]  # they met: the second had a thread of its own
+    finally:
+        hold.set()
+        pool.shutdown()
