@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start AnovaX from a checkout: the same as the ``anovax`` command."""
 
-from anovax.cli import main
-
 if __name__ == "__main__":
+    from anovax.__main__ import main
+
     raise SystemExit(main())

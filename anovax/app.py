@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,21 +75,22 @@ class _Queued:
 
 @dataclass(frozen=True)
 class StopReport:
-    """What a stop did: the command it cancelled, how many queued ones it dropped."""
+    """What a stop did: the command it cancelled, how many waiting ones it dropped."""
 
     running: str | None
     dropped: int
     speech: bool = False
+    #: the running command had been stopped already (a second "stop")
+    again: bool = False
 
     @property
     def message(self) -> str:
-        dropped = ""
-        if self.dropped:
-            dropped = f" I also dropped {self.dropped} waiting command{'s' if self.dropped != 1 else ''}."
+        plural = "s" if self.dropped != 1 else ""
         if self.running is not None:
-            return "Stopping." + dropped
+            head = "Still stopping." if self.again else "Stopping."
+            return head + (f" I also dropped {self.dropped} waiting command{plural}." if self.dropped else "")
         if self.dropped:
-            return dropped.strip()
+            return f"Dropped {self.dropped} waiting command{plural}."
         return "Stopped speaking." if self.speech else "Nothing to stop."
 
 
@@ -245,19 +246,24 @@ class Assistant:
         """The single entry point: run one command (queued behind earlier ones) and return its result."""
         return self.submit(text, source).result()
 
-    def stop(self, source: str = "text") -> StopReport:
+    def stop(self, source: str = "text", *, waiting: Sequence[str] = ()) -> StopReport:
         """The user's stop, from any front end: cancel the running command at whatever stage it
         is (planning, checking, acting, recovering), drop the commands ``source`` still has
         queued, and cut off speech. Returns at once; the running command then ends with
-        status ``stopped``."""
+        status ``stopped``.
+
+        ``waiting``: commands the front end itself held back (the console's lines typed ahead);
+        they are dropped with the rest, counted and logged like queued ones."""
         with self._state_lock:
             running = self._running
+            again = running is not None and running.cancel.cancelled
             if running is not None:
                 running.cancel.cancel(USER_STOP)
             dropped = self._drop_queued(source)
+        dropped += [_Queued(f"c{next(self._ids)}", clean_text(text), source, Future()) for text in waiting]
         speaking = self.stop_speaking()
         report = StopReport(running=running.command_id if running is not None else None,
-                            dropped=len(dropped), speech=speaking)
+                            dropped=len(dropped), speech=speaking, again=again)
         self.bus.emit(EventType.COMMAND_STOPPED, running.command_id if running is not None else "",
                       data={"source": source, "dropped": len(dropped), "message": report.message})
         for item in dropped:
@@ -403,7 +409,7 @@ class Assistant:
             if outcome.ok and outcome.spoken and not cancel.cancelled:
                 self.orchestrator.say(outcome.spoken, command_id, cancel)
         timings["dispatch"] = (time.perf_counter() - started) * 1000
-        if cancel.cancelled and not outcome.ok:
+        if cancel.cancelled:  # a stop that came as the last step ended still stopped the command
             return self._stopped(command_id, text, plan=plan, verdict=verdict, outcome=outcome, timings_ms=timings)
         if outcome.ok:
             message = outcome.spoken or "Done."

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from anovax.desktop.base import Cancelled, CancelToken
+from anovax.safety.confusables import CONFUSABLES
 
 __all__ = ["USER_STOP", "Cancelled", "CancelToken", "is_stop_utterance", "run_abandonable"]
 
@@ -32,43 +33,54 @@ USER_STOP = "stopped by the user"
 #: how often an abandonable wait looks at the token; the bound on stop latency it adds
 _POLL_S = 0.01
 
-#: whole utterances that mean "stop what you are doing" (never "cancel the timer")
-_STOP_CORES = frozenset({
-    "stop", "cancel", "stop that", "cancel that", "stop it", "cancel it", "never mind", "nevermind",
-    "never mind that", "forget it", "abort", "stop stop", "halt",
-})
-#: words around a stop word that do not change what it means ("anova, stop that please")
-_FILLER_HEAD = ("hey anova", "ok anova", "okay anova", "anova", "ok", "okay", "oh", "no", "please")
-_FILLER_TAIL = ("please", "anova", "now", "right now")
+#: phrases that mean "stop what you are doing", as whole utterances ("stop, cancel that" too)
+_STOP_PHRASES = (
+    "never mind that", "never mind", "nevermind", "nvm", "forget it", "forget that",
+    "stop everything", "cancel everything", "stop all", "cancel all", "stop it all",
+    "stop that", "cancel that", "stop it", "cancel it", "stop", "cancel", "abort", "halt",
+)
+#: words around stop phrases that do not change what they mean ("anova, please stop now")
+_FILLERS = ("hey anova", "ok anova", "okay anova", "anova", "ok", "okay", "oh", "no", "please", "just", "and",
+            "now", "right now", "thanks", "thank you")
 _PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 #: longer input is never a control utterance (and is not worth normalising here)
 _MAX_CONTROL_CHARS = 60
 
 
-def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).casefold()
-    return " ".join(_PUNCT.sub(" ", text).split())
+def _phrases(items: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(sorted((tuple(p.split()) for p in items), key=len, reverse=True))  # longest first
+
+
+_STOP_WORDS, _FILLER_WORDS = _phrases(_STOP_PHRASES), _phrases(_FILLERS)
+
+
+def _normalise(text: str) -> list[str]:
+    # look-alike letters too ("ѕtop" with a Cyrillic ѕ): a stop must never be missed for its font
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).translate(CONFUSABLES).casefold()
+    return _PUNCT.sub(" ", text).split()
 
 
 def is_stop_utterance(text: object) -> bool:
-    """True when the whole utterance asks to stop ("stop", "cancel that", "never mind", "Stop!").
+    """True when the whole utterance asks to stop ("stop", "cancel that", "never mind", "Stop!",
+    "anova, stop, cancel that").
 
     Only the whole utterance counts: "stop the music" or "cancel the timer" are commands
     for the planner, not a stop."""
     if not isinstance(text, str) or len(text) > _MAX_CONTROL_CHARS:
         return False
     words = _normalise(text)
-    changed = True
-    while changed and words:
-        changed = False
-        for head in _FILLER_HEAD:
-            if words.startswith(head + " "):
-                words, changed = words[len(head) + 1:], True
-        for tail in _FILLER_TAIL:
-            if words.endswith(" " + tail):
-                words, changed = words[: -len(tail) - 1], True
-    return words in _STOP_CORES
+    found, at = False, 0
+    while at < len(words):
+        for phrases, is_stop in ((_STOP_WORDS, True), (_FILLER_WORDS, False)):
+            match = next((p for p in phrases if tuple(words[at:at + len(p)]) == p), None)
+            if match is not None:
+                at += len(match)
+                found = found or is_stop
+                break
+        else:
+            return False  # a word that is neither a stop nor a filler: a command
+    return found
 
 
 def run_abandonable(fn: Callable[[], T], cancel: CancelToken | None, *, name: str = "abandonable") -> T:

@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import queue
+import signal
 import sys
 import threading
 from collections import deque
@@ -191,12 +192,11 @@ def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool =
             out.flush()
 
     def stop() -> None:
-        report = assistant.stop("console")
-        local = len(pending)
+        # the lines typed ahead are this front end's queue: dropped, counted and logged with it
+        report = assistant.stop("console", waiting=[line.strip() for line in pending])
         pending.clear()
-        if as_json:
-            return  # the COMMAND_STOPPED event is the output
-        say(dataclasses.replace(report, dropped=report.dropped + local).message)
+        if not as_json:  # with --json the COMMAND_STOPPED event is the output
+            say(report.message)
 
     def run(text: str) -> None:
         nonlocal at_end
@@ -470,6 +470,24 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C outside a command (starting up, shutting down): no traceback
         print(file=sys.stderr)
         return Status.STOPPED.exit_code
+    finally:
+        if argv is None:  # the real program, not a test calling main([...])
+            _leave_on_next_interrupt()
+
+
+def _leave_on_next_interrupt() -> None:
+    """From here on a Ctrl-C means "just go": exit 130 at once. Otherwise a second Ctrl-C that
+    lands while the interpreter joins its threads at exit kills it with a traceback or SIGINT."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def leave(_sig: int, _frame: Any) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(Status.STOPPED.exit_code)
+
+    signal.signal(signal.SIGINT, leave)
 
 
 def _main(argv: list[str] | None = None) -> int:

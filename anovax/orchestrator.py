@@ -42,8 +42,6 @@ AGENT_BUDGET = 20
 JANITOR_INTERVAL_S = 0.05
 #: first retry waits this long, the next twice as long
 RETRY_BACKOFF_S = 0.2
-#: how often an utterance's token looks at the speaking agent's token
-_SPEECH_POLL_S = 0.02
 
 
 class DaemonPool:
@@ -98,41 +96,6 @@ class DaemonPool:
             threads = list(self._threads)
         for _ in threads:
             self._jobs.put(None)
-
-
-class _SpeechToken(CancelToken):
-    """One utterance's cancel token: set by ``stop_speaking``, or by the speaking agent's token.
-
-    The agent's token is polled rather than chained with a callback: CancelToken has no
-    listeners, and every speech path already polls (TtsThread every 20 ms, lock waits every
-    few ms, the simulated desktop through ``wait``).
-    """
-
-    def __init__(self, outer: CancelToken | None) -> None:
-        super().__init__()
-        self._outer = outer
-
-    def _follow(self) -> None:
-        if self._outer is not None and self._outer.cancelled:
-            self.cancel(self._outer.reason or "cancelled")
-
-    @property
-    def cancelled(self) -> bool:
-        self._follow()
-        return super().cancelled
-
-    def check(self) -> None:
-        self._follow()
-        super().check()
-
-    def wait(self, seconds: float | None) -> bool:
-        if self._outer is None:
-            return super().wait(seconds)
-        end = None if seconds is None else time.monotonic() + seconds
-        while True:
-            step = _SPEECH_POLL_S if end is None else min(_SPEECH_POLL_S, end - time.monotonic())
-            if step <= 0 or super().wait(step) or self.cancelled:
-                return self.cancelled
 
 
 class AgentBudget:
@@ -250,7 +213,7 @@ class Orchestrator:
                                             error=f"This command already used its {budget.limit} agents.")
                     failed = i if failed is None else failed
                     continue
-                agents.append(self._spawn(i, plan.steps[i], command_id, depth, budget))
+                agents.append(self._spawn(i, plan.steps[i], command_id, depth, budget, cancel))
             for agent in agents:
                 self._wait(agent, cancel)
                 results[agent.index] = self._result_of(agent)
@@ -269,8 +232,9 @@ class Orchestrator:
         spoken = ""
         if failed is None:
             spoken = " ".join(p for p in [plan.final_response.strip(), *(r.say for r in final if r.say)] if p)
-            if speak and depth == 0 and spoken:
-                self.say(spoken, command_id)
+            # a command stopped as its last step finished has nothing more to say
+            if speak and depth == 0 and spoken and not (cancel is not None and cancel.cancelled):
+                self.say(spoken, command_id, cancel)
         return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken)
 
     def say(self, text: str, command_id: str, cancel: CancelToken | None = None, *, owner: str | None = None) -> None:
@@ -280,7 +244,7 @@ class Orchestrator:
         utterance gets a token of its own (cancelled by ``cancel`` too), so ``stop_speaking``
         silences it without cancelling the agent that asked for it.
         """
-        token = _SpeechToken(cancel)
+        token = CancelToken(cancel)
         held = owner is not None and self.locks.holder("tts") == owner
         owner = owner if held else f"speech-{command_id}-{next(self._ids)}"
         with self._speech_lock:
@@ -357,7 +321,8 @@ class Orchestrator:
 
     # -- internals ----------------------------------------------------------------------
 
-    def _spawn(self, index: int, step: Step, command_id: str, depth: int, budget: AgentBudget) -> ChildAgent:
+    def _spawn(self, index: int, step: Step, command_id: str, depth: int, budget: AgentBudget,
+               cancel: CancelToken | None = None) -> ChildAgent:
         spec = self.registry[step.tool]
         agent_id = f"{command_id}.{next(self._ids)}"
         ctx = AgentContext(
@@ -367,7 +332,7 @@ class Orchestrator:
             set_current_app=self._set_current_app,
         )
         agent = self._classes[step.tool](agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
-                                         deadline=self._clock() + spec.ttl_s)
+                                         deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)
         with self._live_lock:
             self._live[agent_id] = agent
         self._emit(agent, EventType.AGENT_SPAWNED, data={"index": index, "ttl_s": spec.ttl_s})
@@ -387,15 +352,13 @@ class Orchestrator:
                 self._emit(agent, EventType.AGENT_VERIFIED, data=dict(verified))
             if agent.settle(AgentState.DONE, result=result):
                 self._emit(agent, EventType.AGENT_DONE, data={"value": result.value})
-        except Cancelled as exc:
-            if agent.settle(AgentState.FAILED, error=exc.message):
-                # a person's stop is not an error: front ends show these agents as stopped
-                stopped = agent.cancel.reason == USER_STOP
-                self._emit(agent, EventType.AGENT_FAILED, error=exc.message,
-                           data={"code": "stopped" if stopped else exc.code})
         except AnovaXError as exc:
             if agent.settle(AgentState.FAILED, error=exc.message):
-                self._emit(agent, EventType.AGENT_FAILED, error=exc.message, data={"code": exc.code})
+                # whatever an agent ends with once its command was stopped (cancelled, a launch
+                # that stopped waiting, a sub-task cut short) is the person's stop, not an error
+                stopped = agent.cancel.cancelled and agent.cancel.reason == USER_STOP
+                self._emit(agent, EventType.AGENT_FAILED, error=exc.message,
+                           data={"code": "stopped" if stopped else exc.code})
         except Exception as exc:  # a bug in an agent or adapter must not kill the pool thread silently
             log.exception("agent %s crashed", agent.agent_id)
             message = f"Something went wrong inside AnovaX ({type(exc).__name__})."

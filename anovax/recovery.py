@@ -164,7 +164,7 @@ class Speculator:
         ctx = AgentContext(desktop=self._desktop, command_id=command_id, depth=0,
                            speak=lambda text, cancel: None, run_subtask=lambda goal, cancel: None)
         agent = self._classes[step.tool](agent_id=f"{command_id}.spec", index=0, step=step, spec=spec, ctx=ctx,
-                                         deadline=self._clock() + spec.ttl_s)
+                                         deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)
         try:
             result = agent.do_work()
             entry.result = StepResult(index=0, tool=step.tool, status=StepStatus.DONE, value=result.value,

@@ -341,7 +341,26 @@ from anovax.settings import Settings
 state = Path(sys.argv[1])
 assistant = Assistant(Settings(planner="offline", memory_path=state / "memory.json", log_path=None))
 controls = OrbControls.for_assistant(assistant)
-if sys.argv[2] == "interrupt":
+if sys.argv[2] == "interrupt-busy":
+    # Ctrl-C while a command runs stops the command and keeps the window; a second one closes it
+    from anovax.desktop.simulated import SimulatedDesktop
+    assistant.close()
+    assistant = Assistant(Settings(planner="offline", memory_path=state / "memory.json", log_path=None),
+                          desktop=SimulatedDesktop(delays={"type": 30.0}))
+    controls = OrbControls.for_assistant(assistant)
+
+    def script():
+        future = assistant.submit("type hello world", source="orb")
+        while not assistant.busy:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGINT)
+        print("first:", future.result(timeout=20).status.label, flush=True)
+        time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=script, daemon=True).start()
+elif sys.argv[2] == "interrupt":
     # Ctrl-C in the terminal: Tk would swallow a KeyboardInterrupt, so run_orb closes the window instead
     threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
 try:
@@ -366,6 +385,14 @@ def test_run_orb_returns_when_interrupted_and_saves_its_place(xorb, tmp_path):
     done = run_orb_process(xorb.env, tmp_path, "interrupt")
     assert done.returncode == 0 and done.stdout.strip().endswith("returned 0"), done.stderr
     assert json.loads((tmp_path / "orb.json").read_text())["on_top"] is True
+
+
+def test_ctrl_c_with_the_orb_open_stops_the_command_then_closes_the_window(xorb, tmp_path):
+    done = run_orb_process(xorb.env, tmp_path, "interrupt-busy")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[-2:] == ["first: stopped", "returned 0"], done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "Exception in Tkinter" not in done.stderr, done.stderr
 
 
 def test_run_orb_without_a_display_says_why(tmp_path):

@@ -44,13 +44,15 @@ def plan(*steps, final="Okay."):
 
 @pytest.mark.parametrize("text", ["stop", "Stop!", "STOP.", "cancel", "cancel that", "stop that", "never mind",
                                   "Nevermind", "anova, stop", "hey anova stop please", "stop\u200b",
-                                  "\uff53\uff54\uff4f\uff50", "  never   mind  ", "'stop'"])
+                                  "\uff53\uff54\uff4f\uff50", "  never   mind  ", "'stop'", "Stop, cancel that",
+                                  "stop everything", "nvm", "please just stop now", "\u0455top", "st\u043ep"])
 def test_whole_stop_utterances_are_control_messages(text):
     assert is_stop_utterance(text)
 
 
 @pytest.mark.parametrize("text", ["cancel the timer", "stop the music", "don't stop", "stopwatch",
-                                  "open notepad and type stop", "stop and open notepad", "", "never",
+                                  "open notepad and type stop", "stop and open notepad", "", "never", "stop typing",
+                                  "please", "anova", "no",
                                   "cancel my subscription", "stop " * 30, None, 42])
 def test_commands_that_mention_stop_are_not_control_messages(text):
     assert not is_stop_utterance(text)
@@ -166,6 +168,94 @@ def test_stopped_agents_are_marked_stopped_not_failed(tmp_path):
         assert result.status is Status.STOPPED
         failed = events_of(app, result.command_id, EventType.AGENT_FAILED)
         assert failed and failed[0].data["code"] == "stopped"
+    finally:
+        app.close()
+
+
+def offline_app(tmp_path, desktop):
+    return Assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"), desktop=desktop)
+
+
+def stop_when(app, future, tool):
+    """Say stop once ``future``'s agent for ``tool`` has started; the command's result."""
+    wait_for(lambda: [e for e in events_of(app, future.command_id, EventType.AGENT_STARTED) if e.tool == tool],
+             10.0, f"the {tool} agent to start")
+    app.stop("console")
+    return future.result(timeout=STOP_DEADLINE_S)
+
+
+def spoken_after_the_stop(app, command_id):
+    stopped = [e.seq for e in app.bus.recent() if e.type is EventType.COMMAND_STOPPED]
+    return [e for e in events_of(app, command_id, EventType.SPEAK_START) if e.seq > stopped[0]]
+
+
+def test_a_stop_during_an_optional_last_step_stops_the_command(tmp_path):
+    # "wait" is optional: its failure alone would let the plan finish "done" and say so
+    app = offline_app(tmp_path, SimulatedDesktop())
+    try:
+        result = stop_when(app, app.submit("wait 5 seconds"), "wait")
+        assert result.status is Status.STOPPED and result.exit_code == 130
+        assert not spoken_after_the_stop(app, result.command_id)
+    finally:
+        app.close()
+
+
+def test_a_step_that_finishes_after_the_stop_does_not_turn_it_into_done(tmp_path):
+    # reading the clock cannot be interrupted; it ends after the stop, and the reply is not said
+    app = offline_app(tmp_path, SimulatedDesktop(delays={"clock": 1.0}))
+    try:
+        result = stop_when(app, app.submit("what time is it"), "get_time")
+        assert result.status is Status.STOPPED and result.message == "Stopped."
+        assert not spoken_after_the_stop(app, result.command_id)
+    finally:
+        app.close()
+
+
+def test_an_agent_hears_the_stop_at_once_through_its_commands_token(tmp_path):
+    from anovax.desktop.base import CancelToken as Token
+
+    parent = Token()
+    child = Token(parent)
+    grandchild = Token(child)
+    assert not grandchild.cancelled
+    parent.cancel("stopped by the user")
+    assert grandchild.cancelled and grandchild.reason == "stopped by the user"
+    assert Token(Token()).wait(0.01) is False  # an uncancelled chain sleeps its time out
+
+
+def test_a_launch_cut_short_by_a_stop_is_reported_as_stopped(tmp_path):
+    from anovax.errors import TransientToolError
+
+    class SlowLaunch(SimulatedDesktop):
+        def launch_app(self, name, cancel):  # like a real launch: stops waiting, says "no window"
+            cancel.wait(30)
+            raise TransientToolError(f"{name} did not open a window in time.", code="no_window")
+
+    app = offline_app(tmp_path, SlowLaunch())
+    try:
+        result = stop_when(app, app.submit("open notepad"), "open_app")
+        assert result.status is Status.STOPPED
+        failed = events_of(app, result.command_id, EventType.AGENT_FAILED)
+        assert [e.data["code"] for e in failed] == ["stopped"]
+        assert not events_of(app, result.command_id, EventType.AGENT_RETRY)
+    finally:
+        app.close()
+
+
+def test_a_second_stop_and_a_stop_of_queued_commands_say_what_they_did(tmp_path):
+    app = offline_app(tmp_path, SimulatedDesktop())
+    try:
+        future = app.submit("wait 5 seconds", source="phone")
+        wait_for(lambda: app.busy, 5.0, "the command to start")
+        assert app.stop("phone").message == "Stopping."
+        assert app.stop("phone").message == "Still stopping."
+        assert future.result(timeout=STOP_DEADLINE_S).status is Status.STOPPED
+        # the console's own typed-ahead lines are counted and logged with the stop
+        report = app.stop("console", waiting=["what time is it", "open notepad"])
+        assert report.message == "Dropped 2 waiting commands."
+        dropped = [e for e in app.bus.recent() if e.type is EventType.COMMAND_DONE
+                   and e.data["message"] == "Dropped: you said stop before it ran."]
+        assert [e.data["text"] for e in dropped] == ["what time is it", "open notepad"]
     finally:
         app.close()
 
@@ -296,4 +386,43 @@ def test_ctrl_c_on_a_text_command_exits_130_without_a_traceback(cli_env, fake_ge
             proc.kill()
     assert proc.returncode == 130, err
     assert b"AnovaX: Stopped." in out
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+
+
+def test_lines_typed_ahead_in_the_console_are_dropped_counted_and_logged(cli_env):
+    env = {**cli_env, "ANOVAX_PLANNER": "offline"}
+    lines = "wait 4 seconds\nwhat time is it\nwhat's the date\nstop\n"
+    proc = subprocess.run([sys.executable, "-m", "anovax", "--simulate"], input=lines, capture_output=True,
+                          text=True, env=env, cwd=REPO, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    log = [json.loads(line) for line in Path(env["ANOVAX_LOG"]).read_text().splitlines()]
+    stopped = [e for e in log if e["type"] == "COMMAND_STOPPED"]
+    # the stop is read with the rest of the pipe: it finds the first command running ("Stopping.
+    # I also dropped 2 …") or still queued ("Dropped 3 …"); either way what it says is what it did
+    assert len(stopped) == 1 and stopped[0]["data"]["message"] in proc.stdout
+    assert stopped[0]["data"]["message"] in ("Stopping. I also dropped 2 waiting commands.",
+                                             "Dropped 3 waiting commands.")
+    done = [e["data"] for e in log if e["type"] == "COMMAND_DONE"]
+    assert stopped[0]["data"]["dropped"] == sum(d["message"].startswith("Dropped") for d in done)
+    assert sorted((d["text"], d["status"]) for d in done) == [
+        ("wait 4 seconds", "stopped"), ("what time is it", "stopped"), ("what's the date", "stopped")]
+
+
+def test_ctrl_c_while_the_program_is_still_importing_exits_130_quietly(cli_env):
+    # -X importtime reports each import on stderr: the interrupt lands while modules still load
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "anovax", "--simulate", "--text",
+                             "what time is it"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env,
+                            cwd=REPO)
+    try:
+        # (before that, Python itself is still starting: runpy looking for anovax/__main__.py)
+        line = b""
+        while b" anovax." not in line:  # a module of the package has loaded: the CLI's imports run
+            line = proc.stderr.readline()
+            assert line, "the program ended before importing anovax"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err[-2000:]
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err

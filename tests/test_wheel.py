@@ -212,7 +212,7 @@ def test_offline_command_from_the_unpacked_wheel(wheel, tmp_path):
 @pytest.mark.slow
 def test_gemini_command_from_the_unpacked_wheel(wheel, tmp_path, fake_gemini):
     _, unpacked, entry_point = wheel
-    assert entry_point == "anovax.cli:main"
+    assert entry_point == "anovax.__main__:main"
     fake_gemini.script(plan_reply({"steps": [{"tool": "open_app", "params": {"name": "notepad"}},
                                              {"tool": "type_text", "params": {"text": "built from the wheel"}}],
                                    "final_response": "Typing it from the wheel.", "remember": {}}))

@@ -63,7 +63,7 @@ class ChildAgent:
     tools: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, *, agent_id: str, index: int, step: Step, spec: ToolSpec, ctx: AgentContext,
-                 deadline: float) -> None:
+                 deadline: float, parent_cancel: CancelToken | None = None) -> None:
         self.agent_id = agent_id
         self.index = index
         self.step = step
@@ -71,7 +71,8 @@ class ChildAgent:
         self.ctx = ctx
         #: orchestrator clock time after which the janitor expires this agent
         self.deadline = deadline
-        self.cancel = CancelToken()
+        #: expired by the janitor on its own; stopped with its command (``parent_cancel``)
+        self.cancel = CancelToken(parent_cancel)
         self.attempts = 0
         self.result: AgentResult | None = None
         self.error: str | None = None

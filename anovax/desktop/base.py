@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,29 +29,51 @@ class Cancelled(AnovaXError):
 
 
 class CancelToken:
-    """Set once, by the janitor or a stop button; checked by agents between units of work."""
+    """Set once, by the janitor or a stop button; checked by agents between units of work.
 
-    def __init__(self) -> None:
+    A token made with a ``parent`` (an agent's token under its command's, a sub-plan's under
+    its MetaAgent's, an utterance's under the agent speaking) is cancelled as soon as the parent
+    is, with the parent's reason, without the parent having to know its children."""
+
+    #: how often ``wait`` looks at the parent (the only extra latency a chained stop has)
+    PARENT_POLL_S = 0.01
+
+    def __init__(self, parent: CancelToken | None = None) -> None:
         self._event = threading.Event()
         self.reason = ""
+        self._parent = parent
 
     def cancel(self, reason: str = "cancelled") -> None:
         if not self._event.is_set():
             self.reason = reason
             self._event.set()
 
+    def _follow(self) -> bool:
+        parent = self._parent
+        if parent is not None and not self._event.is_set() and parent.cancelled:
+            self.cancel(parent.reason or "cancelled")
+        return self._event.is_set()
+
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set()
+        return self._follow()
 
     def check(self) -> None:
         """Raise Cancelled if the token is set."""
-        if self._event.is_set():
+        if self._follow():
             raise Cancelled(f"Stopped: {self.reason}.")
 
-    def wait(self, seconds: float) -> bool:
+    def wait(self, seconds: float | None) -> bool:
         """Sleep up to ``seconds``; True if cancelled meanwhile (an interruptible sleep)."""
-        return self._event.wait(seconds)
+        if self._parent is None:
+            return self._event.wait(seconds)
+        deadline = None if seconds is None else time.monotonic() + seconds
+        while not self._follow():
+            left = self.PARENT_POLL_S if deadline is None else min(self.PARENT_POLL_S, deadline - time.monotonic())
+            if left <= 0:
+                return self._follow()
+            self._event.wait(left)
+        return True
 
 
 @dataclass(frozen=True)

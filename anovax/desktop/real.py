@@ -306,6 +306,7 @@ class RealDesktop:
                 png = mss.tools.to_png(shot.rgb, shot.size)
         except Exception as exc:
             raise TransientToolError(f"I couldn't capture the screen: {exc}.") from exc
+        cancel.check()  # stopped while capturing: leave no picture behind
         while True:
             path = screenshot_path(folder, self.now())
             try:

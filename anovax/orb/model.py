@@ -307,6 +307,10 @@ class OrbModel:
         ended = {"done": ChipState.DONE, "planned": ChipState.DONE, "stopped": ChipState.STOPPED}.get(
             status, ChipState.FAILED)
         for chip in self._chips.values():
+            if status == "stopped" and chip.command_id == event.command_id and chip.state is ChipState.FAILED:
+                # failed on the way to the stop (a click on Stop takes the focus from the typing):
+                # the person ended this command, nothing is wrong with it
+                chip.state, chip.error = ChipState.STOPPED, ""
             if chip.command_id == event.command_id and chip.state not in ENDED:
                 chip.state, chip.ended = ended, event.ts
                 chip.error = chip.error or ("" if ended in (ChipState.DONE, ChipState.STOPPED)

@@ -60,8 +60,16 @@ def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = 
     window = OrbWindow(root, controls, prefs_path=prefs_path or default_prefs_path())
     assistant.bus.subscribe("orb", window.feed)
     # Tk's loop reports a KeyboardInterrupt raised in a callback and carries on, so Ctrl-C in the
-    # terminal would do nothing; instead it asks the window to close at its next tick
-    previous = signal.signal(signal.SIGINT, lambda _sig, _frame: window.call_soon(window.close))
+    # terminal would do nothing. Instead, at the window's next tick: a running command is stopped
+    # (as the Stop button does), and with nothing running the window closes. Deferred to the tick
+    # because the handler may interrupt this very thread inside the assistant's locks.
+    def interrupt() -> None:
+        if getattr(assistant, "busy", False) and controls.stop is not None:
+            controls.stop()
+        else:
+            window.close()
+
+    previous = signal.signal(signal.SIGINT, lambda _sig, _frame: window.call_soon(interrupt))
     try:
         root.mainloop()
     finally:

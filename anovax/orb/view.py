@@ -264,6 +264,8 @@ class OrbWindow:
                     self._fold(batch)
                     batch = []
                     self._run_callable(item)
+                    if self._closed.is_set():
+                        return  # the callable closed the window: its widgets are gone
         except queue.Empty:
             pass
         self._fold(batch)

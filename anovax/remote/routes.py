@@ -86,7 +86,7 @@ def command() -> Response:
         result = future.result()
         status = getattr(getattr(result, "status", None), "label", "")
         if status == "done":  # a control message ("stop"), handled at once
-            return jsonify(status="done", message=getattr(result, "message", ""), command_id=command_id)
+            return jsonify(status="stop", message=getattr(result, "message", ""), command_id=command_id)
         # refused at once: the queue was full, or the assistant is shutting down
         response = jsonify(error="busy", message=getattr(result, "message", "The assistant is busy."),
                            command_id=getattr(result, "command_id", command_id))

@@ -63,6 +63,12 @@ function kindOf(ev) {
 
 function addEvent(ev) {
   if (HIDDEN.has(ev.type)) return;
+  if (ev.type === "COMMAND_DONE" && ev.data && ev.data.status === "stopped") {
+    // the person stopped this command: what failed on the way there is not an error
+    for (const li of document.querySelectorAll("#events li.bad")) {
+      if (li.dataset.command === ev.command_id) li.classList.remove("bad");
+    }
+  }
   const li = document.createElement("li");
   li.className = kindOf(ev);
   li.dataset.type = ev.type;
