@@ -7,6 +7,12 @@ queue is refused with a clear message); ``on_speech`` submits and waits.
 
 One command: plan → safety_check → dispatch (agents on the desktop) → speak.
 With no desktop (``--dry-run``) it stops after the check.
+
+Stopping: each command gets a ``CancelToken`` when it is queued. A stop utterance is
+not queued; ``stop`` runs on the caller's thread, cancels the running command's token
+(every stage looks at it: planning abandons its model call, agents hold child tokens)
+and drops the caller's queued commands, all under the one lock that also guards the
+queue, so a command is always either waiting (dropped) or running (cancelled).
 """
 
 from __future__ import annotations
