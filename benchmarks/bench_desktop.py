@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import subprocess
 import sys
@@ -176,16 +175,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--trials", type=int, default=10)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
-    from xserver import XServerMissing, x_server
+    from xserver import XServerMissing, x_display
 
     try:
-        server_cm = x_server(1280, 800)
-        server = server_cm.__enter__()
+        display = x_display(1280, 800)
+        server = display.__enter__()
     except XServerMissing as exc:
         print(f"skipped: {exc}")
         return 0
-    saved = {k: os.environ.get(k) for k in server.env}
-    os.environ.update(server.env)
     try:
         if not server.wm:
             print("skipped: openbox is not installed")
@@ -202,12 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             finally:
                 bench.close()
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        server_cm.__exit__(None, None, None)
+        display.__exit__(None, None, None)
 
     print(f"| launch -> verified focus ({args.runs} runs, test editor) | p50 {percentile(launch, 50) * 1000:.0f} ms"
           f" | max {launch[-1] * 1000:.0f} ms | paper: fixed {PAPER_WAIT_S * 1000:.0f} ms, unverified |")

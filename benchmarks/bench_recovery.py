@@ -51,7 +51,8 @@ class SlowModel:
         return json.dumps({"thought": "done", "actions": [], "done": True, "summary": "Zork is missing."})
 
 
-def one_run(speculate: bool) -> float:
+def one_run(speculate: bool, model: object = None) -> float:
+    """Milliseconds of recovery after the plan failed, with ``model`` (default: SlowModel)."""
     bus = EventBus()
     desktop = SimulatedDesktop(delays={"clock": READ_S},
                                failures={"launch": PermanentToolError("I couldn't find an app called zork.")})
@@ -59,7 +60,7 @@ def one_run(speculate: bool) -> float:
     budget = AgentBudget()
     failed = orch.dispatch(PLAN, command_id="r", budget=budget, speak=False)
     speculator = Speculator(desktop, bus) if speculate else None
-    loop = AutonomousLoop(SlowModel(), orch, bus, check=safety_check, speculator=speculator)
+    loop = AutonomousLoop(model or SlowModel(), orch, bus, check=safety_check, speculator=speculator)
     t0 = time.perf_counter()
     outcome = loop.run("open zork and tell me the time", failed, command_id="r", budget=budget)
     elapsed = (time.perf_counter() - t0) * 1000
@@ -82,27 +83,9 @@ class OneTurnModel:
                            "done": True, "summary": "Zork is missing."})
 
 
-def one_done_run(model) -> float:
-    """Recovery latency without speculation for ``model``'s way of finishing."""
-    bus = EventBus()
-    desktop = SimulatedDesktop(delays={"clock": READ_S},
-                               failures={"launch": PermanentToolError("I couldn't find an app called zork.")})
-    orch = Orchestrator(desktop, bus)
-    budget = AgentBudget()
-    failed = orch.dispatch(PLAN, command_id="r", budget=budget, speak=False)
-    loop = AutonomousLoop(model, orch, bus, check=safety_check)
-    t0 = time.perf_counter()
-    outcome = loop.run("open zork and tell me the time", failed, command_id="r", budget=budget)
-    elapsed = (time.perf_counter() - t0) * 1000
-    assert outcome.ok, outcome
-    orch.close()
-    bus.close()
-    return elapsed
-
-
 def run_done(runs: int = 5) -> str:
-    one = [one_done_run(OneTurnModel()) for _ in range(runs)]
-    two = [one_done_run(SlowModel()) for _ in range(runs)]
+    one = [one_run(False, OneTurnModel()) for _ in range(runs)]
+    two = [one_run(False, SlowModel()) for _ in range(runs)]
     saved = percentile(two, 50) - percentile(one, 50)
     return "\n".join([
         f"### Finishing a recovery: actions with \"done\": true vs actions, then a \"done\" turn "

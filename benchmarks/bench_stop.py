@@ -18,7 +18,6 @@ console, the orb's Stop button, the phone route and the voice listener all call.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tempfile
@@ -145,20 +144,18 @@ def during_recovery(runs: int, tmp: Path) -> list[float]:
 
 def during_typing(runs: int, tmp: Path, rng: random.Random) -> list[float] | str:
     from fakes.fake_gemini import FakeGemini
-    from xserver import XServerMissing, x_server
+    from xserver import XServerMissing, x_display
 
     from anovax.desktop.apps import user_apps
     from anovax.desktop.linux import LinuxDesktop
     from anovax.desktop.speech import ConsoleSpeech
 
+    out: list[float] = []
     try:
-        server_cm = x_server(1280, 800)
-        server = server_cm.__enter__()
+        display = x_display(1280, 800)
+        server = display.__enter__()
     except XServerMissing as exc:
         return f"skipped: {exc}"
-    saved = {k: os.environ.get(k) for k in server.env}
-    os.environ.update(server.env)
-    out: list[float] = []
     try:
         if not server.wm:
             return "skipped: openbox is not installed"
@@ -194,12 +191,7 @@ def during_typing(runs: int, tmp: Path, rng: random.Random) -> list[float] | str
             finally:
                 app.close()
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        server_cm.__exit__(None, None, None)
+        display.__exit__(None, None, None)
     return out
 
 

@@ -12,6 +12,7 @@ and the slow ones still run.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import tempfile
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from helpers import wait_or_exit  # noqa: E402
 from orb_harness import OrbProcess, save_png  # noqa: E402
 from xserver import x_server  # noqa: E402
 
@@ -29,14 +31,7 @@ COMMAND = "tell me the time and date, take a screenshot and search for the weath
 DELAYS = {"clock": 0.5, "screenshot": 4.0, "url": 4.0, "speak": 0.3}
 
 
-def wait(predicate, timeout_s: float, what: str):
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise SystemExit(f"orb_screenshot: timed out waiting for {what}")
+wait = functools.partial(wait_or_exit, prog="orb_screenshot")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,16 +13,17 @@ Everything else it writes stays in a temporary folder.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from helpers import wait_or_exit  # noqa: E402
 from remote_kit import CHROMIUM, PHONE, SCREEN_SUM, TEST_LIMITS, desktop_screen, phone_settings  # noqa: E402
 
 from anovax.app import Assistant  # noqa: E402
@@ -33,14 +34,7 @@ from anovax.remote import RemoteServer  # noqa: E402
 from anovax.remote.state import assistant_state  # noqa: E402
 
 
-def wait(predicate, timeout_s: float, what: str):
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise SystemExit(f"phone_screenshot: timed out waiting for {what}")
+wait = functools.partial(wait_or_exit, prog="phone_screenshot")
 
 
 def main(argv: list[str] | None = None) -> int:

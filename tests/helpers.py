@@ -63,3 +63,11 @@ def finishes(fn: Callable[[], object], timeout_s: float = 30.0, what: str = "the
         if future.done():  # fn itself raised a TimeoutError
             raise
         raise AssertionError(f"{what} was still running after {timeout_s} s") from None
+
+
+def wait_or_exit(predicate: Callable[[], object], timeout_s: float, what: str, *, prog: str) -> object:
+    """``wait_for`` for scripts: on time-out, exit with one line naming ``prog`` (no traceback)."""
+    try:
+        return wait_for(predicate, timeout_s, what)
+    except AssertionError as exc:
+        raise SystemExit(f"{prog}: {exc}") from None

@@ -108,3 +108,20 @@ def x_server(width: int = 1280, height: int = 800, *, wm: bool = True,
         finally:
             _stop(manager)
             _stop(server)
+
+
+@contextlib.contextmanager
+def x_display(width: int = 1280, height: int = 800) -> Iterator[XServer]:
+    """``x_server`` made this process's display (``DISPLAY``, ``XAUTHORITY``) until the block ends,
+    for benchmarks and scripts that drive real adapters; the old values come back afterwards."""
+    with x_server(width, height) as server:
+        saved = {key: os.environ.get(key) for key in server.env}
+        os.environ.update(server.env)
+        try:
+            yield server
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
