@@ -235,7 +235,7 @@ class Assistant:
             future.set_result(CommandResult(text=str(text)[:80], status=Status.FAILED, planner=self.planner.name,
                                             command_id=command_id, message="AnovaX is shutting down."))
             return future
-        item = _Queued(command_id, text if isinstance(text, str) else "", source, future)
+        item = _Queued(command_id, text, source, future)
         with self._wakeup:
             full = len(self._pending) >= QUEUE_SIZE
             if not full:
@@ -278,15 +278,6 @@ class Assistant:
             self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
             item.future.set_result(result)
         return report
-
-    def cancel_current(self) -> bool:
-        """Stop the running command only (queued ones stay); False if nothing runs."""
-        with self._state_lock:
-            running = self._running
-        if running is None:
-            return False
-        running.cancel.cancel(USER_STOP)
-        return True
 
     @property
     def busy(self) -> bool:

@@ -215,7 +215,7 @@ class Orchestrator:
                     continue
                 agents.append(self._spawn(i, plan.steps[i], command_id, depth, budget, cancel))
             for agent in agents:
-                self._wait(agent, cancel)
+                self._wait(agent)
                 results[agent.index] = self._result_of(agent)
             for i in batch:
                 result = results[i]
@@ -383,13 +383,11 @@ class Orchestrator:
                 if agent.cancel.wait(RETRY_BACKOFF_S * 2 ** (agent.attempts - 1)):
                     raise Cancelled("Stopped before retrying.") from exc
 
-    def _wait(self, agent: ChildAgent, cancel: CancelToken | None = None) -> None:
+    def _wait(self, agent: ChildAgent) -> None:
         # The janitor settles every agent by its deadline; the real-time backstop only
         # matters if the janitor thread itself died (it should never fire). A cancelled
-        # parent (an expired MetaAgent) passes its cancellation down to its children.
+        # parent needs nothing here: the agent's token is a child of it.
         while not agent.settled.wait(0.05):
-            if cancel is not None and cancel.cancelled:
-                agent.cancel.cancel(cancel.reason or "cancelled")
             if self._janitor is not None and not self._janitor.is_alive():
                 self.janitor_tick()
 

@@ -164,7 +164,7 @@ def test_full_queue_is_refused_never_dropped(settings):
     assistant.close()
 
 
-def test_cancel_current_stops_the_running_command_without_recovery(tmp_path):
+def test_stop_ends_the_running_command_without_recovery(tmp_path):
     from anovax.app import Assistant, Status
     from anovax.desktop.simulated import HANG, SimulatedDesktop
     from anovax.memory import Memory
@@ -174,10 +174,10 @@ def test_cancel_current_stops_the_running_command_without_recovery(tmp_path):
     desk = SimulatedDesktop(delays={"type": HANG})  # typing that only a cancel ends
     app = Assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"), desktop=desk)
     try:
-        assert app.cancel_current() is False  # nothing runs yet
+        assert app.stop().running is None  # nothing runs yet
         future = app.submit("type hello world")
         wait_for(lambda: app.busy, 5.0, "the command to start")
-        assert app.cancel_current() is True
+        assert app.stop().running == future.command_id
         result = future.result(timeout=30)  # a generous deadline: only the cancel can end it
         assert result.status is Status.STOPPED and result.message == "Stopped."
         assert result.exit_code == 130
