@@ -38,6 +38,7 @@ from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
 from anovax.errors import ConfigError
 from anovax.events import EventType
+from anovax.interrupts import interrupt_handled, is_interrupt
 from anovax.settings import PLANNERS, Settings, load_settings
 from anovax.textclean import tolerant_stdio
 
@@ -210,6 +211,7 @@ def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool =
             except queue.Empty:
                 continue
             except KeyboardInterrupt:
+                interrupt_handled()
                 stop()
                 continue
             if line is None:
@@ -247,6 +249,7 @@ def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool =
                 continue
             run(text)
         except KeyboardInterrupt:  # at the idle prompt (a running command's Ctrl-C is caught in run)
+            interrupt_handled()
             if assistant.busy:
                 stop()
                 continue
@@ -467,7 +470,10 @@ def main(argv: list[str] | None = None) -> int:
     tolerant_stdio()  # undecodable stdin bytes read as U+FFFD; no character makes a write to stdout/stderr raise
     try:
         return _main(argv)
-    except KeyboardInterrupt:  # Ctrl-C outside a command (starting up, shutting down): no traceback
+    except BaseException as exc:  # noqa: BLE001 - Ctrl-C outside a command (starting up, shutting down)
+        if not is_interrupt(exc):
+            raise
+        interrupt_handled()  # no traceback, and exit 130 rather than a death by SIGINT
         print(file=sys.stderr)
         return Status.STOPPED.exit_code
     finally:
@@ -518,10 +524,12 @@ def _main(argv: list[str] | None = None) -> int:
             try:
                 result = future.result()
             except KeyboardInterrupt:  # Ctrl-C: stop the command, report it, exit 130
+                interrupt_handled()
                 assistant.stop("text")
                 try:
                     result = future.result(timeout=STOP_WAIT_S)
                 except (TimeoutError, KeyboardInterrupt):
+                    interrupt_handled()
                     return Status.STOPPED.exit_code
             _emit(result, args.json, sys.stdout, assistant)
             return result.exit_code

@@ -23,9 +23,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from anovax.desktop.base import CancelToken, LaunchEvidence
+from anovax.desktop.idle import sleeping
 from anovax.errors import PermanentToolError, TransientToolError
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,12 @@ log = logging.getLogger(__name__)
 POLL_S = 0.01
 #: a safety net for a token that never fires: no app takes this long to show a window
 LAUNCH_MAX_S = 60.0
-#: a focused window counts as ready once its window tree has not changed for this long
+#: a focused window counts as ready once its window tree has not changed for this long, and
+#: its app has been seen asleep (waiting for events) at every poll for as long (anovax.desktop.idle)
 SETTLE_S = 0.1
+#: an app that never sleeps that long (a game, a video) is taken as ready this long after its
+#: tree settled: being busy is not a sign that keys will be lost
+BUSY_APP_MAX_S = 3.0
 #: windows looked at when comparing a window's tree (a toolkit window has a handful)
 TREE_MAX = 64
 NO_WM = "No window manager is running, so I can't tell which window has focus."
@@ -329,15 +334,18 @@ def belongs(info: WindowInfo, proc: subprocess.Popen[bytes], name: str) -> bool:
 
 
 def wait_for_window(focus: X11Focus, proc: subprocess.Popen[bytes], name: str,
-                    cancel: CancelToken, started: float) -> LaunchEvidence:
+                    cancel: CancelToken, started: float,
+                    asleep: Callable[[int | None], bool | None] = sleeping) -> LaunchEvidence:
     """Poll until a window of ``proc`` created since ``focus.watch_new_windows(True)`` is
-    active, has the keyboard focus, and its window tree has settled (``SETTLE_S``).
+    active, has the keyboard focus, its window tree has settled (``SETTLE_S``), and its app
+    has been asleep at every poll for ``SETTLE_S`` (``asleep(pid)``; None: cannot tell).
 
     TransientToolError when ``cancel`` fires first (the agent's TTL ran out);
     PermanentToolError when the app exits with an error or the window manager goes away.
     """
     tree: tuple | None = None
     since = 0.0  # when ``tree`` was first seen like this
+    quiet_since = 0.0  # since when the app has been asleep at every poll
     while True:
         if not focus.wm_running():
             raise PermanentToolError(NO_WM, code="no_window_manager")
@@ -346,10 +354,16 @@ def wait_for_window(focus: X11Focus, proc: subprocess.Popen[bytes], name: str,
             info = focus.describe(active)
             if info is not None and belongs(info, proc, name) and focus.has_input_focus(active):
                 now, state = time.monotonic(), focus.tree_state(active)
+                # the window's own process; a launcher that exec'd into the app is the same pid
+                pid = info.pid if info.pid is not None else proc.pid if proc.poll() is None else None
                 if state != tree:
-                    tree, since = state, now
-                elif state is not None and now - since >= SETTLE_S:
-                    return LaunchEvidence(info.window, info.title, info.wm_class, info.pid, now - started)
+                    tree, since, quiet_since = state, now, now
+                else:
+                    if asleep(pid) is False:
+                        quiet_since = now
+                    # quiet_since >= since: a quiet app's tree has been still for SETTLE_S as well
+                    if state is not None and (now - quiet_since >= SETTLE_S or now - since >= BUSY_APP_MAX_S):
+                        return LaunchEvidence(info.window, info.title, info.wm_class, info.pid, now - started)
             else:
                 tree = None
         code = proc.poll()

@@ -1,6 +1,6 @@
 """A tiny Tk window the desktop tests type into: it mirrors its Text buffer to a file.
 
-Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE]
+Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE] [--busy-ms MS] [--spin]
 
 Why a file: the test process cannot look inside another process's widget, so
 the widget's content is written (atomically, via rename) every time it changes;
@@ -10,6 +10,9 @@ focus, so a test that starts the window itself knows when typing can start.
 Like many real apps, Tk maps the toplevel a few milliseconds before the widgets inside
 it, and keys that arrive in between are lost: the desktop's launch check has to wait for
 the window to settle (anovax.desktop.x11), and this window is a fair test of that.
+``--busy-ms`` widens that gap the way a starved machine does: the empty toplevel is shown,
+then the app computes for MS before it creates its Text. ``--spin`` is an app that never
+idles: once up, it computes all the time and handles events between slices.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import time
 import tkinter as tk
 from pathlib import Path
 
@@ -30,11 +34,16 @@ def main() -> None:
     parser.add_argument("--title", default="AnovaX text target")
     parser.add_argument("--ready", type=Path)
     parser.add_argument("--class", dest="class_name", help="WM_CLASS (how a launched copy is recognised)")
+    parser.add_argument("--busy-ms", type=int, default=0, help="compute this long between toplevel and Text")
+    parser.add_argument("--spin", action="store_true", help="never idle once up")
     args = parser.parse_args()
 
     root = tk.Tk(className=args.class_name) if args.class_name else tk.Tk()
     root.title(args.title)
     root.geometry("600x300+40+40")
+    if args.busy_ms:
+        root.update()  # the empty toplevel goes up; nothing is handled while the app computes
+        spin(args.busy_ms / 1000)
     text = tk.Text(root)
     text.pack(fill="both", expand=True)
     # the Text is this toplevel's focus from the start, as in a real editor; the window itself
@@ -59,7 +68,24 @@ def main() -> None:
     # SIGTERM arrives between Tk events; a flag polled by `after` turns it into a clean exit
     signal.signal(signal.SIGTERM, lambda *_: root.after_idle(root.destroy))
     root.after(POLL_MS, poll)
+    if args.spin:
+        root.after(POLL_MS, lambda: forever(root))
     root.mainloop()
+
+
+def spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+def forever(root: tk.Tk) -> None:
+    while True:
+        spin(0.05)
+        try:
+            root.update()  # events, the poll and SIGTERM's destroy run here
+        except tk.TclError:  # destroyed
+            return
 
 
 if __name__ == "__main__":
