@@ -1,6 +1,14 @@
 import os
+import signal
 import sys
 from pathlib import Path
+
+# Started as a background job (`make test &`, nohup, some CI runners), this process inherits
+# Ctrl-C *ignored*, and so would every program a test starts: the tests of what Ctrl-C does
+# would then see it do nothing. A Python-level handler is reset to the default on exec, so with
+# one installed here each child starts with Ctrl-C working, as it does in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # tests/ is not a package; make its helpers importable as `helpers`
 sys.path.insert(0, str(Path(__file__).resolve().parent))

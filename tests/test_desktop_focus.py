@@ -95,7 +95,7 @@ def start_window(out: Path, title: str, cls: str) -> tuple[subprocess.Popen, int
     proc = subprocess.Popen([sys.executable, str(TARGET), str(out), "--ready", str(ready), "--title", title,
                              "--class", cls], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    wait_for(lambda: ready.exists() or proc.poll() is not None, 10.0, f"{title} to take the focus")
+    wait_for(lambda: ready.exists() or proc.poll() is not None, 30.0, f"{title} to take the focus")
     focus = X11Focus()
     try:
         window = wait_for(lambda: _active_titled(focus, title), 5.0, f"{title} to be the active window")

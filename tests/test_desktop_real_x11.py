@@ -78,7 +78,7 @@ def target(x_env, tmp_path):
     proc = subprocess.Popen([sys.executable, str(TARGET), str(out), "--ready", str(ready)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        wait_for(lambda: ready.exists() or proc.poll() is not None, 10.0, "the target window to take the focus")
+        wait_for(lambda: ready.exists() or proc.poll() is not None, 30.0, "the target window to take the focus")
         if proc.poll() is not None:
             pytest.fail(f"the target window died: {proc.stderr.read().decode(errors='replace')}")
         yield Target(out, proc)
@@ -266,7 +266,7 @@ def test_launch_app_via_the_path_fallback_shows_a_window_and_is_reaped(x_env, de
     launcher.chmod(0o755)
     monkeypatch.setenv("PATH", f"{launcher.parent}{os.pathsep}{os.environ['PATH']}")
     assert desk.launch_app("anovaxtarget", CancelToken()) == "Opened anovaxtarget"
-    wait_for(ready.exists, 10.0, "the launched window to take the focus")
+    wait_for(ready.exists, 30.0, "the launched window to take the focus")
     desk.type_text("typed into the launched app", CancelToken())
     Target(out).wait_text("typed into the launched app")
     (child,) = desk.children
