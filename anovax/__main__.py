@@ -29,9 +29,14 @@ def _leave(_signum: int, _frame: FrameType | None) -> None:
 
 
 def main() -> int:
-    # nothing from anovax is imported before this handler is in place
+    # nothing from anovax is imported before this handler is in place; a Ctrl-C the shell told
+    # us to ignore (started in the background) stays ignored
+    previous = signal.getsignal(signal.SIGINT)
     try:
-        previous = signal.signal(signal.SIGINT, _leave)
+        if previous is signal.SIG_IGN:
+            previous = None
+        else:
+            signal.signal(signal.SIGINT, _leave)
     except ValueError:  # not the main thread (embedded): no handler of ours, the CLI copes
         previous = None
     from anovax.cli import main as cli_main

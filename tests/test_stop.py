@@ -428,6 +428,27 @@ def test_ctrl_c_while_the_program_is_still_importing_exits_130_quietly(cli_env):
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
 
 
+def test_a_program_started_with_ctrl_c_ignored_keeps_ignoring_it(cli_env, fake_gemini):
+    fake_gemini.script(plan(step("get_time")))
+    # a shell starts background jobs (`anovax --text ... &`) with SIGINT ignored: a Ctrl-C meant
+    # for the foreground job must not end this one, not even while it is still importing
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "anovax", "--simulate", "--text",
+                             "what time is it"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env,
+                            cwd=REPO, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        line = b""
+        while b" anovax." not in line:
+            line = proc.stderr.readline()
+            assert line, "the program ended before importing anovax"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    assert b"It's " in out
+
+
 # A Ctrl-C that escapes code run from a string (dataclasses build __init__ that way while a
 # module imports) leaves CPython's "unhandled KeyboardInterrupt" flag set even when caught, and
 # the interpreter then kills itself with SIGINT at exit. This is what failed the import test
