@@ -360,6 +360,17 @@ if sys.argv[2] == "interrupt-busy":
         os.kill(os.getpid(), signal.SIGINT)
 
     threading.Thread(target=script, daemon=True).start()
+elif sys.argv[2] == "interrupt-early":
+    # Ctrl-C while the window is still being built (slow on a busy machine): kept, then acted on
+    from anovax.orb import view
+    build = view.OrbWindow.__init__
+
+    def interrupted_build(self, *args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)  # the handler runs in this thread between bytecodes: it has run by now
+        build(self, *args, **kwargs)
+
+    view.OrbWindow.__init__ = interrupted_build
 elif sys.argv[2] == "interrupt":
     # Ctrl-C in the terminal: Tk would swallow a KeyboardInterrupt, so run_orb closes the window instead
     threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
@@ -385,6 +396,12 @@ def test_run_orb_returns_when_interrupted_and_saves_its_place(xorb, tmp_path):
     done = run_orb_process(xorb.env, tmp_path, "interrupt")
     assert done.returncode == 0 and done.stdout.strip().endswith("returned 0"), done.stderr
     assert json.loads((tmp_path / "orb.json").read_text())["on_top"] is True
+
+
+def test_ctrl_c_while_the_orb_is_being_built_closes_it_once_built(xorb, tmp_path):
+    done = run_orb_process(xorb.env, tmp_path, "interrupt-early")
+    assert done.returncode == 0 and done.stdout.strip().endswith("returned 0"), done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
 
 
 def test_ctrl_c_with_the_orb_open_stops_the_command_then_closes_the_window(xorb, tmp_path):

@@ -57,19 +57,37 @@ def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = 
         root = tk.Tk(className="AnovaX")
     except tk.TclError as exc:
         raise OrbUnavailable(f"cannot open a window ({exc})") from exc
-    window = OrbWindow(root, controls, prefs_path=prefs_path or default_prefs_path())
-    assistant.bus.subscribe("orb", window.feed)
     # Tk's loop reports a KeyboardInterrupt raised in a callback and carries on, so Ctrl-C in the
     # terminal would do nothing. Instead, at the window's next tick: a running command is stopped
     # (as the Stop button does), and with nothing running the window closes. Deferred to the tick
-    # because the handler may interrupt this very thread inside the assistant's locks.
+    # because the handler may interrupt this very thread inside the assistant's locks. Installed
+    # before the window is built (that takes a while on a busy machine): a Ctrl-C meanwhile is
+    # kept and acted on once the window can be told.
+    built: list[Any] = []
+    early: list[bool] = []
+
     def interrupt() -> None:
         if getattr(assistant, "busy", False) and controls.stop is not None:
             controls.stop()
         else:
-            window.close()
+            built[0].close()
 
-    previous = signal.signal(signal.SIGINT, lambda _sig, _frame: window.call_soon(interrupt))
+    def on_sigint(_sig: int, _frame: Any) -> None:
+        if built:
+            built[0].call_soon(interrupt)
+        else:
+            early.append(True)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        window = OrbWindow(root, controls, prefs_path=prefs_path or default_prefs_path())
+    except BaseException:
+        signal.signal(signal.SIGINT, previous)
+        raise
+    built.append(window)
+    assistant.bus.subscribe("orb", window.feed)
+    if early:
+        window.call_soon(interrupt)
     try:
         root.mainloop()
     finally:
