@@ -361,16 +361,16 @@ if sys.argv[2] == "interrupt-busy":
 
     threading.Thread(target=script, daemon=True).start()
 elif sys.argv[2] == "interrupt-early":
-    # Ctrl-C while the window is still being built (slow on a busy machine): kept, then acted on
-    from anovax.orb import view
-    build = view.OrbWindow.__init__
+    # Ctrl-C while Tk starts and the window is built (seconds on a busy machine): kept, then acted on
+    import tkinter
+    start_tk = tkinter.Tk.__init__
 
-    def interrupted_build(self, *args, **kwargs):
+    def interrupted_start(self, *args, **kwargs):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.2)  # the handler runs in this thread between bytecodes: it has run by now
-        build(self, *args, **kwargs)
+        start_tk(self, *args, **kwargs)
 
-    view.OrbWindow.__init__ = interrupted_build
+    tkinter.Tk.__init__ = interrupted_start
 elif sys.argv[2] == "interrupt":
     # Ctrl-C in the terminal: Tk would swallow a KeyboardInterrupt, so run_orb closes the window instead
     threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()

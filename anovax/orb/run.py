@@ -53,16 +53,12 @@ def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = 
 
     if threading.current_thread() is not threading.main_thread():
         raise RuntimeError("the orb must run on the main thread (Tk is not thread-safe)")
-    try:
-        root = tk.Tk(className="AnovaX")
-    except tk.TclError as exc:
-        raise OrbUnavailable(f"cannot open a window ({exc})") from exc
     # Tk's loop reports a KeyboardInterrupt raised in a callback and carries on, so Ctrl-C in the
     # terminal would do nothing. Instead, at the window's next tick: a running command is stopped
     # (as the Stop button does), and with nothing running the window closes. Deferred to the tick
     # because the handler may interrupt this very thread inside the assistant's locks. Installed
-    # before the window is built (that takes a while on a busy machine): a Ctrl-C meanwhile is
-    # kept and acted on once the window can be told.
+    # before Tk starts and the window is built (seconds on a busy machine): a Ctrl-C meanwhile
+    # is kept and acted on once the window can be told.
     built: list[Any] = []
     early: list[bool] = []
 
@@ -80,6 +76,10 @@ def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = 
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
+        try:
+            root = tk.Tk(className="AnovaX")
+        except tk.TclError as exc:
+            raise OrbUnavailable(f"cannot open a window ({exc})") from exc
         window = OrbWindow(root, controls, prefs_path=prefs_path or default_prefs_path())
     except BaseException:
         signal.signal(signal.SIGINT, previous)
