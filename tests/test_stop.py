@@ -408,11 +408,12 @@ def test_lines_typed_ahead_in_the_console_are_dropped_counted_and_logged(cli_env
         ("wait 4 seconds", "stopped"), ("what time is it", "stopped"), ("what's the date", "stopped")]
 
 
-def test_ctrl_c_while_the_program_is_still_importing_exits_130_quietly(cli_env):
-    # -X importtime reports each import on stderr: the interrupt lands while modules still load
+def ctrl_c_while_importing(env, **popen) -> tuple[int, bytes, bytes]:
+    """Run ``anovax --simulate --text "what time is it"`` and send SIGINT while its modules still
+    load (-X importtime reports each import on stderr); (exit code, stdout, stderr)."""
     proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "anovax", "--simulate", "--text",
-                             "what time is it"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env,
-                            cwd=REPO)
+                             "what time is it"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            cwd=REPO, **popen)
     try:
         # (before that, Python itself is still starting: runpy looking for anovax/__main__.py)
         line = b""
@@ -420,11 +421,16 @@ def test_ctrl_c_while_the_program_is_still_importing_exits_130_quietly(cli_env):
             line = proc.stderr.readline()
             assert line, "the program ended before importing anovax"
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130, err[-2000:]
+    return proc.returncode, out, err
+
+
+def test_ctrl_c_while_the_program_is_still_importing_exits_130_quietly(cli_env):
+    code, _out, err = ctrl_c_while_importing(cli_env)
+    assert code == 130, err[-2000:]
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
 
 
@@ -432,20 +438,9 @@ def test_a_program_started_with_ctrl_c_ignored_keeps_ignoring_it(cli_env, fake_g
     fake_gemini.script(plan(step("get_time")))
     # a shell starts background jobs (`anovax --text ... &`) with SIGINT ignored: a Ctrl-C meant
     # for the foreground job must not end this one, not even while it is still importing
-    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "anovax", "--simulate", "--text",
-                             "what time is it"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env,
-                            cwd=REPO, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-    try:
-        line = b""
-        while b" anovax." not in line:
-            line = proc.stderr.readline()
-            assert line, "the program ended before importing anovax"
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err[-2000:]
+    code, out, err = ctrl_c_while_importing(
+        cli_env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert code == 0, err[-2000:]
     assert b"It's " in out
 
 
