@@ -81,6 +81,12 @@ def desk(x_env):
     yield d
     for child in d.children:
         child.terminate()
+    for child in d.children:
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:  # a target that ignores SIGTERM must not outlive the test
+            child.kill()
+            pytest.fail(f"{child.args} ignored SIGTERM")
     d.close()
 
 

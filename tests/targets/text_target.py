@@ -65,11 +65,17 @@ def main() -> None:
         dump()
         root.after(POLL_MS, poll)
 
-    # SIGTERM arrives between Tk events; a flag polled by `after` turns it into a clean exit
-    signal.signal(signal.SIGTERM, lambda *_: root.after_idle(root.destroy))
+    stopping: list[bool] = []
+
+    def stop(*_: object) -> None:
+        stopping.append(True)
+        root.after_idle(root.destroy)
+
+    # SIGTERM arrives between Tk events; destroying from the Tk side is a clean exit
+    signal.signal(signal.SIGTERM, stop)
     root.after(POLL_MS, poll)
     if args.spin:
-        root.after(POLL_MS, lambda: forever(root))
+        root.after(POLL_MS, lambda: forever(root, stopping))
     root.mainloop()
 
 
@@ -79,8 +85,10 @@ def spin(seconds: float) -> None:
         pass
 
 
-def forever(root: tk.Tk) -> None:
-    while True:
+def forever(root: tk.Tk, stopping: list[bool]) -> None:
+    # the flag, not a TclError, ends the loop: `update` on a destroyed root just returns, so
+    # a loop waiting for the error spun on for ever after SIGTERM (a leaked busy process)
+    while not stopping:
         spin(0.05)
         try:
             root.update()  # events, the poll and SIGTERM's destroy run here
