@@ -33,6 +33,35 @@ def _playwright():
     return sync_playwright
 
 
+def test_the_buttons_stay_put_when_the_screen_picture_arrives_or_pauses(tmp_path):
+    """A tap aimed at a button must land on it: the picture above the buttons keeps its box
+    whether a frame has arrived or not (a layout shift made a loaded run's tap miss)."""
+    sync_playwright = _playwright()
+    settings = phone_settings(tmp_path)
+    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
+    with desktop_screen(tmp_path) as frames:
+        server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
+                              frames=frames, limits=TEST_LIMITS)
+        server.start()
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+                page = browser.new_context(**PHONE).new_page()
+                page.goto(server.pairing_url)
+                page.wait_for_selector("#remote:not([hidden])")
+                button = page.locator("button[data-command='open notepad']")
+                wait_for(lambda: page.evaluate(SCREEN_SUM), what="a first frame on the page")
+                with_picture = button.bounding_box()
+                page.tap("#screen-toggle")  # paused: the <img> has no picture at all
+                wait_for(lambda: page.evaluate("() => !document.getElementById('screen').getAttribute('src')"),
+                         what="the screen to pause")
+                assert button.bounding_box() == with_picture
+                browser.close()
+        finally:
+            server.stop()
+            assistant.close()
+
+
 def test_phone_page_pairs_runs_a_command_and_shows_the_live_screen(tmp_path):
     sync_playwright = _playwright()
     settings = phone_settings(tmp_path)
