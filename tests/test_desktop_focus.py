@@ -45,9 +45,14 @@ def read(path: Path) -> str:
         return ""
 
 
+def journal(path: Path) -> str:
+    """What the target's Tk saw (focus changes, delivered keys): for failure messages."""
+    return read(path.with_suffix(".journal"))[-3000:]
+
+
 def wait_text(path: Path, expected: str, timeout_s: float = 5.0) -> None:
     wait_for(lambda: read(path) == expected, timeout_s,
-             lambda: f"{path.name} to contain {expected!r} (it has {read(path)!r})")
+             lambda: f"{path.name} to contain {expected!r} (it has {read(path)!r}); Tk saw:\n{journal(path)}")
 
 
 @pytest.fixture
@@ -60,6 +65,7 @@ def x_env(xvfb, monkeypatch, tmp_path):
     for key, value in xvfb.env.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("TEXT_TARGET_JOURNAL", "1")  # failure messages show what the targets' Tk saw
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     script = bin_dir / EDITOR
@@ -254,7 +260,8 @@ def test_focus_thief_stops_typing_and_nothing_lands_in_the_intruder(desk, tmp_pa
         xdotool("windowactivate", "--sync", str(editor_win))
         xdotool("type", "--", SENTINEL)
         wait_for(lambda: read(out).endswith(SENTINEL), 5.0, "the editor's sentinel")
-        assert read(out)[: -len(SENTINEL)] == text[: 3 * TYPE_CHUNK_CHARS]
+        assert read(out)[: -len(SENTINEL)] == text[: 3 * TYPE_CHUNK_CHARS], \
+            f"editor saw:\n{journal(out)}\nintruder saw:\n{journal(intruder_out)}"
     finally:
         intruder.terminate()
         intruder.wait(5)

@@ -50,6 +50,17 @@ def main() -> None:
     # waits for the window manager to give it the focus (no focus_force: real apps don't)
     text.focus_set()
     last: list[str | None] = [None]
+    if os.environ.get("TEXT_TARGET_JOURNAL"):
+        # what reached Tk, for a failing test to show: focus changes and the keys Tk delivered
+        # (off by default: the benchmarks time this app's typing)
+        journal = args.out.with_suffix(".journal").open("a", encoding="utf-8", buffering=1)
+
+        def note(kind: str, event: tk.Event) -> None:
+            journal.write(f"{time.monotonic():.3f} {kind} {event.widget} {getattr(event, 'keysym', '')}"
+                          f" {getattr(event, 'detail', '')}\n")
+
+        for kind in ("FocusIn", "FocusOut", "KeyPress", "Map"):
+            root.bind_all(f"<{kind}>", lambda event, kind=kind: note(kind, event), add="+")
 
     def dump() -> None:
         content = text.get("1.0", "end-1c")  # Tk always appends one newline: drop it
