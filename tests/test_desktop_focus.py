@@ -252,15 +252,18 @@ def test_focus_thief_stops_typing_and_nothing_lands_in_the_intruder(desk, tmp_pa
         token = ThiefToken(4, lambda: xdotool("windowactivate", "--sync", str(intruder_win)))
         with pytest.raises(PermanentToolError, match="Focus moved to AnovaX intruder"):
             desk.type_text(text, token)
-        assert token.passed == 4  # stopped in the chunk during which the focus moved
+        # stopped in the chunk during which the focus moved, or (when the server still reported the
+        # editor's focus at that check, under load) in the next: never later, never typing elsewhere
+        assert token.passed in (4, 5)
+        typed = (token.passed - 1) * TYPE_CHUNK_CHARS
         # nothing reached the intruder: a sentinel typed into it now arrives alone
         xdotool("type", "--", SENTINEL)
         wait_text(intruder_out, SENTINEL)
-        # the editor has exactly the three chunks typed before the theft
+        # the editor has exactly the chunks that passed the focus check
         xdotool("windowactivate", "--sync", str(editor_win))
         xdotool("type", "--", SENTINEL)
         wait_for(lambda: read(out).endswith(SENTINEL), 5.0, "the editor's sentinel")
-        assert read(out)[: -len(SENTINEL)] == text[: 3 * TYPE_CHUNK_CHARS], \
+        assert read(out)[: -len(SENTINEL)] == text[:typed], \
             f"editor saw:\n{journal(out)}\nintruder saw:\n{journal(intruder_out)}"
     finally:
         intruder.terminate()
