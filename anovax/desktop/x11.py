@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from anovax.desktop.base import CancelToken, LaunchEvidence
-from anovax.desktop.idle import sleeping
+from anovax.desktop.idle import waiting_for_events
 from anovax.errors import PermanentToolError, TransientToolError
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,8 @@ POLL_S = 0.01
 #: a safety net for a token that never fires: no app takes this long to show a window
 LAUNCH_MAX_S = 60.0
 #: a focused window counts as ready once its window tree has not changed for this long, and
-#: its app has been seen asleep (waiting for events) at every poll for as long (anovax.desktop.idle)
+#: its app has been seen waiting for events (asleep, nothing unread) at every poll for as long
+#: (anovax.desktop.idle)
 SETTLE_S = 0.1
 #: an app that never sleeps that long (a game, a video) is taken as ready this long after its
 #: tree settled: being busy is not a sign that keys will be lost
@@ -335,17 +336,18 @@ def belongs(info: WindowInfo, proc: subprocess.Popen[bytes], name: str) -> bool:
 
 def wait_for_window(focus: X11Focus, proc: subprocess.Popen[bytes], name: str,
                     cancel: CancelToken, started: float,
-                    asleep: Callable[[int | None], bool | None] = sleeping) -> LaunchEvidence:
+                    asleep: Callable[[int | None], bool | None] = waiting_for_events) -> LaunchEvidence:
     """Poll until a window of ``proc`` created since ``focus.watch_new_windows(True)`` is
     active, has the keyboard focus, its window tree has settled (``SETTLE_S``), and its app
-    has been asleep at every poll for ``SETTLE_S`` (``asleep(pid)``; None: cannot tell).
+    has been waiting for events at every poll for ``SETTLE_S`` (``asleep(pid)``: asleep with
+    nothing unread in its sockets; None: cannot tell).
 
     TransientToolError when ``cancel`` fires first (the agent's TTL ran out);
     PermanentToolError when the app exits with an error or the window manager goes away.
     """
     tree: tuple | None = None
     since = 0.0  # when ``tree`` was first seen like this
-    quiet_since = 0.0  # since when the app has been asleep at every poll
+    quiet_since = 0.0  # since when the app has been waiting for events at every poll
     while True:
         if not focus.wm_running():
             raise PermanentToolError(NO_WM, code="no_window_manager")

@@ -1,6 +1,6 @@
 """A tiny Tk window the desktop tests type into: it mirrors its Text buffer to a file.
 
-Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE] [--busy-ms MS] [--spin]
+Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE] [--busy-ms MS] [--doze-ms MS] [--spin]
 
 Why a file: the test process cannot look inside another process's widget, so
 the widget's content is written (atomically, via rename) every time it changes;
@@ -11,7 +11,9 @@ Like many real apps, Tk maps the toplevel a few milliseconds before the widgets 
 it, and keys that arrive in between are lost: the desktop's launch check has to wait for
 the window to settle (anovax.desktop.x11), and this window is a fair test of that.
 ``--busy-ms`` widens that gap the way a starved machine does: the empty toplevel is shown,
-then the app computes for MS before it creates its Text. ``--spin`` is an app that never
+then the app computes for MS before it creates its Text. ``--doze-ms`` is the same gap while
+the app sleeps with input it has not read yet, as an app with the window manager's events
+waiting in its X connection does when the machine is starved. ``--spin`` is an app that never
 idles: once up, it computes all the time and handles events between slices.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import time
 import tkinter as tk
 from pathlib import Path
@@ -35,6 +38,7 @@ def main() -> None:
     parser.add_argument("--ready", type=Path)
     parser.add_argument("--class", dest="class_name", help="WM_CLASS (how a launched copy is recognised)")
     parser.add_argument("--busy-ms", type=int, default=0, help="compute this long between toplevel and Text")
+    parser.add_argument("--doze-ms", type=int, default=0, help="sleep this long between toplevel and Text")
     parser.add_argument("--spin", action="store_true", help="never idle once up")
     args = parser.parse_args()
 
@@ -44,6 +48,15 @@ def main() -> None:
     if args.busy_ms:
         root.update()  # the empty toplevel goes up; nothing is handled while the app computes
         spin(args.busy_ms / 1000)
+    if args.doze_ms:
+        root.update()
+        # asleep with input waiting: whether the window manager's events are still in the X
+        # connection by now depends on who got the CPU first, so a socket of its own holds
+        # unread bytes for the whole nap (what the launch check asks the kernel about)
+        waiting, sender = socket.socketpair()
+        sender.send(b"event")
+        time.sleep(args.doze_ms / 1000)
+        waiting.recv(64)
     text = tk.Text(root)
     text.pack(fill="both", expand=True)
     # the Text is this toplevel's focus from the start, as in a real editor; the window itself
