@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from anovax.desktop.idle import sleeping, unread_bytes, waiting_for_events
+from anovax.desktop.idle import (QUIET_CPU_S, QUIET_POLLS, SETTLE_S, QuietWatch, cpu_ns, sleeping, unconsumed_bytes,
+                                 unread_bytes, waiting_for_events)
 from helpers import wait_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
@@ -129,3 +131,115 @@ def test_the_unread_count_of_a_gone_process_cannot_be_told():
     proc.wait()
     assert unread_bytes(proc.pid) is None
     assert waiting_for_events(proc.pid) is None
+
+
+# -- bytes sent that nobody has read: asleep in a round trip is not idle --------------------
+
+_ASKER = """
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"q" * 200)  # a request the other side has not read yet, like one to a starved X server
+print("asked", flush=True)
+s.recv(10)
+print("answered", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_a_process_asleep_on_a_request_nobody_has_read_is_not_waiting_for_events(tmp_path):
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "s"))
+    server.listen(1)
+    proc = subprocess.Popen([sys.executable, "-c", _ASKER, str(tmp_path / "s")], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        conn, _ = server.accept()
+        assert proc.stdout.readline() == "asked\n"
+        wait_for(lambda: sleeping(proc.pid), 10.0, "the process to block on its answer")
+        assert unread_bytes(proc.pid) == 0
+        assert unconsumed_bytes(proc.pid) >= 200
+        assert waiting_for_events(proc.pid) is False
+        assert conn.recv(1000) == b"q" * 200
+        conn.sendall(b"a")
+        assert proc.stdout.readline() == "answered\n"
+        wait_for(lambda: waiting_for_events(proc.pid), 10.0, "the process to sleep with nothing in flight")
+        assert unconsumed_bytes(proc.pid) == 0
+        conn.close()
+    finally:
+        proc.communicate("\n")
+        server.close()
+
+
+def test_cpu_time_grows_while_a_process_works_and_is_unknown_once_it_is_gone():
+    proc = subprocess.Popen([sys.executable, "-c", "print(flush=True)\nwhile True: pass"], stdout=subprocess.PIPE)
+    try:
+        proc.stdout.readline()
+        first = cpu_ns(proc.pid)
+        assert first is not None
+        wait_for(lambda: cpu_ns(proc.pid) > first, 10.0, "the busy process to use more CPU")
+    finally:
+        proc.kill()
+        proc.wait()
+    assert cpu_ns(proc.pid) is None
+    assert cpu_ns(None) is None
+
+
+# -- QuietWatch: quiet at every poll, for long enough, doing next to nothing ----------------
+
+MS = 1_000_000  # ns
+
+
+def quiet_for(watch: QuietWatch, start: float, polls: int, step_s: float, cpu_per_poll_ns: int,
+              waiting: bool | None = True, cpu0: int = 0) -> float:
+    now, cpu = start, cpu0
+    for _ in range(polls):
+        now += step_s
+        cpu += cpu_per_poll_ns
+        watch.observe(now, waiting, cpu)
+    return now
+
+
+def test_an_app_idle_at_every_poll_settles_after_the_settle_time_and_enough_polls():
+    watch = QuietWatch()
+    watch.restart(0.0, 0)
+    now = quiet_for(watch, 0.0, QUIET_POLLS - 1, SETTLE_S, 100_000)  # long enough, too few polls
+    assert not watch.settled(now)
+    now = quiet_for(watch, now, 1, 0.01, 100_000, cpu0=(QUIET_POLLS - 1) * 100_000)
+    assert watch.settled(now)
+
+
+def test_many_polls_do_not_make_up_for_too_short_a_time():
+    watch = QuietWatch()
+    watch.restart(0.0, 0)
+    now = quiet_for(watch, 0.0, 50, SETTLE_S / 100, 0)
+    assert not watch.settled(now)
+
+
+def test_work_done_between_two_polls_that_found_the_app_asleep_restarts_quiet():
+    # a starved poller looks rarely: asleep at both looks, but 12 ms of CPU went by in between
+    watch = QuietWatch()
+    watch.restart(0.0, 0)
+    watch.observe(0.05, True, 1 * MS)
+    watch.observe(0.15, True, 13 * MS)
+    assert watch.since == 0.15 and not watch.settled(0.15)
+    now = quiet_for(watch, 0.15, QUIET_POLLS, 0.02, 200_000, cpu0=13 * MS)
+    assert watch.settled(now)
+
+
+def test_an_idle_apps_timers_are_within_the_budget_however_long_it_takes():
+    # 1.7 ms per 100 ms: what the Tk test app's 20 ms timer costs under two busy loops
+    watch = QuietWatch()
+    watch.restart(0.0, 0)
+    now = quiet_for(watch, 0.0, 100, 0.01, 170_000)
+    assert watch.since == 0.0 and watch.settled(now)
+    assert 100 * 170_000 / 1e9 > QUIET_CPU_S  # beyond the fixed allowance: the share is what held
+
+
+def test_a_poll_that_finds_the_app_busy_restarts_quiet_and_cannot_tell_does_not():
+    watch = QuietWatch()
+    watch.restart(0.0, None)
+    now = quiet_for(watch, 0.0, QUIET_POLLS, 0.02, 0, waiting=None)
+    assert watch.settled(now)  # no /proc, no schedstat: the tree's settling is all there is
+    watch.observe(now + 0.01, False, None)
+    assert watch.since == now + 0.01 and not watch.settled(now + 0.01)

@@ -17,6 +17,14 @@ second thing: whether the app's sockets (its X connection among them) hold bytes
 read yet (``sock_diag``, what ``ss -x`` shows as Recv-Q). Asleep with nothing unread means it
 has handled everything the X server sent it.
 
+Nor is that enough: the next loaded run lost keys to an app asleep with nothing unread, in the
+middle of building its window. Two more holes: an app asleep in a round trip whose request the X
+server has not read yet (the bytes it sent still sit in its socket: ``ss -x`` Send-Q, counted
+here too), and an app that did a burst of startup work between two of our polls and was asleep
+at both, because a starved poller looks rarely. The second is closed by the kernel's count of
+the CPU time the main thread has used (``/proc/PID/schedstat``): a launch check that sees it
+grow by more than an idle app's timers use has seen work being done (``cpu_ns``).
+
 Only the main thread counts (``/proc/PID/stat`` describes the thread-group leader): it runs
 the event loop in Tk, GTK, Qt and Chromium alike."""
 
@@ -25,9 +33,21 @@ from __future__ import annotations
 import os
 import socket
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 
 PROC = Path("/proc")
+
+#: how long an app must look quiet before it gets keys (also the window tree's settle time)
+SETTLE_S = 0.1
+#: polls that must all find the app quiet, as well as SETTLE_S: a starved poller looks rarely,
+#: and then it is the count, not the clock, that gives the app time to show it is still busy
+QUIET_POLLS = 8
+#: CPU the app's main thread may use while it counts as quiet: this much, or QUIET_CPU_SHARE of
+#: the time when quiet has lasted longer. An idle Tk app's timers use about 1.7 ms per 100 ms
+#: here (under two busy loops), while building one Text widget takes 12 ms
+QUIET_CPU_S = 0.005
+QUIET_CPU_SHARE = 0.05
 
 # linux/netlink.h, linux/sock_diag.h, linux/unix_diag.h
 _NETLINK_SOCK_DIAG = 4
@@ -37,6 +57,7 @@ _NLMSG_ERROR = 2
 _UDIAG_SHOW_RQLEN = 0x10
 _UNIX_DIAG_RQLEN = 4
 _NO_COOKIE = 0xFFFFFFFF
+_TCP_LISTEN = 10  # a Unix socket's listening state, as the kernel reports it
 _NLMSG = struct.Struct("=IHHII")  # len, type, flags, seq, pid
 _REQUEST = struct.Struct("=BBHIIIII")  # family, protocol, pad, states, inode, show, cookie[2]
 _MSG = struct.Struct("=BBBBIII")  # family, type, state, pad, inode, cookie[2]
@@ -46,31 +67,59 @@ SOCKETS_MAX = 64
 
 
 def waiting_for_events(pid: int | None, proc_root: Path = PROC) -> bool | None:
-    """True when ``pid``'s main thread is asleep and none of its Unix sockets holds unread
-    bytes: it has handled all it was sent and waits for more. False when it runs, is
-    runnable, or has input it has not read yet; None when that cannot be known."""
+    """True when ``pid``'s main thread is asleep and none of its Unix sockets holds bytes in
+    either direction: it has handled all it was sent, nobody has yet to read what it sent
+    (a request it waits on), and it waits for more. False when it runs, is runnable, or has
+    bytes in flight; None when that cannot be known."""
     asleep = sleeping(pid, proc_root)
     if not asleep:
         return asleep
-    unread = unread_bytes(pid, proc_root)  # type: ignore[arg-type]  # sleeping() vouched for pid
-    return asleep if unread is None else unread == 0
+    queues = _queues(pid, proc_root)  # type: ignore[arg-type]  # sleeping() vouched for pid
+    return asleep if queues is None else queues == (0, 0)
 
 
 def unread_bytes(pid: int, proc_root: Path = PROC) -> int | None:
     """Bytes waiting unread in ``pid``'s Unix sockets (0: none), or None when that cannot be
     known (the process is gone, its fds are not ours to see, no sock_diag in this kernel)."""
+    queues = _queues(pid, proc_root)
+    return None if queues is None else queues[0]
+
+
+def unconsumed_bytes(pid: int, proc_root: Path = PROC) -> int | None:
+    """Bytes ``pid`` has sent through its Unix sockets that the other end has not read yet
+    (kernel memory still charged to the sender, so a little more than the payload), or None
+    when that cannot be known."""
+    queues = _queues(pid, proc_root)
+    return None if queues is None else queues[1]
+
+
+def cpu_ns(pid: int | None, proc_root: Path = PROC) -> int | None:
+    """CPU time ``pid``'s main thread has used so far, in nanoseconds (``/proc/PID/schedstat``),
+    or None when that cannot be known (no pid, the process is gone, a kernel without it)."""
+    if pid is None or pid <= 0:
+        return None
+    try:
+        return int((proc_root / str(pid) / "schedstat").read_bytes().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _queues(pid: int, proc_root: Path) -> tuple[int, int] | None:
+    """(unread, unconsumed) bytes over ``pid``'s Unix sockets, or None when unknown."""
     try:
         inodes = _socket_inodes(proc_root / str(pid) / "fd")
     except OSError:
         return None
-    if not inodes:
-        return 0
+    unread = unconsumed = 0
     try:
         with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, _NETLINK_SOCK_DIAG) as diag:
             diag.settimeout(1.0)
-            return sum(_unread(diag, seq, inode) for seq, inode in enumerate(inodes, 1))
+            for seq, inode in enumerate(inodes, 1):
+                inq, outq = _socket_queues(diag, seq, inode)
+                unread, unconsumed = unread + inq, unconsumed + outq
     except (OSError, AttributeError, struct.error):  # AttributeError: no AF_NETLINK (not Linux)
         return None
+    return unread, unconsumed
 
 
 def _socket_inodes(fd_dir: Path) -> list[int]:
@@ -87,25 +136,28 @@ def _socket_inodes(fd_dir: Path) -> list[int]:
     return inodes
 
 
-def _unread(diag: socket.socket, seq: int, inode: int) -> int:
-    """One socket's unread bytes; 0 for a socket that is not a Unix one (an inet socket, or
-    one closed meanwhile: the kernel answers with an error message then)."""
+def _socket_queues(diag: socket.socket, seq: int, inode: int) -> tuple[int, int]:
+    """One socket's (unread, unconsumed) bytes; (0, 0) for a socket that is not a Unix one (an
+    inet socket, or one closed meanwhile: the kernel answers with an error message then)."""
     request = _REQUEST.pack(socket.AF_UNIX, 0, 0, 0xFFFFFFFF, inode, _UDIAG_SHOW_RQLEN, _NO_COOKIE, _NO_COOKIE)
     diag.send(_NLMSG.pack(_NLMSG.size + len(request), _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST, seq, 0) + request)
     reply = diag.recv(8192)  # one socket per call, one question at a time: this is its answer
     length, kind, _, _, _ = _NLMSG.unpack_from(reply)
     if kind == _NLMSG_ERROR or length < _NLMSG.size + _MSG.size:
-        return 0
+        return 0, 0
+    state = _MSG.unpack_from(reply, _NLMSG.size)[2]
     at = _NLMSG.size + _MSG.size
     while at + _ATTR.size <= length:
         size, attr = _ATTR.unpack_from(reply, at)
         if size < _ATTR.size:
             break
         if attr == _UNIX_DIAG_RQLEN:
-            # for a listening socket this is its backlog of connections, also work not yet done
-            return int(struct.unpack_from("=I", reply, at + _ATTR.size)[0])
+            inq, outq = struct.unpack_from("=II", reply, at + _ATTR.size)
+            # for a listening socket the first is its backlog of connections (also work not yet
+            # done) and the second its backlog limit, not bytes
+            return int(inq), 0 if state == _TCP_LISTEN else int(outq)
         at += (size + 3) & ~3
-    return 0
+    return 0, 0
 
 
 def sleeping(pid: int | None, proc_root: Path = PROC) -> bool | None:
@@ -124,3 +176,36 @@ def sleeping(pid: int | None, proc_root: Path = PROC) -> bool | None:
     if not paren or not fields:
         return None
     return fields[0] == b"S"
+
+
+@dataclass
+class QuietWatch:
+    """Since when an app has looked idle at every poll, and what it did meanwhile.
+
+    Quiet ends (``restart``) when a poll finds it busy or with bytes in flight, or when its
+    main thread has used more CPU since quiet began than ``QUIET_CPU_S`` / ``QUIET_CPU_SHARE``
+    allow: work done between two polls that both found it asleep."""
+
+    since: float = 0.0
+    cpu_at: int | None = None  # the main thread's CPU time (ns) when quiet began
+    polls: int = 0
+
+    def restart(self, now: float, cpu: int | None) -> None:
+        self.since, self.cpu_at, self.polls = now, cpu, 0
+
+    def observe(self, now: float, waiting: bool | None, cpu: int | None) -> None:
+        if waiting is False or self._worked(now, cpu):
+            self.restart(now, cpu)
+            return
+        if self.cpu_at is None:
+            self.cpu_at = cpu
+        self.polls += 1
+
+    def settled(self, now: float) -> bool:
+        return now - self.since >= SETTLE_S and self.polls >= QUIET_POLLS
+
+    def _worked(self, now: float, cpu: int | None) -> bool:
+        if cpu is None or self.cpu_at is None:
+            return False
+        budget_s = max(QUIET_CPU_S, QUIET_CPU_SHARE * (now - self.since))
+        return (cpu - self.cpu_at) / 1e9 > budget_s

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from anovax.desktop.base import CancelToken, LaunchEvidence
-from anovax.desktop.idle import waiting_for_events
+# SETTLE_S: a focused window counts as ready once its window tree has not changed for this long
+# and its app has looked quiet as long (anovax.desktop.idle)
+from anovax.desktop.idle import SETTLE_S, QuietWatch, cpu_ns, waiting_for_events
 from anovax.errors import PermanentToolError, TransientToolError
 
 log = logging.getLogger(__name__)
@@ -35,10 +37,6 @@ log = logging.getLogger(__name__)
 POLL_S = 0.01
 #: a safety net for a token that never fires: no app takes this long to show a window
 LAUNCH_MAX_S = 60.0
-#: a focused window counts as ready once its window tree has not changed for this long, and
-#: its app has been seen waiting for events (asleep, nothing unread) at every poll for as long
-#: (anovax.desktop.idle)
-SETTLE_S = 0.1
 #: an app that never sleeps that long (a game, a video) is taken as ready this long after its
 #: tree settled: being busy is not a sign that keys will be lost
 BUSY_APP_MAX_S = 3.0
@@ -336,18 +334,20 @@ def belongs(info: WindowInfo, proc: subprocess.Popen[bytes], name: str) -> bool:
 
 def wait_for_window(focus: X11Focus, proc: subprocess.Popen[bytes], name: str,
                     cancel: CancelToken, started: float,
-                    asleep: Callable[[int | None], bool | None] = waiting_for_events) -> LaunchEvidence:
+                    asleep: Callable[[int | None], bool | None] = waiting_for_events,
+                    cpu: Callable[[int | None], int | None] = cpu_ns) -> LaunchEvidence:
     """Poll until a window of ``proc`` created since ``focus.watch_new_windows(True)`` is
     active, has the keyboard focus, its window tree has settled (``SETTLE_S``), and its app
-    has been waiting for events at every poll for ``SETTLE_S`` (``asleep(pid)``: asleep with
-    nothing unread in its sockets; None: cannot tell).
+    has been quiet at every poll for ``SETTLE_S`` and ``QUIET_POLLS`` polls (``QuietWatch``:
+    ``asleep(pid)`` says it waits for events, None: cannot tell; ``cpu(pid)``, its main
+    thread's CPU time in ns, grew by no more than an idle app's timers use).
 
     TransientToolError when ``cancel`` fires first (the agent's TTL ran out);
     PermanentToolError when the app exits with an error or the window manager goes away.
     """
     tree: tuple | None = None
     since = 0.0  # when ``tree`` was first seen like this
-    quiet_since = 0.0  # since when the app has been waiting for events at every poll
+    quiet = QuietWatch()
     while True:
         if not focus.wm_running():
             raise PermanentToolError(NO_WM, code="no_window_manager")
@@ -359,12 +359,12 @@ def wait_for_window(focus: X11Focus, proc: subprocess.Popen[bytes], name: str,
                 # the window's own process; a launcher that exec'd into the app is the same pid
                 pid = info.pid if info.pid is not None else proc.pid if proc.poll() is None else None
                 if state != tree:
-                    tree, since, quiet_since = state, now, now
+                    tree, since = state, now
+                    quiet.restart(now, cpu(pid))
                 else:
-                    if asleep(pid) is False:
-                        quiet_since = now
-                    # quiet_since >= since: a quiet app's tree has been still for SETTLE_S as well
-                    if state is not None and (now - quiet_since >= SETTLE_S or now - since >= BUSY_APP_MAX_S):
+                    quiet.observe(now, asleep(pid), cpu(pid))
+                    # quiet.since >= since: a quiet app's tree has been still for SETTLE_S as well
+                    if state is not None and (quiet.settled(now) or now - since >= BUSY_APP_MAX_S):
                         return LaunchEvidence(info.window, info.title, info.wm_class, info.pid, now - started)
             else:
                 tree = None

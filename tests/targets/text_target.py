@@ -1,6 +1,7 @@
 """A tiny Tk window the desktop tests type into: it mirrors its Text buffer to a file.
 
-Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE] [--busy-ms MS] [--doze-ms MS] [--spin]
+Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE] [--busy-ms MS] [--doze-ms MS]
+                             [--peer-ms MS] [--spin]
 
 Why a file: the test process cannot look inside another process's widget, so
 the widget's content is written (atomically, via rename) every time it changes;
@@ -13,7 +14,9 @@ the window to settle (anovax.desktop.x11), and this window is a fair test of tha
 ``--busy-ms`` widens that gap the way a starved machine does: the empty toplevel is shown,
 then the app computes for MS before it creates its Text. ``--doze-ms`` is the same gap while
 the app sleeps with input it has not read yet, as an app with the window manager's events
-waiting in its X connection does when the machine is starved. ``--spin`` is an app that never
+waiting in its X connection does when the machine is starved. ``--peer-ms`` is the same gap
+spent asleep in a round trip whose request the other side has not read yet (another process
+reads it after MS and answers), as an app waiting on a starved X server. ``--spin`` is an app that never
 idles: once up, it computes all the time and handles events between slices.
 """
 
@@ -23,6 +26,8 @@ import argparse
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 import tkinter as tk
 from pathlib import Path
@@ -39,6 +44,8 @@ def main() -> None:
     parser.add_argument("--class", dest="class_name", help="WM_CLASS (how a launched copy is recognised)")
     parser.add_argument("--busy-ms", type=int, default=0, help="compute this long between toplevel and Text")
     parser.add_argument("--doze-ms", type=int, default=0, help="sleep this long between toplevel and Text")
+    parser.add_argument("--peer-ms", type=int, default=0,
+                        help="wait this long for another process to read a request and answer it")
     parser.add_argument("--spin", action="store_true", help="never idle once up")
     args = parser.parse_args()
 
@@ -57,6 +64,9 @@ def main() -> None:
         sender.send(b"event")
         time.sleep(args.doze_ms / 1000)
         waiting.recv(64)
+    if args.peer_ms:
+        root.update()
+        round_trip(args.peer_ms)
     text = tk.Text(root)
     text.pack(fill="both", expand=True)
     # the Text is this toplevel's focus from the start, as in a real editor; the window itself
@@ -101,6 +111,21 @@ def main() -> None:
     if args.spin:
         root.after(POLL_MS, lambda: forever(root, stopping))
     root.mainloop()
+
+
+#: the other side of --peer-ms: reads the request only after a while, then answers
+_PEER = "import os, sys, time; time.sleep(int(sys.argv[1]) / 1000); os.read(0, 64); os.write(0, b'answer')"
+
+
+def round_trip(delay_ms: int) -> None:
+    # nothing unread on this side while it waits, only bytes sent that nobody has read yet
+    mine, theirs = socket.socketpair()
+    peer = subprocess.Popen([sys.executable, "-c", _PEER, str(delay_ms)], stdin=theirs)
+    theirs.close()
+    mine.sendall(b"request")
+    mine.recv(64)
+    mine.close()
+    peer.wait()
 
 
 def spin(seconds: float) -> None:
