@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterable
 
 from anovax.desktop.base import Cancelled, CancelToken
-from anovax.tools import LOCK_ORDER
+from anovax.toolspec import LOCK_ORDER
 
 #: how often a waiter re-checks its cancel token (seconds)
 _POLL_S = 0.05

@@ -23,21 +23,21 @@ import queue
 from dataclasses import dataclass
 from typing import Any
 
-from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent, agent_classes
+from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.cancel import USER_STOP
 from anovax.desktop.base import Cancelled, CancelToken, Desktop
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.locks import LockTable
 from anovax.outcome import Outcome, StepResult, StepStatus
-from anovax.plan import Plan, Step
+from anovax.plan import LIMITS, Plan, Step
 from anovax.tools import TOOLS, ToolRegistry
 
 log = logging.getLogger(__name__)
 
 MAX_WORKERS = 8
 #: agents per user command, across every sub-plan (counted here, never by the model)
-AGENT_BUDGET = 20
+AGENT_BUDGET = LIMITS.max_agents
 #: the paper's janitor ran every 500 ms; faster keeps expiry latency under 100 ms
 JANITOR_INTERVAL_S = 0.05
 #: first retry waits this long, the next twice as long
@@ -157,7 +157,6 @@ class Orchestrator:
         self.bus = bus
         self.registry = registry
         self.locks = LockTable()
-        self._classes = agent_classes(registry)
         self._subtasks = subtasks
         self._remember = remember
         self._set_current_app = set_current_app or (lambda name: None)
@@ -331,8 +330,8 @@ class Orchestrator:
             run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget, cancel),
             set_current_app=self._set_current_app,
         )
-        agent = self._classes[step.tool](agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
-                                         deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)
+        agent = spec.agent(agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
+                           deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)
         with self._live_lock:
             self._live[agent_id] = agent
         self._emit(agent, EventType.AGENT_SPAWNED, data={"index": index, "ttl_s": spec.ttl_s})

@@ -28,6 +28,21 @@ MAX_RAW_CHARS = 256 * 1024
 MAX_JSON_DEPTH = 8
 
 
+@dataclass(frozen=True)
+class PlanLimits:
+    """How big a plan may be, in one place: the planners, the prompts and response schemas,
+    safety_check, recovery and the orchestrator's agent budget all read ``LIMITS``."""
+
+    #: most steps one plan may have, and most actions one recovery turn may ask for
+    max_steps: int = 8
+    #: deepest plan allowed; a plan_subtask at depth d makes a child at d + 1
+    max_depth: int = 2
+    #: most agents one spoken command may start, across all its plans and recovery turns
+    max_agents: int = 20
+
+
+LIMITS = PlanLimits()
+
 
 @dataclass(frozen=True)
 class Step:

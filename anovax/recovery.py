@@ -4,7 +4,7 @@ When a core step fails, ``AutonomousLoop.run`` asks the model for the next batch
 of actions (``{thought, actions, done, summary}``), checks the batch with
 ``safety_check`` and runs it through the same orchestrator, feeding results and
 errors back as *untrusted data*. It ends on ``done``, after 6 turns, or when the
-command's 20-agent budget is spent.
+command's agent budget (``LIMITS.max_agents``) is spent.
 
 While each model call is in flight, the ``Speculator`` runs the read-only steps
 the failed plan still had (time, date, screenshot) into a cache; when the model
@@ -23,14 +23,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from anovax.agents import AgentContext, agent_classes
+from anovax.agents import AgentContext
 from anovax.cancel import Cancelled, CancelToken, run_abandonable
 from anovax.desktop.base import Desktop
 from anovax.errors import AnovaXError, PlanError, PlannerUnavailable
 from anovax.events import EventBus, EventType
 from anovax.orchestrator import AgentBudget, Orchestrator
 from anovax.outcome import Outcome, StepResult, StepStatus
-from anovax.plan import Plan, Step, decode_json_text, plan_from_obj
+from anovax.plan import LIMITS, Plan, Step, decode_json_text, plan_from_obj
 from anovax.planner.model import JsonModel
 from anovax.prompts import load_template
 from anovax.tools import TOOLS, ToolRegistry
@@ -38,8 +38,6 @@ from anovax.tools import TOOLS, ToolRegistry
 MAX_TURNS = 6
 #: observations fed back to the model are cut to this many characters, newest kept
 MAX_OBSERVATION_CHARS = 4000
-#: how long a speculated reading stays true enough to serve (seconds)
-FRESH_S = {"get_time": 1.5, "get_date": 60.0, "screenshot": 2.0}
 TURN_KEYS = frozenset({"thought", "actions", "done", "summary"})
 
 
@@ -73,7 +71,7 @@ def response_schema(registry: ToolRegistry) -> dict[str, Any]:
         "type": "object",
         "properties": {
             "thought": {"type": "string", "maxLength": 300},
-            "actions": {"type": "array", "items": registry.step_schema(), "maxItems": 8},
+            "actions": {"type": "array", "items": registry.step_schema(), "maxItems": LIMITS.max_steps},
             "done": {"type": "boolean"},
             "summary": {"type": "string", "maxLength": 500},
         },
@@ -84,7 +82,8 @@ def response_schema(registry: ToolRegistry) -> dict[str, Any]:
 
 def render_recovery_prompt(registry: ToolRegistry = TOOLS) -> str:
     return (load_template("recovery_system.md").replace("{{tools}}", registry.prompt_section())
-            .replace("{{schema}}", json.dumps(response_schema(registry), separators=(",", ":"))))
+            .replace("{{schema}}", json.dumps(response_schema(registry), separators=(",", ":")))
+            .replace("{{max_steps}}", str(LIMITS.max_steps)))
 
 
 def _cache_key(step: Step) -> str:
@@ -106,7 +105,6 @@ class Speculator:
         self._desktop = desktop
         self._bus = bus
         self._registry = registry
-        self._classes = agent_classes(registry)
         self._clock = clock
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="speculate")
         self._cache: dict[str, _Entry] = {}
@@ -150,7 +148,7 @@ class Speculator:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _fresh(self, step: Step, entry: _Entry) -> bool:
-        return self._clock() - entry.at <= FRESH_S.get(step.tool, 1.0)
+        return self._clock() - entry.at <= self._registry[step.tool].fresh_s
 
     def _run(self, step: Step, entry: _Entry, command_id: str, cancel: CancelToken | None = None) -> None:
         spec = self._registry[step.tool]
@@ -163,8 +161,8 @@ class Speculator:
             return
         ctx = AgentContext(desktop=self._desktop, command_id=command_id, depth=0,
                            speak=lambda text, cancel: None, run_subtask=lambda goal, cancel: None)
-        agent = self._classes[step.tool](agent_id=f"{command_id}.spec", index=0, step=step, spec=spec, ctx=ctx,
-                                         deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)
+        agent = spec.agent(agent_id=f"{command_id}.spec", index=0, step=step, spec=spec, ctx=ctx,
+                           deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)
         try:
             result = agent.do_work()
             entry.result = StepResult(index=0, tool=step.tool, status=StepStatus.DONE, value=result.value,

@@ -8,7 +8,7 @@ import json
 import pytest
 from helpers import wait_for
 
-from anovax.agents import agent_classes
+from anovax.agents import ChildAgent, TypingAgent
 from anovax.eventlog import JsonLines, JsonlLog
 from anovax.events import Event, EventBus, EventType
 from anovax.tools import TOOLS, ToolSpec
@@ -70,8 +70,7 @@ def test_json_lines_subscriber_writes_one_object_per_line():
 
 
 def test_dispatch_map_is_derived_from_the_registry():
-    classes = agent_classes(TOOLS)
-    assert set(classes) == TOOLS.allowlist
-    assert classes["press_keys"] is classes["type_text"]
-    with pytest.raises(LookupError, match="VolumeAgent"):
-        agent_classes(TOOLS.with_tools(ToolSpec(name="set_volume", description="x", agent="VolumeAgent")))
+    assert all(issubclass(spec.agent, ChildAgent) for spec in TOOLS)
+    assert TOOLS["press_keys"].agent is TOOLS["type_text"].agent is TypingAgent
+    with pytest.raises(TypeError, match="ChildAgent"):
+        ToolSpec(name="set_volume", description="x", agent="VolumeAgent")

@@ -15,6 +15,7 @@ from anovax.orchestrator import AgentBudget, Orchestrator
 from anovax.plan import Plan, Step
 from anovax.recovery import AutonomousLoop, Speculator, parse_turn
 from anovax.safety import safety_check
+from anovax.tools import TOOLS
 
 
 class ScriptedModel:
@@ -251,6 +252,24 @@ def test_stale_speculation_is_a_miss():
     clock.advance(5)
     assert speculator.lookup(0, Step("get_time", {}), "c1") is None
     assert [e.type for e in bus.recent()] == [EventType.SPECULATION_HIT, EventType.SPECULATION_MISS]
+    speculator.close()
+    bus.close()
+
+
+def test_speculation_serves_each_reading_for_its_declared_freshness():
+    """fresh_s comes from the tool's declaration: the date stays true for a minute, the time for 1.5 s."""
+    clock = FakeClock()
+    bus = EventBus()
+    speculator = Speculator(SimulatedDesktop(), bus, clock=clock)
+    date, now = Step("get_date", {}), Step("get_time", {})
+    speculator.prefetch([date, now], "c1")
+    assert speculator.lookup(0, date, "c1", wait_s=2.0) is not None
+    assert speculator.lookup(0, now, "c1", wait_s=2.0) is not None
+    clock.advance(TOOLS["get_time"].fresh_s + 0.5)
+    assert speculator.lookup(0, now, "c1") is None
+    assert speculator.lookup(0, date, "c1") is not None
+    clock.advance(TOOLS["get_date"].fresh_s)
+    assert speculator.lookup(0, date, "c1") is None
     speculator.close()
     bus.close()
 

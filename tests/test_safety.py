@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from anovax.plan import Plan, Step, parse_plan
+from anovax.agents import TimingAgent
+from anovax.plan import LIMITS, Plan, Step, parse_plan
 from anovax.safety import Rule, Verdict, safety_check
-from anovax.tools import TOOLS, ToolSpec, text
+from anovax.tools import TOOLS, Effect, Sink, ToolSpec, text
 
 
 def step(tool: str, **params: Any) -> dict[str, Any]:
@@ -524,12 +525,37 @@ def test_bad_runtime_state_fails_closed(ctx: dict[str, Any]) -> None:
 
 def test_a_tool_added_to_a_registry_is_allowed_only_under_that_registry() -> None:
     notify = ToolSpec(name="notify", description="Show a desktop notification.",
-                      params=(text("message", "what to show", 100),), agent="NotifyAgent")
+                      params=(text("message", "what to show", 100),), agent=TimingAgent)
     p = plan(step("notify", message="Tea is ready"))
     assert refused(p).rule == "unknown_tool"
     allowed(p, registry=TOOLS.with_tools(notify))
     # the plug-in's strings are screened as executable text, the safe default
     refused(plan(step("notify", message="rm -rf ~")), registry=TOOLS.with_tools(notify))
+
+
+def test_a_plug_in_gets_the_rules_of_the_sinks_and_effect_it_declares() -> None:
+    """No safety rule names a tool: each reads the declaration, so a plug-in is screened like a built-in."""
+    dictate = ToolSpec(name="dictate", description="Type into the focused window.",
+                       params=(text("words", "what to type", 100, Sink.TYPED),), agent=TimingAgent)
+    announce = ToolSpec(name="announce", description="Say it.", params=(text("words", "what to say", 100, Sink.SPOKEN),),
+                        effect=Effect.PASSIVE, agent=TimingAgent)
+    delegate = ToolSpec(name="delegate", description="A sub-goal.", params=(text("goal", "the goal", 100, Sink.GOAL),),
+                        effect=Effect.SUBPLAN, agent=TimingAgent)
+    registry = TOOLS.with_tools(dictate, announce, delegate)
+    # typed text joins type_text's keystroke stream ("shutdow" + "n /s"); spoken text does not
+    split = plan(step("type_text", text="shutdow"), step("dictate", words="n /s"))
+    assert refused(split, registry=registry).rule == "denylist"
+    allowed(plan(step("type_text", text="shutdow"), step("announce", words="n /s")), registry=registry)
+    # spoken text is screened for secrets only; the same words typed are a command
+    allowed(plan(step("announce", words="rm -rf ~ is a command I will not run")), registry=registry)
+    refused(plan(step("dictate", words="rm -rf ~ is a command I will not run")), registry=registry)
+    # after screen text that hides characters a passive step may run, an acting one may not
+    hidden = "Saved.\U000E0041"
+    allowed(plan(step("announce", words="Done")), observation=hidden, registry=registry)
+    assert refused(plan(step("dictate", words="Done")), observation=hidden, registry=registry).rule == "prompt_injection"
+    # a sub-planning step is bounded by the plan depth like plan_subtask
+    allowed(plan(step("delegate", goal="find a recipe")), depth=LIMITS.max_depth - 1, registry=registry)
+    assert refused(plan(step("delegate", goal="find a recipe")), depth=LIMITS.max_depth, registry=registry).rule == "depth"
 
 
 # --- the Verdict itself ----------------------------------------------------------------------------

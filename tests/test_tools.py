@@ -1,11 +1,16 @@
 """The registry: one declaration per tool, everything else derived from it."""
 
+import dataclasses
 import json
 
 import pytest
 
+from anovax.agents import (AgentResult, AppAgent, BrowserAgent, ChildAgent, DialogAgent, InfoAgent, MediaAgent,
+                           MetaAgent, TimingAgent, TypingAgent)
+from anovax.plan import LIMITS, Plan, Step
 from anovax.prompts import render_plan_prompt
-from anovax.tools import TOOLS, ToolRegistry, ToolSpec, number, text
+from anovax.safety import safety_check
+from anovax.tools import TOOLS, Effect, Sink, ToolRegistry, ToolSpec, number, text
 
 PAPER_TOOLS = {"open_app", "type_text", "press_keys", "web_search", "youtube_search", "screenshot",
                "get_time", "get_date", "wait", "speak", "plan_subtask"}
@@ -23,12 +28,58 @@ def test_locks_are_known_and_typing_tools_share_the_keyboard():
     assert TOOLS["press_keys"].locks == ("kb_mouse",)
     assert TOOLS["speak"].locks == ("tts",)
     with pytest.raises(ValueError):
-        ToolSpec(name="x", description="x", locks=("gpu",), agent="XAgent")
+        ToolSpec(name="x", description="x", locks=("gpu",), agent=TimingAgent)
 
 
-def test_agent_classes_are_named_for_every_tool():
-    assert {s.agent for s in TOOLS} == {"AppAgent", "TypingAgent", "BrowserAgent", "MediaAgent",
-                                        "InfoAgent", "TimingAgent", "DialogAgent", "MetaAgent"}
+def test_every_tool_holds_the_class_that_runs_it():
+    classes = {s.name: s.agent for s in TOOLS}
+    assert classes == {"open_app": AppAgent, "type_text": TypingAgent, "press_keys": TypingAgent,
+                       "web_search": BrowserAgent, "youtube_search": MediaAgent, "screenshot": InfoAgent,
+                       "get_time": InfoAgent, "get_date": InfoAgent, "wait": TimingAgent, "speak": DialogAgent,
+                       "plan_subtask": MetaAgent}
+    # a class, never a name looked up later: a string (or anything but a ChildAgent class) fails at declaration
+    for bad in ("TimingAgent", object, None):
+        with pytest.raises(TypeError, match="ChildAgent"):
+            ToolSpec(name="x", description="x", agent=bad)
+
+
+def test_traits_other_modules_used_to_copy_are_declared_on_the_spec():
+    assert TOOLS.with_effect(Effect.PASSIVE) == {"speak", "wait", "get_time", "get_date", "screenshot"}
+    assert TOOLS.with_effect(Effect.DESKTOP) == {"open_app", "type_text", "press_keys"}
+    assert TOOLS.with_effect(Effect.BROWSER) == {"web_search", "youtube_search"}
+    assert TOOLS.with_effect(Effect.SUBPLAN) == {"plan_subtask"}
+    assert {s.name: s.fresh_s for s in TOOLS if s.read_only} == {"get_time": 1.5, "get_date": 60.0, "screenshot": 2.0}
+    assert {s.name for s in TOOLS if s.carries_content} == {"web_search", "youtube_search", "type_text",
+                                                            "get_time", "get_date"}
+    sinks = {(s.name, p.name): p.sink for s in TOOLS for p in s.params if p.type == "string"}
+    assert sinks == {("open_app", "name"): Sink.APP, ("type_text", "text"): Sink.TYPED,
+                     ("press_keys", "keys"): Sink.KEYS, ("web_search", "query"): Sink.QUERY,
+                     ("youtube_search", "query"): Sink.QUERY, ("speak", "text"): Sink.SPOKEN,
+                     ("plan_subtask", "goal"): Sink.GOAL}
+    assert TOOLS["type_text"].param("text").max_len == 2000
+    with pytest.raises(KeyError):
+        TOOLS["type_text"].param("query")
+    # a plug-in that declares nothing is assumed to act on the desktop with executable text
+    plugin = ToolSpec(name="x", description="x", params=(text("t", "t", 9),), agent=TimingAgent)
+    assert plugin.effect is Effect.DESKTOP and plugin.params[0].sink is Sink.UNDECLARED
+
+
+def test_plan_limits_live_in_one_place():
+    from anovax.orchestrator import AgentBudget
+    from anovax.recovery import render_recovery_prompt, response_schema
+
+    assert (LIMITS.max_steps, LIMITS.max_depth, LIMITS.max_agents) == (8, 2, 20)
+    assert TOOLS.response_schema()["properties"]["steps"]["maxItems"] == LIMITS.max_steps
+    assert response_schema(TOOLS)["properties"]["actions"]["maxItems"] == LIMITS.max_steps
+    assert f"At most {LIMITS.max_steps} steps." in render_plan_prompt()
+    assert f"At most {LIMITS.max_steps} actions per turn." in render_recovery_prompt()
+    assert AgentBudget().limit == LIMITS.max_agents
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        LIMITS.max_steps = 9  # type: ignore[misc]
+    steps = [Step("get_time", {})] * LIMITS.max_steps
+    assert safety_check(Plan(steps=tuple(steps))).ok
+    assert safety_check(Plan(steps=tuple(steps + steps[:1]))).rule == "too_many_steps"
+    assert safety_check(Plan(steps=(Step("plan_subtask", {"goal": "x y"}),)), depth=LIMITS.max_depth).rule == "depth"
 
 
 def test_duplicate_declaration_is_rejected():
@@ -50,15 +101,12 @@ def test_param_checks_are_exact():
 
 def test_adding_a_tool_is_one_declaration():
     """A new tool shows up in the allowlist, the prompt, the schema and safety, with nothing else edited."""
-    from anovax.plan import Plan, Step
-    from anovax.safety import safety_check
-
     volume = ToolSpec(
         name="set_volume",
         description="Set the speaker volume.",
         params=(number("percent", "volume from 0 to 100", 0, 100),),
         parallel_safe=True,
-        agent="VolumeAgent",
+        agent=TimingAgent,
     )
     registry = TOOLS.with_tools(volume)
     assert "set_volume" in registry.allowlist and "set_volume" not in TOOLS.allowlist
@@ -105,20 +153,16 @@ def test_registry_is_ordered_and_iterable():
 
 
 def test_a_new_tool_and_its_agent_class_dispatch_with_nothing_else_edited():
-    from anovax.agents import AgentResult, ChildAgent
     from anovax.desktop import SimulatedDesktop
     from anovax.events import EventBus
     from anovax.orchestrator import Orchestrator
-    from anovax.plan import Plan, Step
 
     class ShoutAgent(ChildAgent):
-        tools = frozenset({"shout"})
-
         def do_work(self) -> AgentResult:
             return AgentResult(value="shouted", say=self.step.params["text"].upper() + "!")
 
     registry = TOOLS.with_tools(ToolSpec(name="shout", description="Say it loudly.",
-                                         params=(text("text", "what to shout", 50),), agent="ShoutAgent"))
+                                         params=(text("text", "what to shout", 50),), agent=ShoutAgent))
     bus = EventBus()
     orch = Orchestrator(SimulatedDesktop(), bus, registry=registry)
     outcome = orch.dispatch(Plan(steps=(Step("shout", {"text": "hi"}),)), command_id="c1", speak=False)

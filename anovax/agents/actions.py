@@ -20,8 +20,6 @@ class AppAgent(ChildAgent):
     as ``data["verified"]`` (window, title, class, pid, seconds): the AGENT_VERIFIED payload.
     """
 
-    tools = frozenset({"open_app"})
-
     def do_work(self) -> AgentResult:
         name = self.step.params["name"]
         detail = self.ctx.desktop.launch_app(name, self.cancel)
@@ -35,8 +33,6 @@ class AppAgent(ChildAgent):
 
 class TypingAgent(ChildAgent):
     """type_text and press_keys: the keyboard, always under the kb_mouse lock."""
-
-    tools = frozenset({"type_text", "press_keys"})
 
     def do_work(self) -> AgentResult:
         desktop = self.ctx.desktop
@@ -62,12 +58,10 @@ class _SearchAgent(ChildAgent):
 class BrowserAgent(_SearchAgent):
     """web_search: a web search in the user's browser."""
 
-    tools = frozenset({"web_search"})
     search_url = WEB_SEARCH_URL
 
 
 class MediaAgent(_SearchAgent):
     """youtube_search: a YouTube results page for the query."""
 
-    tools = frozenset({"youtube_search"})
     search_url = YOUTUBE_SEARCH_URL

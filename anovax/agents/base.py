@@ -12,11 +12,13 @@ import enum
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from anovax.desktop.base import CancelToken, Desktop
 from anovax.plan import Step
-from anovax.tools import ToolSpec
+
+if TYPE_CHECKING:  # a ToolSpec names its agent class, so the runtime import goes that way only
+    from anovax.toolspec import ToolSpec
 
 
 class AgentState(enum.StrEnum):
@@ -57,10 +59,8 @@ class AgentContext:
 
 
 class ChildAgent:
-    """Base of the typed agents; a subclass implements ``do_work`` for the tools it serves."""
-
-    #: the tools this class runs (checked against the registry's ``agent`` names)
-    tools: ClassVar[frozenset[str]] = frozenset()
+    """Base of the typed agents; a subclass implements ``do_work`` for the tools whose
+    ``ToolSpec.agent`` it is (``anovax.tools``)."""
 
     def __init__(self, *, agent_id: str, index: int, step: Step, spec: ToolSpec, ctx: AgentContext,
                  deadline: float, parent_cancel: CancelToken | None = None) -> None:

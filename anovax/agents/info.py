@@ -15,8 +15,6 @@ def _clock_time(hour: int, minute: int) -> str:
 class InfoAgent(ChildAgent):
     """get_time, get_date, screenshot: read-only, so they may be speculated and cached."""
 
-    tools = frozenset({"get_time", "get_date", "screenshot"})
-
     def do_work(self) -> AgentResult:
         desktop = self.ctx.desktop
         if self.step.tool == "screenshot":
@@ -33,8 +31,6 @@ class InfoAgent(ChildAgent):
 class TimingAgent(ChildAgent):
     """wait: an interruptible pause."""
 
-    tools = frozenset({"wait"})
-
     def do_work(self) -> AgentResult:
         seconds = float(self.step.params["seconds"])
         if self.cancel.wait(seconds):
@@ -45,8 +41,6 @@ class TimingAgent(ChildAgent):
 class DialogAgent(ChildAgent):
     """speak: say something mid-plan, under the tts lock."""
 
-    tools = frozenset({"speak"})
-
     def do_work(self) -> AgentResult:
         text = self.step.params["text"]
         self.ctx.speak(text, self.cancel)
@@ -55,8 +49,6 @@ class DialogAgent(ChildAgent):
 
 class MetaAgent(ChildAgent):
     """plan_subtask: plan the sub-goal and run it one level deeper (plan → safety → dispatch)."""
-
-    tools = frozenset({"plan_subtask"})
 
     def do_work(self) -> AgentResult:
         goal = self.step.params["goal"]

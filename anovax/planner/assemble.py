@@ -1,17 +1,17 @@
 """Turning the pieces of one request into a Plan: merge openers, skip keyboard steps that
-depend on a failed part, join the replies, fit the steps into MAX_STEPS, and check the result."""
+depend on a failed part, join the replies, fit the steps into LIMITS.max_steps, and check the result."""
 
 from __future__ import annotations
 
-from anovax.plan import Plan, Step
+from anovax.plan import LIMITS, Plan, Step
 from anovax.planner import lexicon as lx
-from anovax.planner.pieces import MAX_STEPS, Piece
-from anovax.tools import TOOLS
+from anovax.planner.pieces import Piece
+from anovax.tools import TOOLS, Sink
 
 #: final_response is at most this long (the online planner's response schema says 500)
 MAX_REPLY_CHARS = 500
-#: tools that act on whatever window has focus
-_KEYBOARD = frozenset({"type_text", "press_keys"})
+#: tools that act on whatever window has focus: they type text or press keys
+_KEYBOARD = frozenset(s.name for s in TOOLS if any(p.sink in (Sink.TYPED, Sink.KEYS) for p in s.params))
 
 
 def merge_openers(pieces: list[Piece]) -> list[Piece]:
@@ -62,7 +62,7 @@ def assemble(pieces: list[Piece]) -> Plan:
             says.append("Sorry, I can't do that offline. " + lx.CAPABILITIES)
     if skipped:
         says.append("I skipped the typing and key presses that depended on it.")
-    if len(steps) > MAX_STEPS:
+    if len(steps) > LIMITS.max_steps:
         steps, note = _fit(pieces, steps)
         says.append(note)
     if not says:
@@ -72,7 +72,7 @@ def assemble(pieces: list[Piece]) -> Plan:
 
 def plan_problem(plan: Plan) -> str | None:
     """Why ``plan`` is not one the tools accept (too many steps, bad parameters), or None."""
-    if len(plan.steps) > MAX_STEPS:
+    if len(plan.steps) > LIMITS.max_steps:
         return f"{len(plan.steps)} steps"
     for step in plan.steps:
         spec = TOOLS.get(step.tool)
@@ -98,15 +98,15 @@ def _cap_reply(text: str) -> str:
 
 def _fit(pieces: list[Piece], steps: list[Step]) -> tuple[list[Step], str]:
     """Too many steps for one plan: keep whole clauses that fit and hand the rest on as one
-    plan_subtask (planned again when its turn comes), or cut at MAX_STEPS if that cannot work."""
-    goal_len = TOOLS["plan_subtask"].params[0].max_len
+    plan_subtask (planned again when its turn comes), or cut at LIMITS.max_steps if that cannot work."""
+    goal_len = TOOLS["plan_subtask"].param("goal").max_len
     kept: list[Step] = []
     rest: list[str] = []
     for piece in pieces:
         if not piece.steps:
             continue
-        # MAX_STEPS - 1: the last slot is the plan_subtask
-        if not rest and len(kept) + len(piece.steps) <= MAX_STEPS - 1:
+        # LIMITS.max_steps - 1: the last slot is the plan_subtask
+        if not rest and len(kept) + len(piece.steps) <= LIMITS.max_steps - 1:
             kept.extend(piece.steps)
         else:
             rest.append(piece.clause)
@@ -114,4 +114,4 @@ def _fit(pieces: list[Piece], steps: list[Step]) -> tuple[list[Step], str]:
     if kept and goal and len(goal) <= goal_len:
         kept.append(Step("plan_subtask", {"goal": goal}))
         return kept, "The last part will be planned when I get to it."
-    return steps[:MAX_STEPS], f"I could only plan the first {MAX_STEPS} steps."
+    return steps[:LIMITS.max_steps], f"I could only plan the first {LIMITS.max_steps} steps."

@@ -25,7 +25,7 @@ from typing import Any
 
 from anovax.cancel import CancelToken, run_abandonable
 from anovax.errors import PlanError, PlannerUnavailable
-from anovax.plan import Plan, parse_plan
+from anovax.plan import LIMITS, Plan, parse_plan
 from anovax.planner import Planner
 from anovax.planner.errors_map import retry_delay_s, to_unavailable
 from anovax.planner.model import JsonModel
@@ -45,8 +45,6 @@ MAX_RETRY_WAIT_S = 3.0
 DEFAULT_RETRY_WAIT_S = 1.0
 #: how much of a bad answer is shown back to the model in the repair request
 MAX_ECHO_CHARS = 4000
-#: the most steps a plan may have (matches the schema's maxItems)
-MAX_STEPS = 8
 
 EventSink = Callable[[str, str], None]
 
@@ -192,7 +190,7 @@ class GeminiPlanner:
             self._system_head, self._system_tail = rendered.split(sentinel)
         else:  # the template has no (or several) {{memory}} slots: render per call
             self._system_head = self._system_tail = None
-        self._schema = registry.response_schema(MAX_STEPS)
+        self._schema = registry.response_schema(LIMITS.max_steps)
 
     # -- the Planner protocol --------------------------------------------------------------
 
@@ -266,8 +264,8 @@ class GeminiPlanner:
     def check(self, raw: str) -> Plan:
         """Parse ``raw`` strictly and check every step against the registry, or raise PlanError."""
         plan = parse_plan(raw)
-        if len(plan.steps) > MAX_STEPS:
-            raise PlanError(f"The plan has {len(plan.steps)} steps; at most {MAX_STEPS} are allowed.")
+        if len(plan.steps) > LIMITS.max_steps:
+            raise PlanError(f"The plan has {len(plan.steps)} steps; at most {LIMITS.max_steps} are allowed.")
         for index, step in enumerate(plan.steps, 1):
             spec = self.registry.get(step.tool)
             if spec is None:

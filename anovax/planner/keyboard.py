@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from anovax.plan import Step
+from anovax.plan import LIMITS, Step
 from anovax.planner import lexicon as lx
 from anovax.planner.apps import display
-from anovax.planner.pieces import MAX_STEPS, Piece, RequestState
+from anovax.planner.pieces import Piece, RequestState
 from anovax.planner.refusals import BLOCKED_KEYS, SHELL_APPS, SHELL_LIKE
 from anovax.planner.text import EDGE_PUNCT, QUOTES, SPACES, lower_words
 from anovax.planner.topics import domain
@@ -63,7 +63,7 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
         if topic or _COMPOSE.match(text):
             kind = topic[1] if topic else "I can't compose messages or documents for you offline."
             return Piece("decline", kind + " To dictate, say 'type' and then the exact words.")
-    if len(text) > TOOLS.get("type_text").params[0].max_len:
+    if len(text) > TOOLS["type_text"].param("text").max_len:
         return Piece("decline", "Sorry, that's too long to type in one go. Please dictate it in shorter parts.")
     steps: list[Step] = []
     say_target = ""
@@ -154,7 +154,7 @@ def _key_names(low: str) -> list[str] | None:
 
 
 def _count(text: str) -> tuple[str, int]:
-    """Split a trailing repeat count off ("enter twice" -> ("enter", 2)), at most MAX_STEPS."""
+    """Split a trailing repeat count off ("enter twice" -> ("enter", 2)), at most LIMITS.max_steps."""
     m = re.search(r"\s+(?:(\d+|[a-z]+) times|(once|twice|thrice))$", text, re.I)
     if not m:
         return text, 1
@@ -162,4 +162,4 @@ def _count(text: str) -> tuple[str, int]:
     n = int(word) if word.isdigit() else lx.SMALL_NUMBERS.get(word, 0)
     if n <= 0:
         return text, 1
-    return text[: m.start()], min(n, MAX_STEPS)
+    return text[: m.start()], min(n, LIMITS.max_steps)

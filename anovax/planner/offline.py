@@ -15,7 +15,7 @@ How a request becomes a plan (one module per stage):
    e-mail...) are declined plainly, information topics (weather, news, stocks...) and other
    questions become a web search, media requests a YouTube search, anything else a short
    "I can't do that offline" with what it can do.
-4. Join the clauses' steps (at most 8) and replies into one Plan (``assemble.py``).
+4. Join the clauses' steps (at most ``LIMITS.max_steps``) and replies into one Plan (``assemble.py``).
 
 ``OfflinePlanner.plan`` never raises: an internal error becomes a zero-step plan that says so.
 """
@@ -35,9 +35,10 @@ from anovax.planner.cues import cues
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.keyboard import typing
-from anovax.planner.pieces import MAX_STEPS, Jokes, Piece, RequestState, unknown
+from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
 from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
+from anovax.tools import TOOLS
 
 __all__ = [
     "COMMAND_STARTS",
@@ -46,7 +47,6 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "MAX_REPLY_CHARS",
     "MAX_REQUEST_CHARS",
-    "MAX_STEPS",
     "OfflinePlanner",
     "Piece",
     "load_grammar",
@@ -171,7 +171,7 @@ class OfflinePlanner:
 
 
 #: steps whose text is content (a query, dictation), not an action to screen for destructive words
-_CONTENT_TOOLS = frozenset({"web_search", "youtube_search", "type_text", "get_time", "get_date"})
+_CONTENT_TOOLS = frozenset(spec.name for spec in TOOLS if spec.carries_content)
 
 _REMEMBER = re.compile(
     r"^(?:please )?remember (?:that )?(?:my |the |our )?(?P<key>[a-z][a-z' ]{0,39}?) (?:is|are) (?P<value>[^\n]{1,200}?)[.!]?$",

@@ -14,9 +14,6 @@ from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner.text import query
 
-#: a plan has at most this many steps (the response schema's maxItems)
-MAX_STEPS = 8
-
 
 @dataclass
 class Piece:
@@ -31,7 +28,7 @@ class Piece:
     app: str | None = None
     #: set on "open <music service>" and "open youtube", which a following play clause replaces
     media_opener: str | None = None
-    #: the clause as the user said it (a plan over MAX_STEPS hands the rest on as a sub-goal)
+    #: the clause as the user said it (a plan over LIMITS.max_steps hands the rest on as a sub-goal)
     clause: str = ""
 
 

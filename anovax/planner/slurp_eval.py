@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from anovax.plan import Plan
+from anovax.tools import TOOLS, Effect
 
 #: in-scope intents by report group, with the tools that make a plan right (README table)
 GROUPS: dict[str, dict[str, Any]] = {
@@ -48,8 +49,8 @@ GROUPS: dict[str, dict[str, Any]] = {
 INTENT_GROUP: dict[str, str] = {i: g for g, spec in GROUPS.items() for i in spec["intents"]}
 #: always allowed beside the group's tools
 ALWAYS_OK = "speak"
-#: out-of-scope plans must not contain these
-HARMFUL_TOOLS = frozenset({"open_app", "type_text", "press_keys"})
+#: out-of-scope plans must not contain these: the tools that type, press keys or start apps
+HARMFUL_TOOLS = TOOLS.with_effect(Effect.DESKTOP)
 #: a reply that says what the assistant could not do
 INABILITY = re.compile(
     r"\b(?:can't|can’t|cannot|can not|couldn't|couldn’t|could not|unable to|not able to|won't|won’t|will not|"

@@ -3,7 +3,8 @@
 Modules, in the order a plan meets them:
 
 - ``verdict``: the Verdict returned and the stable rule codes;
-- ``limits``: every number enforced; ``context``: trusted runtime state, validated;
+- ``limits``: the field caps (plan size is ``anovax.plan.LIMITS``); ``context``: trusted runtime
+  state, validated;
 - ``check``: ``safety_check`` itself, orchestrating the stages below and never raising;
 - ``shape``: tool allowlist, exact params, budgets, field caps, forbidden characters;
 - ``canon``/``confusables``/``decode``: canonical and de-obfuscated forms for matching;

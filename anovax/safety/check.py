@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from anovax.errors import PlanError
-from anovax.plan import Plan, parse_plan, plan_from_obj
-from anovax.safety import content, limits, memory, sequence, shape, stream, taint
+from anovax.plan import LIMITS, Plan, parse_plan, plan_from_obj
+from anovax.safety import content, memory, sequence, shape, stream, taint
 from anovax.safety.context import Context, build
 from anovax.safety.verdict import Rule, Verdict
 from anovax.tools import TOOLS, ToolRegistry
@@ -32,7 +32,7 @@ def _parse(plan: Any) -> Plan | Verdict:
             return plan_from_obj(data)
         if isinstance(plan, Mapping):
             steps = plan.get("steps")
-            if isinstance(steps, (list, tuple)) and len(steps) > limits.MAX_STEPS:
+            if isinstance(steps, (list, tuple)) and len(steps) > LIMITS.max_steps:
                 return Verdict.refuse(Rule.TOO_MANY_STEPS, detail=f"{len(steps)} steps")
         return parse_plan(plan)
     except PlanError as exc:
@@ -47,7 +47,7 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
         lambda: shape.check_steps(plan, ctx),
         lambda: shape.check_sizes(plan),
         lambda: shape.check_characters(plan, ctx),
-        lambda: content.check_steps(plan),
+        lambda: content.check_steps(plan, ctx),
         lambda: sequence.check(plan, ctx),
         lambda: stream.check(plan, ctx),
         lambda: memory.check_remember(plan),

@@ -1,17 +1,11 @@
-"""Every number the safety check enforces, in one place.
+"""The field sizes the safety check enforces, in one place.
 
 Lengths are checked before any content is scanned, so a giant field can never make the
-scanners slow (or hide a payload past a prefix the scanner stopped at).
+scanners slow (or hide a payload past a prefix the scanner stopped at). How big a plan may be
+(steps, depth, agents) is ``anovax.plan.LIMITS``, shared with the planners and the orchestrator.
 """
 
 from __future__ import annotations
-
-#: most steps one plan may have
-MAX_STEPS = 8
-#: deepest plan allowed; a plan_subtask at depth d makes a child at d + 1
-MAX_DEPTH = 2
-#: most agents one spoken command may start, across all its plans
-MAX_AGENTS = 20
 
 #: a spoken command longer than this is not a real transcript
 MAX_USER_TEXT = 4000

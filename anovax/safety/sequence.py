@@ -27,6 +27,7 @@ from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
 from anovax.safety.verdict import Rule, Verdict
+from anovax.toolspec import Effect, Sink
 
 LAUNCHER = "launcher"
 DESKTOP = "desktop"
@@ -200,17 +201,19 @@ def _type(state: _Focus, text: str, ctx: Context, index: int) -> Verdict | None:
 def check(plan: Plan, ctx: Context) -> Verdict | None:
     state = _initial(ctx)
     for index, step in enumerate(plan.steps):
+        spec = ctx.registry[step.tool]
         verdict: Verdict | None = None
-        if step.tool == "open_app":
-            verdict = _open(state, step.params["name"], ctx, index)
-        elif step.tool == "press_keys":
-            for chord in keys.parse(step.params["keys"]):
-                verdict = verdict or _chord(state, chord, ctx, index)
-        elif step.tool == "type_text":
-            verdict = _type(state, step.params["text"], ctx, index)
-        elif step.tool in ("web_search", "youtube_search"):
+        for sink, value in spec.texts(step.params):
+            if sink is Sink.APP:
+                verdict = verdict or _open(state, value, ctx, index)
+            elif sink is Sink.KEYS:
+                for chord in keys.parse(value):  # content.check_steps refused keys that do not parse
+                    verdict = verdict or _chord(state, chord, ctx, index)
+            elif sink is Sink.TYPED:
+                verdict = verdict or _type(state, value, ctx, index)
+        if spec.effect is Effect.BROWSER:
             state.where = BROWSER
-        elif step.tool == "plan_subtask":
+        elif spec.effect is Effect.SUBPLAN:
             state.where = None  # the sub-plan may move focus anywhere
         if verdict:
             return verdict

@@ -9,27 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from anovax.plan import Plan
+from anovax.plan import LIMITS, Plan
 from anovax.safety import limits
 from anovax.safety.canon import forbidden
 from anovax.safety.context import Context
 from anovax.safety.verdict import Rule, Verdict
+from anovax.toolspec import Effect
 
 
 def check_budget(ctx: Context) -> Verdict | None:
     """Counters that are already over their limit fail closed, whatever the plan says."""
-    if ctx.depth > limits.MAX_DEPTH:
-        return Verdict.refuse(Rule.DEPTH, detail=f"depth {ctx.depth} > {limits.MAX_DEPTH}")
-    if ctx.agents_spawned > limits.MAX_AGENTS:
+    if ctx.depth > LIMITS.max_depth:
+        return Verdict.refuse(Rule.DEPTH, detail=f"depth {ctx.depth} > {LIMITS.max_depth}")
+    if ctx.agents_spawned > LIMITS.max_agents:
         return Verdict.refuse(Rule.AGENT_BUDGET, detail=f"{ctx.agents_spawned} agents already")
     return None
 
 
 def check_steps(plan: Plan, ctx: Context) -> Verdict | None:
     count = len(plan.steps)
-    if count > limits.MAX_STEPS:
+    if count > LIMITS.max_steps:
         return Verdict.refuse(Rule.TOO_MANY_STEPS, detail=f"{count} steps")
-    if ctx.agents_spawned + count > limits.MAX_AGENTS:
+    if ctx.agents_spawned + count > LIMITS.max_agents:
         return Verdict.refuse(Rule.AGENT_BUDGET, detail=f"{ctx.agents_spawned} + {count} agents")
     for index, step in enumerate(plan.steps):
         spec = ctx.registry.get(step.tool)
@@ -38,7 +39,7 @@ def check_steps(plan: Plan, ctx: Context) -> Verdict | None:
         problem = spec.param_problem(step.params)
         if problem:
             return Verdict.refuse(Rule.BAD_PARAMS, step=index, detail=f"{step.tool}: {problem}")
-        if step.tool == "plan_subtask" and ctx.depth + 1 > limits.MAX_DEPTH:
+        if spec.effect is Effect.SUBPLAN and ctx.depth + 1 > LIMITS.max_depth:
             return Verdict.refuse(Rule.DEPTH, step=index, detail=f"sub-task at depth {ctx.depth}")
     return None
 

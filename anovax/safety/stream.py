@@ -1,8 +1,9 @@
 """Split commands: everything typed is one stream, so ``rm -`` + ``rf ~`` is ``rm -rf ~``.
 
-The stream is the tail of what this session typed before, then each ``type_text`` and each
-character a ``press_keys`` step types (a lone ``f``, space, Enter; Backspace removes one), in
-plan order. Sub-task goals are likewise joined, since one sub-planner may receive them all.
+The stream is the tail of what this session typed before, then each typed text (``Sink.TYPED``,
+``type_text``) and each character a key chord types (``Sink.KEYS``, ``press_keys``: a lone ``f``,
+space, Enter; Backspace removes one), in plan order. Sub-task goals (``Sink.GOAL``) are likewise
+joined, since one sub-planner may receive them all.
 """
 
 from __future__ import annotations
@@ -12,21 +13,29 @@ from anovax.safety import keys
 from anovax.safety.context import Context
 from anovax.safety.scan import command_hit
 from anovax.safety.verdict import Rule, Verdict
+from anovax.toolspec import Sink
 
 
-def _chunks(plan: Plan) -> list[tuple[int, str]]:
+def _texts(plan: Plan, ctx: Context, sink: Sink) -> list[tuple[int, str]]:
+    """The plan's texts that end up in ``sink``, with the index of their step."""
+    return [(index, value) for index, step in enumerate(plan.steps)
+            for where, value in ctx.registry[step.tool].texts(step.params) if where is sink]
+
+
+def _chunks(plan: Plan, ctx: Context) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for index, step in enumerate(plan.steps):
-        if step.tool == "type_text":
-            out.append((index, step.params["text"]))
-        elif step.tool == "press_keys":
-            try:
-                chords = keys.parse(step.params["keys"])
-            except keys.KeyError_:
-                continue
-            text = "".join(ch for ch in (keys.typed_char(c) for c in chords) if ch)
-            if text:
-                out.append((index, text))
+        for sink, value in ctx.registry[step.tool].texts(step.params):
+            if sink is Sink.TYPED:
+                out.append((index, value))
+            elif sink is Sink.KEYS:
+                try:
+                    chords = keys.parse(value)
+                except keys.KeyError_:
+                    continue
+                text = "".join(ch for ch in (keys.typed_char(c) for c in chords) if ch)
+                if text:
+                    out.append((index, text))
     return out
 
 
@@ -43,7 +52,7 @@ def _join(prefix: str, chunks: list[tuple[int, str]]) -> str:
 
 
 def check(plan: Plan, ctx: Context) -> Verdict | None:
-    chunks = _chunks(plan)
+    chunks = _chunks(plan, ctx)
     # The session's earlier text passed these same scans when it was typed, so a hit here
     # comes from the join; if the tail hits on its own (typed by some other path), refusing
     # any further typing is the fail-closed answer.
@@ -57,7 +66,7 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
             )
             return Verdict.refuse(Rule.DENYLIST, hit.category.reason, step=step,
                                   detail=f"split command {hit.category.name}: {hit.matched!r}")
-    goals = [(i, s.params["goal"]) for i, s in enumerate(plan.steps) if s.tool == "plan_subtask"]
+    goals = _texts(plan, ctx, Sink.GOAL)
     if len(goals) > 1:
         for joined in ("".join(g for _, g in goals), " ".join(g for _, g in goals)):
             hit = command_hit(joined, True)

@@ -28,14 +28,13 @@ from anovax.safety.decode import decoded_blobs
 from anovax.safety.memory import FactKind, assess, reveal_tags
 from anovax.safety.scan import command_hit, mentioned_chords, model_issue
 from anovax.safety.verdict import Rule, Verdict
+from anovax.toolspec import Effect, Sink
 
 _MEMORY_REASON = "A stored memory looks like an instruction, so I won't act on it."
 _SCREEN_REASON = "The text on screen asks me to do something risky, so I won't follow it."
 _ENCODED_REASON = "I won't decode and act on hidden instructions."
 _SECRET_REASON = "I won't type, search for or say a secret from my memory."
 _HIDDEN_REASON = "The text on screen hides characters, so I won't act on it."
-#: steps that cannot carry an attacker's instruction to the desktop
-_PASSIVE = frozenset({"speak", "wait", "get_time", "get_date", "screenshot"})
 _METACHAR = re.compile(r"[;|`<>]|&&|\$[a-z_{(]|%\w+%")  # shell syntax, not "Q&A" or "$5"
 _WORDS = re.compile(r"\w+")
 _STOPWORDS = frozenset(
@@ -58,20 +57,18 @@ class _Action:
     opens_terminal: bool = False
 
 
-def _actions(plan: Plan) -> list[_Action]:
+def _actions(plan: Plan, ctx: Context) -> list[_Action]:
     out: list[_Action] = []
     for index, step in enumerate(plan.steps):
-        params = step.params
-        if step.tool == "press_keys":
-            try:
-                out.append(_Action(index, "", keys.parse(params["keys"])))
-            except keys.KeyError_:
-                continue
-        else:
-            for value in params.values():
-                if isinstance(value, str):
-                    terminal = step.tool == "open_app" and apps.kind(value) is AppKind.TERMINAL
-                    out.append(_Action(index, fold(value), opens_terminal=terminal))
+        for sink, value in ctx.registry[step.tool].texts(step.params):
+            if sink is Sink.KEYS:
+                try:
+                    out.append(_Action(index, "", keys.parse(value)))
+                except keys.KeyError_:
+                    continue
+            else:
+                terminal = sink is Sink.APP and apps.kind(value) is AppKind.TERMINAL
+                out.append(_Action(index, fold(value), opens_terminal=terminal))
     for key, value in plan.remember.items():
         out.append(_Action(None, fold(f"{key} {value}")))
     return out
@@ -128,7 +125,8 @@ def _leaked_secret(plan: Plan, ctx: Context) -> Verdict | None:
 def _observation(plan: Plan, ctx: Context, actions: list[_Action]) -> Verdict | None:
     if ctx.observation is None:
         return None
-    if forbidden(ctx.observation) is not None and any(s.tool not in _PASSIVE for s in plan.steps):
+    passive = ctx.registry.with_effect(Effect.PASSIVE)  # steps that cannot carry an instruction
+    if forbidden(ctx.observation) is not None and any(s.tool not in passive for s in plan.steps):
         # hidden tag characters or bidi overrides in screen text are an attack in progress
         return Verdict.refuse(Rule.PROMPT_INJECTION, _HIDDEN_REASON, detail="hidden characters in the observation")
     revealed = reveal_tags(ctx.observation)
@@ -149,9 +147,9 @@ def _observation(plan: Plan, ctx: Context, actions: list[_Action]) -> Verdict | 
 def _transcript(plan: Plan, ctx: Context) -> Verdict | None:
     if not ctx.user_text:
         return None
-    tools = {step.tool for step in plan.steps}
-    delegates = "plan_subtask" in tools or bool(plan.remember)
-    acts = delegates or bool(tools & {"type_text", "open_app", "press_keys"})
+    effects = {ctx.registry[step.tool].effect for step in plan.steps}
+    delegates = Effect.SUBPLAN in effects or bool(plan.remember)
+    acts = delegates or Effect.DESKTOP in effects
     if not acts:
         return None
     for blob in decoded_blobs(plain(ctx.user_text)):
@@ -166,7 +164,7 @@ def _transcript(plan: Plan, ctx: Context) -> Verdict | None:
 
 
 def check(plan: Plan, ctx: Context) -> Verdict | None:
-    actions = _actions(plan)
+    actions = _actions(plan, ctx)
     return (
         _poisoned_memory(plan, ctx, actions)
         or _leaked_secret(plan, ctx)
