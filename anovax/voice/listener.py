@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from anovax.cancel import is_stop_utterance
-from anovax.errors import AnovaXError
+from anovax.errors import AudioFileError, VoiceUnavailable
 from anovax.events import Event, EventBus, EventType
 from anovax.voice.gate import GateDecision, WakeGate
 from anovax.voice.stt import Recognizer, SttError
@@ -82,18 +82,6 @@ FLOOR_RISE = 0.002
 COMMAND_QUEUE = 4
 
 State = Literal["listening", "unavailable", "awake", "asleep", "stopped", "muted"]
-
-
-class VoiceUnavailable(AnovaXError):
-    """There is no microphone to listen to, or no way to recognise speech; ``message`` says which."""
-
-    code = "voice_unavailable"
-
-
-class AudioFileError(AnovaXError):
-    """A recording given to ``--audio-file`` cannot be read."""
-
-    code = "audio_file"
 
 
 @dataclass(frozen=True)

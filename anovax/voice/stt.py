@@ -38,7 +38,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from anovax.errors import AnovaXError
+from anovax.errors import SttError
 
 if TYPE_CHECKING:  # speech_recognition is imported lazily: a broken install must not stop AnovaX
     import speech_recognition as sr
@@ -86,12 +86,6 @@ _MIN_BYTES = 3200
 #: word error rate fell from 0.40 to 0.11 (en-us+f2) and 0.21 to 0.04 (en-us+klatt4) with it.
 DITHER_RMS = 64.0
 _VARIANT = re.compile(r"\(\d+\)$")
-
-
-class SttError(AnovaXError):
-    """The speech recogniser itself failed (engine error, service unreachable)."""
-
-    code = "stt_failed"
 
 
 @runtime_checkable
