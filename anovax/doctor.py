@@ -19,7 +19,6 @@ import importlib.util
 import io
 import json
 import shutil
-import socket
 import sys
 import threading
 from collections.abc import Callable, Mapping
@@ -29,6 +28,7 @@ from typing import Any, Literal, Protocol
 from anovax import __version__
 from anovax.desktop import apps
 from anovax.errors import AnovaXError, PermanentToolError
+from anovax.net import lan_address
 from anovax.settings import Settings
 
 Status = Literal["ok", "warn", "fail", "info"]
@@ -212,21 +212,6 @@ def probe_microphone() -> MicInfo:
         audio.terminate()
 
 
-def lan_address() -> str:
-    """This machine's address on the local network, or 127.0.0.1.
-
-    A UDP socket "connected" to a non-routable address sends nothing; the kernel just picks
-    the interface it would route through, and getsockname names its address.
-    """
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            sock.connect(("10.255.255.255", 1))
-            address = sock.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    return address if address and address != "0.0.0.0" else "127.0.0.1"
-
-
 def has_module(name: str) -> bool:
     """Whether ``name`` could be imported, without importing it (pyautogui opens the display on import)."""
     try:
@@ -244,7 +229,7 @@ class Probes:
     has_module: Callable[[str], bool] = has_module
     find_library: Callable[[str], str | None] = ctypes.util.find_library
     microphone: Callable[[], MicInfo] = probe_microphone
-    lan_address: Callable[[], str] = lan_address
+    lan_address: Callable[[], str | None] = lan_address
     #: a ``sys.platform`` value
     platform: str = sys.platform
     mic_timeout_s: float = MIC_TIMEOUT_S
@@ -511,7 +496,11 @@ def check_planner(ctx: Context) -> Check:
 
 def check_remote(ctx: Context) -> Check:
     """The phone remote's line; it reports the address the remote would listen on once it exists."""
-    return Check("remote", "info", REMOTE_NOT_BUILT, [f"this machine's LAN address: {ctx.probes.lan_address()}"])
+    address = ctx.probes.lan_address()
+    if address is None:
+        return Check("remote", "info", REMOTE_NOT_BUILT,
+                     ["no LAN address (no default route): a phone could not reach this machine"])
+    return Check("remote", "info", REMOTE_NOT_BUILT, [f"this machine's LAN address: {address}"])
 
 
 CheckFn = Callable[[Context], Check]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import subprocess
 import threading
 import time
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from anovax.desktop.apps import normalise_title as normalise
 from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.idle import waiting_for_events
 from anovax.errors import PermanentToolError, TransientToolError
@@ -92,11 +92,6 @@ def open_display(display_name: str | None = None) -> Any:
                     os.environ.pop("XAUTHORITY", None)
                 else:
                     os.environ["XAUTHORITY"] = saved
-
-
-def normalise(text: str) -> str:
-    """Lower case letters and digits only: "AnovaX-Test Editor" -> "anovaxtesteditor"."""
-    return re.sub(r"[^0-9a-z]", "", text.lower())
 
 
 class X11Focus:
