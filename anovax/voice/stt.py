@@ -3,7 +3,7 @@ Google's web service only when asked for (``ANOVAX_STT=google``: the audio leave
 
 ``SphinxCommandRecognizer`` builds a trigram language model from ``corpus.command_sentences()``
 and a pronunciation dictionary cut to that model's words (the cmudict bundled with pocketsphinx,
-plus ``EXTRA_PRONUNCIATIONS``). Both are cached under ``~/.cache/anovax/stt/``, keyed by a hash
+plus ``EXTRA_PRONUNCIATIONS``). Both are cached under ``~/.cache/anovax/stt/`` (anovax.paths), keyed by a hash
 of the corpus, the pocketsphinx version and the build settings, so only the first start builds
 them (~0.5 s; ~0.3 s from the cache, most of it generating the corpus to hash it). One
 ``pocketsphinx.Decoder`` per recogniser is reused for every phrase; a lock serialises callers.
@@ -38,6 +38,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from anovax import paths
 from anovax.errors import SttError
 
 if TYPE_CHECKING:  # speech_recognition is imported lazily: a broken install must not stop AnovaX
@@ -118,9 +119,9 @@ def normalise(text: str) -> str:
 
 
 def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/anovax/stt`` (``~/.cache/anovax/stt`` by default)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "anovax" / "stt"
+    """``stt`` in the user cache folder (anovax.paths): ``$XDG_CACHE_HOME/anovax/stt`` on Linux,
+    ``~/.cache/anovax/stt`` by default."""
+    return paths.cache_dir() / "stt"
 
 
 class SphinxCommandRecognizer:
