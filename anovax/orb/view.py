@@ -5,7 +5,8 @@ event bus, control results, test harnesses) hands work in through ``feed``/``cal
 which only put into a queue; one ``after`` tick drains the whole queue, folds the events
 into the model and redraws once, so a flood of events costs one redraw per tick, not one
 per event. Controls run on a worker thread, so a slow one (starting the phone remote)
-never freezes the window.
+never freezes the window. That worker, the phone remote's panel and the text box are parts
+of their own (parts.py); this module lays them out and runs the tick.
 
 CPU: with nothing happening the tick only polls the queue, 10 times a second, and draws
 nothing; frames are drawn at the state's rate (style.STYLES) only while the orb moves.
