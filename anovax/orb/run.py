@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from anovax.errors import OrbUnavailable
 from anovax.orb.console import ConsoleStatus
 from anovax.orb.controls import OrbControls
-from anovax.errors import OrbUnavailable
 from anovax.orb.store import prefs_path as default_prefs_path
 
 
