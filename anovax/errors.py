@@ -3,13 +3,23 @@
     AnovaXError
     ├── ConfigError          bad settings file or environment value (the user's to fix)
     ├── PlanError            the planner's output is not a valid plan (model misbehaviour)
+    │   └── KeyError_            a step names a key or chord that does not exist (also a ValueError)
     ├── SafetyRefusal        a plan was refused by safety_check (carries the Verdict)
     ├── PlannerUnavailable   the online planner could not answer (network, quota, 5xx)
-    └── ToolError            a tool failed while acting on the desktop
-        ├── TransientToolError   may succeed on retry (window not up yet, busy device)
-        └── PermanentToolError   retrying cannot help (app not installed, bad argument)
+    ├── Cancelled            stopped by the user or expired by the janitor: not a failure
+    ├── ToolError            a tool failed while acting on the desktop
+    │   ├── TransientToolError   may succeed on retry (window not up yet, busy device)
+    │   └── PermanentToolError   retrying cannot help (app not installed, bad argument)
+    ├── VoiceError           one piece of voice input could not be understood
+    │   ├── SttError             the speech recogniser failed on a phrase (engine error, service unreachable)
+    │   └── AudioFileError       a recording given to --audio-file cannot be read (the user's to fix)
+    └── Unavailable          a part of AnovaX cannot work on this machine; the rest goes on without it
+        ├── VoiceUnavailable     no microphone or no recogniser: typed commands still work
+        ├── OrbUnavailable       no window can open: the console status line stands in
+        └── FrontmostUnavailable macOS cannot say which app is in front: launches go unverified
 
-Retry logic reads ``is_transient``; it never string-matches messages.
+Retry logic reads ``is_transient``; it never string-matches messages. The classes keep their
+old import paths too (``anovax.desktop.base.Cancelled``, ``anovax.voice.stt.SttError``...).
 """
 
 from __future__ import annotations
@@ -42,6 +52,12 @@ class PlanError(AnovaXError):
     code = "bad_plan"
 
 
+class KeyError_(PlanError, ValueError):
+    """A key string that is not a known key or chord (anovax.safety.keys)."""
+
+    code = "bad_key"
+
+
 class SafetyRefusal(AnovaXError):
     """safety_check refused a plan; ``verdict`` says which rule and why."""
 
@@ -59,6 +75,12 @@ class PlannerUnavailable(AnovaXError):
     is_transient = True
 
 
+class Cancelled(AnovaXError):
+    """The action was cancelled (expired by the janitor, or stopped by the user)."""
+
+    code = "cancelled"
+
+
 class ToolError(AnovaXError):
     """A tool failed while acting on the desktop."""
 
@@ -73,3 +95,45 @@ class TransientToolError(ToolError):
 
 class PermanentToolError(ToolError):
     """A failure that retrying cannot fix (an app that is not installed)."""
+
+
+class VoiceError(AnovaXError):
+    """One phrase or recording could not be turned into words; the listener goes on."""
+
+    code = "voice"
+
+
+class SttError(VoiceError):
+    """The speech recogniser itself failed (engine error, service unreachable)."""
+
+    code = "stt_failed"
+
+
+class AudioFileError(VoiceError):
+    """A recording given to ``--audio-file`` cannot be read."""
+
+    code = "audio_file"
+
+
+class Unavailable(AnovaXError):
+    """A part of AnovaX cannot work on this machine; the message says why, in words for the user."""
+
+    code = "unavailable"
+
+
+class VoiceUnavailable(Unavailable):
+    """There is no microphone to listen to, or no way to recognise speech; ``message`` says which."""
+
+    code = "voice_unavailable"
+
+
+class OrbUnavailable(Unavailable):
+    """The orb window cannot open here; the console status line stands in."""
+
+    code = "orb_unavailable"
+
+
+class FrontmostUnavailable(Unavailable):
+    """The frontmost app can't be asked for at all (no lsappinfo): launches go unverified."""
+
+    code = "frontmost_unavailable"

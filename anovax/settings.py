@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from anovax import paths
 from anovax.desktop.apps import App, user_apps
 from anovax.errors import ConfigError
 
@@ -38,22 +39,18 @@ _CHECKOUT_MEMORY = Path(__file__).resolve().parents[1] / "memory.json"
 
 
 def default_memory_path() -> Path:
-    """The checkout's memory.json when running from source, else the XDG data folder."""
+    """The checkout's memory.json when running from source, else the user data folder."""
     if _CHECKOUT_MEMORY.exists():
         return _CHECKOUT_MEMORY
-    data_home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return data_home / "anovax" / "memory.json"
+    return paths.data_dir() / "memory.json"
 
 
 def default_log_path(env: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    state_home = Path(env.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
-    return state_home / "anovax" / "events.jsonl"
+    return paths.state_dir(env) / "events.jsonl"
 
 
 def default_config_path() -> Path:
-    config_home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return config_home / "anovax" / "config.toml"
+    return paths.config_dir() / "config.toml"
 
 
 @dataclass(frozen=True)

@@ -346,8 +346,16 @@ def test_remote_reports_the_lan_address():
     assert check.detail == ["this machine's LAN address: 192.168.7.20"]
 
 
-def test_real_lan_address_is_an_ipv4_address():
-    assert ipaddress.ip_address(doctor.lan_address()).version == 4
+def test_remote_says_when_there_is_no_lan_address():
+    check = by_name(run_checks(Settings(), {}, probes(lan_address=lambda: None)))["remote"]
+    assert check.status == "info"
+    assert check.detail == ["no LAN address (no default route): a phone could not reach this machine"]
+
+
+def test_real_lan_address_is_none_or_a_reachable_ipv4_address():
+    address = doctor.lan_address()
+    assert address is None or (ipaddress.ip_address(address).version == 4
+                               and not ipaddress.ip_address(address).is_loopback)
 
 
 # -- robustness and output -----------------------------------------------------------------------

@@ -148,6 +148,10 @@ NEVER_LAUNCH = frozenset(
 _FILLER = re.compile(r"^(?:the|my|a|an)\s+|\s+(?:app|application|program)$")
 
 
+#: what normalise_title drops: everything but (case-folded) ASCII letters and digits
+_NOT_TITLE_CHAR = re.compile(r"[^0-9a-z]")
+
+
 def normalise_name(name: str) -> str:
     """"  The Calculator app " -> "calculator"."""
     norm = " ".join(name.casefold().split())
@@ -155,6 +159,16 @@ def normalise_name(name: str) -> str:
     while prev != norm:
         prev, norm = norm, _FILLER.sub("", norm).strip()
     return norm
+
+
+def normalise_title(text: str) -> str:
+    """A window title, class or program name squashed for matching against an app's names:
+    case-folded ASCII letters and digits only. "AnovaX-Test Editor" -> "anovaxtesteditor",
+    "Calculator - Standard" -> "calculatorstandard", "STRASSE" and "Straße" -> "strasse".
+
+    The X11 and Windows launch checks share it, so "is this window that app's" means the same
+    on both."""
+    return _NOT_TITLE_CHAR.sub("", text.casefold())
 
 
 def index(table: tuple[App, ...]) -> dict[str, App]:

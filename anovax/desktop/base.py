@@ -16,16 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from anovax.errors import AnovaXError
+from anovax.errors import Cancelled
 
 #: typing goes in chunks of this many characters, with a cancel check between chunks
 TYPE_CHUNK_CHARS = 8
-
-
-class Cancelled(AnovaXError):
-    """The action was cancelled (expired by the janitor, or stopped by the user)."""
-
-    code = "cancelled"
 
 
 class CancelToken:

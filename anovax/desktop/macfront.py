@@ -27,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from anovax.errors import FrontmostUnavailable
+
 #: one lsappinfo call normally takes a few milliseconds; a wedged one must not hold an agent
 LSAPPINFO_TIMEOUT_S = 2.0
 #: osascript starts an AppleScript runtime and talks to System Events: slower
@@ -43,10 +45,6 @@ _QUOTED = r'"((?:[^"\\]|\\.)*)"'
 _PID = (re.compile(r'"pid"\s*=\s*(\d+)'), re.compile(r"\bpid\s*=\s*(\d+)"))
 _NAME = (re.compile(r'"LSDisplayName"\s*=\s*' + _QUOTED), re.compile(r'^\s*' + _QUOTED + r"\s+ASN:", re.M))
 _BUNDLE = (re.compile(r'"LSBundlePath"\s*=\s*' + _QUOTED), re.compile(r"bundle path\s*=\s*" + _QUOTED))
-
-
-class FrontmostUnavailable(RuntimeError):
-    """The frontmost app can't be asked for at all (no lsappinfo): launches go unverified."""
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import logging
 import ntpath
-import re
 import shutil
 import subprocess
 import threading
@@ -51,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from anovax.desktop.apps import normalise_name
+from anovax.desktop.apps import normalise_title as normalise
 from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.real import LAUNCH_SETTLE_S, RealDesktop
 from anovax.desktop.speech import SpeechOut
@@ -115,11 +115,6 @@ def send_unicode(text: str) -> None:
         # the documented cause is input blocked by another thread (BlockInput); a UIPI block
         # (an elevated target window) is *not* reported here: those keys vanish silently
         raise TransientToolError(f"Windows refused the typing (it took {sent} of {len(events)} key events).")
-
-
-def normalise(text: str) -> str:
-    """Lower case letters and digits only: "Calculator - Standard" -> "calculatorstandard"."""
-    return re.sub(r"[^0-9a-z]", "", text.casefold())
 
 
 def program_name(proc: subprocess.Popen[bytes]) -> str:

@@ -1,7 +1,7 @@
 """What the orb shows, derived from the event stream alone: no Tk, no threads, no clock of its own.
 
 The window (view.py) and the console status line (console.py) both draw a ``Snapshot``
-of this model, so the two front ends cannot disagree about what the assistant is doing.
+(snapshot.py, with the other plain data) of this model, so the two front ends cannot disagree about what the assistant is doing.
 Every method that depends on time takes ``now`` (seconds since the epoch, the clock of
 ``Event.ts``), which keeps the model testable without sleeping.
 
@@ -12,145 +12,31 @@ it stuck: the priority is refused/error flash > speaking > acting > thinking > a
 
 from __future__ import annotations
 
-import enum
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from anovax.events import Event, EventType
+from anovax.orb.snapshot import (
+    ENDED,
+    Chip,
+    ChipState,
+    ChipView,
+    HistoryEntry,
+    OrbState,
+    Snapshot,
+    clip,
+    short_arg,
+)
+
+__all__ = ["ENDED", "Chip", "ChipState", "ChipView", "HistoryEntry", "OrbModel", "OrbState", "Snapshot", "clip",
+           "short_arg"]
 
 
-class OrbState(enum.StrEnum):
-    ASLEEP = "asleep"
-    AWAKE = "awake"
-    THINKING = "thinking"
-    ACTING = "acting"
-    SPEAKING = "speaking"
-    REFUSED = "refused"
-    ERROR = "error"
-
-
-class ChipState(enum.StrEnum):
-    WAITING = "waiting"  # spawned, waiting for its locks
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-    EXPIRED = "expired"
-    STOPPED = "stopped"  # the user stopped its command: neutral, not an error
-
-
-ENDED = frozenset({ChipState.DONE, ChipState.FAILED, ChipState.EXPIRED, ChipState.STOPPED})
 # the phone remote's events, looked up by name so the orb works with an events.py that lacks them
 _REMOTE_VIEWERS = getattr(EventType, "REMOTE_VIEWERS", None)
 _REMOTE_PAIRED = getattr(EventType, "REMOTE_PAIRED", None)
 _REMOTE_BANNED = getattr(EventType, "REMOTE_BANNED", None)
-_ARG_CHARS = 22
-
-
-def short_arg(tool: str, params: Mapping[str, Any] | None) -> str:
-    """The one argument worth showing on a chip, cut to fit ("notepad", "hello wor…")."""
-    params = dict(params or {})
-    value: Any = ""
-    for key in ("name", "text", "keys", "query", "goal", "seconds"):
-        if key in params:
-            value = params[key]
-            break
-    else:
-        value = next(iter(params.values()), "")
-    text = " ".join(str(value).split())
-    if tool == "wait" and text:
-        text = f"{text} s"
-    return text if len(text) <= _ARG_CHARS else text[:_ARG_CHARS - 1] + "…"
-
-
-def clip(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-@dataclass
-class Chip:
-    """One child agent, from AGENT_SPAWNED until it has faded out after ending."""
-
-    agent_id: str
-    command_id: str
-    tool: str
-    arg: str
-    spawned: float
-    state: ChipState = ChipState.WAITING
-    ended: float | None = None
-    error: str = ""
-    attempts: int = 1
-
-
-@dataclass(frozen=True)
-class ChipView:
-    """A chip as drawn at one moment: ``fade`` is 1.0 (solid) down to 0.0 (gone)."""
-
-    agent_id: str
-    tool: str
-    arg: str
-    state: ChipState
-    elapsed_s: float
-    fade: float
-    error: str = ""
-    attempts: int = 1
-
-    @property
-    def failed(self) -> bool:
-        return self.state in (ChipState.FAILED, ChipState.EXPIRED)
-
-    @property
-    def label(self) -> str:
-        arg = f" {self.arg}" if self.arg else ""
-        retry = f" ×{self.attempts}" if self.attempts > 1 else ""
-        return f"{self.tool}{arg} · {self.state.value}{retry} {self.elapsed_s:.1f}s"
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One finished command: what was asked and how it ended (COMMAND_DONE's data)."""
-
-    command_id: str
-    text: str
-    #: done, planned, refused, failed, or rejected (the queue was full)
-    status: str
-    message: str
-
-    @property
-    def ok(self) -> bool:
-        return self.status in ("done", "planned")
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Everything a front end draws, at one moment."""
-
-    state: OrbState
-    #: one short line under the orb: what it is working on, or why it stopped
-    detail: str
-    chips: tuple[ChipView, ...]
-    #: chips that did not fit (only ever running ones are counted here)
-    hidden_chips: int
-    #: the last thing AnovaX said (or would have said)
-    response: str
-    history: tuple[HistoryEntry, ...]
-    #: voice input: "" (no voice events seen), listening, unavailable, awake, asleep, stopped, muted
-    voice: str
-    voice_detail: str
-    #: phones watching the screen through the remote (0 when the remote is off)
-    viewers: int
-    #: the last phrase the voice gate turned into a command
-    heard: str
-    version: int
-    #: the phone remote's latest news ("phone paired: 192.168.1.7"); pairings counts REMOTE_PAIRED
-    remote_note: str = ""
-    pairings: int = 0
-
-    @property
-    def running(self) -> tuple[ChipView, ...]:
-        return tuple(c for c in self.chips if c.state not in ENDED)
 
 
 @dataclass

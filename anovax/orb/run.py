@@ -10,13 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from anovax.errors import OrbUnavailable
 from anovax.orb.console import ConsoleStatus
 from anovax.orb.controls import OrbControls
 from anovax.orb.store import prefs_path as default_prefs_path
-
-
-class OrbUnavailable(RuntimeError):
-    """The window cannot open here; the message says why, in words for the user."""
 
 
 def orb_unavailable(env: Mapping[str, str] | None = None, *, probe: bool = True) -> str | None:

@@ -1,4 +1,5 @@
-"""Where the orb was and how it looked, kept between runs in ``$XDG_STATE_HOME/anovax/orb.json``.
+"""Where the orb was and how it looked, kept between runs in ``orb.json`` in the state folder
+(anovax.paths: ``$XDG_STATE_HOME/anovax/orb.json`` on Linux).
 
 Losing this file costs nothing but a window position, so any problem reading it (missing,
 corrupt, wrong types) means the defaults, and a failed write is ignored.
@@ -13,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from anovax import paths
+
 
 @dataclass(frozen=True)
 class OrbPrefs:
@@ -24,9 +27,7 @@ class OrbPrefs:
 
 
 def prefs_path(env: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    state_home = Path(env.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
-    return state_home / "anovax" / "orb.json"
+    return paths.state_dir(env) / "orb.json"
 
 
 def load_prefs(path: Path) -> OrbPrefs:

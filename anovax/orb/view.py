@@ -5,7 +5,8 @@ event bus, control results, test harnesses) hands work in through ``feed``/``cal
 which only put into a queue; one ``after`` tick drains the whole queue, folds the events
 into the model and redraws once, so a flood of events costs one redraw per tick, not one
 per event. Controls run on a worker thread, so a slow one (starting the phone remote)
-never freezes the window.
+never freezes the window. That worker, the phone remote's panel and the text box are parts
+of their own (parts.py); this module lays them out and runs the tick.
 
 CPU: with nothing happening the tick only polls the queue, 10 times a second, and draws
 nothing; frames are drawn at the state's rate (style.STYLES) only while the orb moves.
@@ -28,9 +29,16 @@ from anovax.events import Event
 from anovax.orb.canvas import OrbCanvas
 from anovax.orb.controls import OrbControls, RemoteInfo
 from anovax.orb.model import OrbModel, Snapshot, clip
+from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, RemotePanel
+from anovax.orb.parts import button as _button
 from anovax.orb.store import OrbPrefs, clamp_position, load_prefs, save_prefs
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
 from anovax.orb.widgets import FONT, SMALL, ChipList, HistoryList, Tooltip
+
+__all__ = ["IDLE_POLL_MS", "MAX_INBOX", "RECALL_SIZE", "REMOTE_REFRESH_MS", "OrbWindow", "WindowStats"]
+
+#: commands recalled with Up
+RECALL_SIZE = CommandEntry.RECALL_SIZE
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +46,8 @@ log = logging.getLogger(__name__)
 IDLE_POLL_MS = 100
 #: events waiting for the Tk thread; past this the window is stalled and new ones are dropped
 MAX_INBOX = 50_000
-#: commands recalled with Up
-RECALL_SIZE = 50
 #: a window move is saved once it has stopped moving for this long
 SAVE_DELAY_MS = 600
-#: the pairing link expires (10 minutes in anovax.remote.auth); ask for the current one this often
-REMOTE_REFRESH_MS = 60_000
 ORB_SIZE = {False: 112, True: 150}  # compact, expanded
 WIDTH = {False: 280, True: 360}
 
@@ -61,39 +65,6 @@ class WindowStats:
     dropped: int = 0
 
 
-class _ControlWorker:
-    """Runs control callables one at a time off the Tk thread; results come back via call_soon."""
-
-    def __init__(self, call_soon: Callable[[Callable[[], Any]], None]) -> None:
-        self._call_soon = call_soon
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Callable[[Any, BaseException | None], None]] | None]
-        self._jobs = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="orb-controls", daemon=True)
-        self._thread.start()
-
-    def run(self, job: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
-        self._jobs.put((job, done))
-
-    def close(self) -> None:
-        self._jobs.put(None)
-
-    def _run(self) -> None:
-        while (item := self._jobs.get()) is not None:
-            job, done = item
-            try:
-                result, error = job(), None
-            except Exception as exc:  # noqa: BLE001 - a failing control is reported in the window
-                log.warning("orb control failed: %s", exc)
-                result, error = None, exc
-            self._call_soon(lambda r=result, e=error, d=done: d(r, e))
-
-
-def _button(parent: tk.Misc, text: str, command: Callable[[], None]) -> tk.Button:
-    return tk.Button(parent, text=text, command=command, font=SMALL, bg=PANEL, fg=TEXT, activebackground="#334155",
-                     activeforeground=TEXT, disabledforeground="#475569", relief="flat", bd=0, padx=6, pady=2,
-                     highlightthickness=0)
-
-
 class OrbWindow:
     """The orb, its chips, the text box, the controls; built on (and only used from) the Tk thread."""
 
@@ -108,26 +79,20 @@ class OrbWindow:
         self._closed = threading.Event()
         self._prefs_path = prefs_path
         self.prefs = load_prefs(prefs_path) if prefs_path is not None else OrbPrefs()
-        self._worker = _ControlWorker(self.call_soon)
+        self._worker = ControlWorker(self.call_soon)
         self._after: str | None = None
         self._save_after: str | None = None
         self._drawn: tuple | None = None
         self._texts: dict[str, str] = {}
-        self._recall: list[str] = []
-        self._recall_at = 0
         self.muted = False
         self._no_mic = False
         self._voice_detail = ""
-        self.remote: RemoteInfo | None = None
-        self._qr_image: tk.PhotoImage | None = None
-        self._remote_after: str | None = None
-        self._pairings_seen = 0
         self.on_close: Callable[[], None] | None = None
         self._build()
         self._place()
         self._apply_size()
         if controls.remote_status is not None:  # the remote may have been started before the window
-            self._refresh_remote()
+            self.remote_panel.refresh()
         self._tick()
 
     # -- thread-safe entry points -----------------------------------------------------------
@@ -162,7 +127,7 @@ class OrbWindow:
         bar.pack(fill="x", padx=6, pady=(6, 0))
         self.mute_button = _button(bar, "Mute", self._toggle_mute)
         self.stop_button = _button(bar, "Stop", self._stop)
-        self.phone_button = _button(bar, "Phone", self._toggle_remote)
+        self.phone_button = _button(bar, "Phone", lambda: self.remote_panel.toggle())
         self.pin_button = _button(bar, "Pin", self._toggle_on_top)
         self.size_button = _button(bar, "More", self._toggle_size)
         for button in (self.mute_button, self.stop_button, self.phone_button):
@@ -194,31 +159,27 @@ class OrbWindow:
         self.response_label = tk.Label(root, font=FONT, bg=BACKGROUND, fg=TEXT, justify="left", anchor="w")
         self.response_label.pack(fill="x", padx=8, pady=(4, 0))
 
-        self.entry = tk.Entry(root, font=FONT, bg=PANEL, fg=TEXT, insertbackground=TEXT, relief="flat",
-                              highlightthickness=1, highlightbackground="#334155", highlightcolor="#3b82f6")
-        self.entry.pack(fill="x", padx=8, pady=6, ipady=3)
-        self.entry.bind("<Return>", self._submit)
-        self.entry.bind("<KP_Enter>", self._submit)
-        self.entry.bind("<Up>", lambda _e: self._recall_step(-1))
-        self.entry.bind("<Down>", lambda _e: self._recall_step(1))
-        if self.controls.submit is None:
-            self.entry.configure(state="disabled")
+        self.command_entry = CommandEntry(root, self.controls.submit,
+                                          say=lambda text: self._text(self.response_label, text))
+        self.entry = self.command_entry.entry
         self._tips["entry"] = Tooltip(self.entry, lambda: self._why("submit", "") if self.controls.submit is None
                                       else "")
 
         self.history = HistoryList(root)
-        self.remote_panel = tk.Frame(root, bg=PANEL)
-        self.qr_label = tk.Label(self.remote_panel, bg="#ffffff")
-        self.qr_label.pack(side="left", padx=6, pady=6)
-        side = tk.Frame(self.remote_panel, bg=PANEL)
-        side.pack(side="left", fill="both", expand=True)
-        self.remote_label = tk.Label(side, font=SMALL, bg=PANEL, fg=TEXT, justify="left", anchor="w")
-        self.remote_label.pack(fill="x", pady=(6, 2))
-        self.viewers_label = tk.Label(side, font=SMALL, bg=PANEL, fg="#fca5a5", anchor="w")
-        self.viewers_label.pack(fill="x")
-        self.unban_button = _button(side, "Unban phones", self._unban)
-        if self.controls.remote_unban is not None:
-            self.unban_button.pack(anchor="w", pady=4)
+        self.remote_panel = RemotePanel(root, self.controls, self._worker, self.phone_button,
+                                        say=lambda text: self._text(self.response_label, text),
+                                        wrap=lambda: WIDTH[self.prefs.expanded], after=lambda: self.entry,
+                                        closed=self._closed)
+        # the panel's widgets, under the names the harness and tests know
+        self.qr_label = self.remote_panel.qr_label
+        self.remote_label = self.remote_panel.remote_label
+        self.viewers_label = self.remote_panel.viewers_label
+        self.unban_button = self.remote_panel.unban_button
+
+    @property
+    def remote(self) -> RemoteInfo | None:
+        """The phone remote shown in the window (None: hidden)."""
+        return self.remote_panel.info
 
     def _why(self, control: str, normal: str) -> str:
         return normal if getattr(self.controls, control) is not None else f"Off: {self.controls.reason(control)}"
@@ -319,12 +280,7 @@ class OrbWindow:
             self._no_mic = no_mic
             self.mute_button.configure(state="disabled" if no_mic else "normal")
         self._voice_detail = snap.voice_detail
-        viewers = f"● {snap.viewers} phone{'s' if snap.viewers != 1 else ''} watching" if snap.viewers else ""
-        self._text(self.viewers_label, "\n".join(v for v in (viewers, snap.remote_note) if v))
-        if snap.pairings != self._pairings_seen:
-            self._pairings_seen = snap.pairings
-            if self.remote is not None:  # that phone spent the code on screen
-                self._refresh_remote()
+        self.remote_panel.update(snap)
 
     def _text(self, widget: tk.Widget, text: str, **extra: str) -> None:
         key = f"{id(widget)}"
@@ -334,30 +290,6 @@ class OrbWindow:
             widget.configure(text=text, **extra)
 
     # -- controls ---------------------------------------------------------------------------
-
-    def _submit(self, _event: object = None) -> str:
-        text = self.entry.get().strip()
-        if not text or self.controls.submit is None:
-            return "break"
-        self.entry.delete(0, "end")
-        if not self._recall or self._recall[-1] != text:
-            self._recall.append(text)
-            del self._recall[:-RECALL_SIZE]
-        self._recall_at = len(self._recall)
-        try:
-            self.controls.submit(text)  # Assistant.submit queues and returns at once
-        except Exception as exc:  # noqa: BLE001 - say it in the window rather than lose the command
-            self._text(self.response_label, f"Could not send that: {exc}")
-        return "break"
-
-    def _recall_step(self, step: int) -> str:
-        if not self._recall:
-            return "break"
-        self._recall_at = max(0, min(len(self._recall), self._recall_at + step))
-        text = self._recall[self._recall_at] if self._recall_at < len(self._recall) else ""
-        self.entry.delete(0, "end")
-        self.entry.insert(0, text)
-        return "break"
 
     def _stop(self) -> None:
         if self.controls.stop is not None:
@@ -376,58 +308,9 @@ class OrbWindow:
                 self._text(self.response_label, f"Could not {'mute' if want else 'unmute'}: {error}")
         self._worker.run(lambda: set_muted(want), done)
 
-    def _toggle_remote(self) -> None:
-        toggle = self.controls.remote_toggle
-        if toggle is None:
-            return
-        want = self.remote is None
-        self.phone_button.configure(state="disabled")  # until the server has started or stopped
-
-        def done(result: Any, error: BaseException | None) -> None:
-            self.phone_button.configure(state="normal")
-            if error is not None:
-                self._text(self.response_label, f"Phone remote: {error}")
-                return
-            self.show_remote(result if want else None)
-        self._worker.run(lambda: toggle(want), done)
-
     def show_remote(self, info: RemoteInfo | None) -> None:
         """Show (or, with None, hide) the pairing QR code and address."""
-        previous, self.remote = self.remote, info
-        if self._remote_after is not None:
-            self.root.after_cancel(self._remote_after)
-            self._remote_after = None
-        if info is None:
-            self.remote_panel.pack_forget()
-            self.phone_button.configure(relief="flat", bg=PANEL)
-            self._qr_image = None
-            return
-        if previous is None or previous.pairing_url != info.pairing_url:
-            from anovax.orb.qr import qr_png_base64
-
-            self._qr_image = tk.PhotoImage(data=qr_png_base64(info.pairing_url, scale=3))
-            self.qr_label.configure(image=self._qr_image)
-        self.remote_label.configure(text=f"Scan with your phone, or open\n{info.address}",
-                                    wraplength=WIDTH[self.prefs.expanded] - 150)
-        self.phone_button.configure(relief="sunken", bg="#334155")
-        self.remote_panel.pack(fill="x", padx=8, pady=(0, 8), after=self.entry)
-        self._remote_after = self.root.after(REMOTE_REFRESH_MS, self._refresh_remote)
-
-    def _refresh_remote(self) -> None:
-        """Ask where the remote is now: a spent or expired pairing link is replaced by a fresh one."""
-        self._remote_after = None
-        status = self.controls.remote_status
-        if status is None:
-            return
-
-        def done(result: Any, error: BaseException | None) -> None:
-            if error is None and not self._closed.is_set():
-                self.show_remote(result)
-        self._worker.run(status, done)
-
-    def _unban(self) -> None:
-        if self.controls.remote_unban is not None:
-            self._worker.run(self.controls.remote_unban, lambda _r, _e: None)
+        self.remote_panel.show(info)
 
     def _toggle_on_top(self) -> None:
         self.prefs = replace(self.prefs, on_top=not self.prefs.on_top)
@@ -477,7 +360,8 @@ class OrbWindow:
         if self._closed.is_set():
             return
         self._closed.set()
-        for pending in (self._after, self._save_after, self._remote_after):
+        self.remote_panel.cancel_refresh()
+        for pending in (self._after, self._save_after):
             if pending is not None:
                 try:
                     self.root.after_cancel(pending)

@@ -24,6 +24,7 @@ from typing import Any
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from anovax.events import EventBus, EventType
+from anovax.net import lan_address
 from anovax.remote.auth import Ban, Guard, allowed_hosts
 from anovax.remote.capture import FrameSource
 from anovax.remote.server import Limits, RemoteContext, Submit, create_app
@@ -35,21 +36,6 @@ log = logging.getLogger(__name__)
 COMMAND_ID = "remote"
 #: sent stream data unacknowledged this long means the phone is gone (SSE keep-alives every 15 s)
 USER_TIMEOUT_MS = 30_000
-
-
-def lan_address() -> str | None:
-    """This machine's address on the LAN (the one a default route would use), or None.
-
-    A UDP connect sends no packet; it only asks the kernel which source address it would pick."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
-        address = probe.getsockname()[0]
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith(("127.", "0.")) else address
 
 
 class _Handler(WSGIRequestHandler):

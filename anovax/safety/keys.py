@@ -14,6 +14,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from anovax.errors import KeyError_
+
 
 Chord = frozenset[str]
 
@@ -79,10 +81,6 @@ _MULTIWORD = [
 ]
 _SPACES = re.compile(r"\s+")
 _TOKEN = re.compile(r"[a-z][a-z0-9_]*|[0-9]+|\s+|.", re.S)
-
-
-class KeyError_(ValueError):
-    """A key string that is not a known key or chord."""
 
 
 def normalise(name: str) -> str:

@@ -3,9 +3,9 @@ Google's web service only when asked for (``ANOVAX_STT=google``: the audio leave
 
 ``SphinxCommandRecognizer`` builds a trigram language model from ``corpus.command_sentences()``
 and a pronunciation dictionary cut to that model's words (the cmudict bundled with pocketsphinx,
-plus ``EXTRA_PRONUNCIATIONS``). Both are cached under ``~/.cache/anovax/stt/``, keyed by a hash
-of the corpus, the pocketsphinx version and the build settings, so only the first start builds
-them (~0.5 s; ~0.3 s from the cache, most of it generating the corpus to hash it). One
+plus ``EXTRA_PRONUNCIATIONS``). Both are cached under ``~/.cache/anovax/stt/`` (anovax.paths),
+keyed by a hash of the corpus, the pocketsphinx version and the build settings, so only the
+first start builds them (~0.5 s; ~0.3 s from the cache, most of it generating the corpus to hash it). One
 ``pocketsphinx.Decoder`` per recogniser is reused for every phrase; a lock serialises callers.
 
 Measured on espeak-ng speech (tests/voicegen.py; voices en-us+f2 / klatt4 / m1; 20 commands,
@@ -17,8 +17,9 @@ it 126 of 126 times but those starting with the bare name only 30 of 36 ("and ov
 and 13 of 216 sound-alikes woke it, all "a nova", "hello nova", "hey nova" or "hi nova". Decoding takes ~0.07 s per
 second of audio on one core.
 
-Every recogniser returns lower-case words separated by single spaces ("" when nothing was
-heard) and raises ``SttError`` when the engine itself fails.
+Every recogniser (the port: recognizer.py; the online one: google.py) returns lower-case words
+separated by single spaces ("" when nothing was heard) and raises ``SttError`` when the engine
+itself fails. Their names stay importable from here.
 """
 
 from __future__ import annotations
@@ -29,16 +30,22 @@ import hashlib
 import io
 import os
 import random
-import re
 import tempfile
 import threading
 import warnings
 from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
-from anovax.errors import AnovaXError
+from anovax import paths
+from anovax.errors import SttError
+from anovax.voice.google import GoogleRecognizer, map_google_result
+from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
+
+__all__ = ["DITHER_RMS", "EXTRA_PRONUNCIATIONS", "LM_DISCOUNT", "STT_CHOICES", "GoogleRecognizer", "Recognizer",
+           "SphinxCommandRecognizer", "SttError", "default_cache_dir", "make_recognizer", "map_google_result",
+           "normalise"]
 
 if TYPE_CHECKING:  # speech_recognition is imported lazily: a broken install must not stop AnovaX
     import speech_recognition as sr
@@ -85,48 +92,15 @@ _MIN_BYTES = 3200
 #: microphone, padded files): measured on espeak-ng commands with 0.3 s of zero padding, the
 #: word error rate fell from 0.40 to 0.11 (en-us+f2) and 0.21 to 0.04 (en-us+klatt4) with it.
 DITHER_RMS = 64.0
-_VARIANT = re.compile(r"\(\d+\)$")
-
-
-class SttError(AnovaXError):
-    """The speech recogniser itself failed (engine error, service unreachable)."""
-
-    code = "stt_failed"
-
-
-@runtime_checkable
-class Recognizer(Protocol):
-    """Turns one phrase of audio into text."""
-
-    #: short engine name ("sphinx", "google")
-    name: str
-    #: True when the audio never leaves the machine
-    offline: bool
-
-    def recognize(self, audio: sr.AudioData) -> str:
-        """Lower-case words separated by single spaces, "" when nothing was heard.
-        Raises SttError when the engine fails."""
-        ...
-
-
-def normalise(text: str) -> str:
-    """Lower case, single spaces, no pronunciation-variant markers or filler tokens."""
-    words = []
-    for w in str(text or "").lower().split():
-        w = _VARIANT.sub("", w)
-        if not w or w.startswith(("<", "[", "+")):
-            continue
-        words.append(w)
-    return " ".join(words)
 
 
 # --- offline: pocketsphinx with the command language model -----------------------------------------
 
 
 def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/anovax/stt`` (``~/.cache/anovax/stt`` by default)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "anovax" / "stt"
+    """``stt`` in the user cache folder (anovax.paths): ``$XDG_CACHE_HOME/anovax/stt`` on Linux,
+    ``~/.cache/anovax/stt`` by default."""
+    return paths.cache_dir() / "stt"
 
 
 class SphinxCommandRecognizer:
@@ -143,7 +117,7 @@ class SphinxCommandRecognizer:
         try:
             import pocketsphinx
         except ImportError as exc:  # pragma: no cover - depends on the install
-            raise SttError(_sentence(f"Offline speech recognition needs pocketsphinx ({exc})")) from exc
+            raise SttError(sentence(f"Offline speech recognition needs pocketsphinx ({exc})")) from exc
         if sentences is None:
             from anovax.voice.corpus import command_sentences
 
@@ -182,7 +156,7 @@ class SphinxCommandRecognizer:
                 loglevel="FATAL",
             )
         except Exception as exc:  # noqa: BLE001 - pocketsphinx raises RuntimeError/ValueError
-            raise SttError(_sentence(f"The offline speech recogniser could not start: {exc}")) from exc
+            raise SttError(sentence(f"The offline speech recogniser could not start: {exc}")) from exc
 
     @property
     def decoder(self) -> Any:
@@ -193,7 +167,7 @@ class SphinxCommandRecognizer:
         try:
             raw = audio.get_raw_data(convert_rate=16000, convert_width=2)
         except Exception as exc:  # noqa: BLE001
-            raise SttError(_sentence(f"The audio could not be converted for recognition: {exc}")) from exc
+            raise SttError(sentence(f"The audio could not be converted for recognition: {exc}")) from exc
         raw = raw[: len(raw) - len(raw) % 2]
         if len(raw) < _MIN_BYTES:
             return ""  # process_raw(b"") raises IndexError; a few ms cannot hold a word
@@ -207,7 +181,7 @@ class SphinxCommandRecognizer:
                     self._decoder.end_utt()
                 hyp = self._decoder.hyp()
             except Exception as exc:  # noqa: BLE001
-                raise SttError(_sentence(f"The offline speech recogniser failed: {exc}")) from exc
+                raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
         return normalise(hyp.hypstr) if hyp is not None else ""
 
     # -- building the model files --
@@ -273,11 +247,6 @@ def _audioop_add() -> Any:
     return audioop.add
 
 
-def _sentence(text: str) -> str:
-    """One line, ending in exactly one full stop."""
-    return " ".join(text.split()).rstrip(". ") + "."
-
-
 def _ps_version() -> str:
     try:
         return metadata.version("pocketsphinx")
@@ -299,7 +268,7 @@ def _pronunciations(words: set[str], cmudict: str) -> dict[str, list[str]]:
     with open(cmudict, encoding="utf-8") as f:
         for line in f:
             head, _, phones = line.strip().partition(" ")
-            base = _VARIANT.sub("", head)
+            base = VARIANT.sub("", head)
             if base in words and phones:
                 out.setdefault(base, []).append(phones.split("#", 1)[0].strip())
     for w, extra in EXTRA_PRONUNCIATIONS.items():
@@ -311,61 +280,13 @@ def _pronunciations(words: set[str], cmudict: str) -> dict[str, list[str]]:
 
 def _read_dict_words(path: Path) -> set[str]:
     with open(path, encoding="utf-8") as f:
-        return {_VARIANT.sub("", line.split(" ", 1)[0]) for line in f if line.strip()}
+        return {VARIANT.sub("", line.split(" ", 1)[0]) for line in f if line.strip()}
 
 
 def _write_atomic(path: Path, text: str) -> None:
     with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as f:
         f.write(text)
     os.replace(f.name, path)
-
-
-# --- online (opt-in): Google's web speech API ------------------------------------------------------
-
-
-class GoogleRecognizer:
-    """SpeechRecognition's ``recognize_google``: the audio is sent to Google. Opt-in only."""
-
-    name = "google"
-    offline = False
-
-    def __init__(self, language: str = "en-US", key: str | None = None, endpoint: str | None = None,
-                 timeout: float | None = 10.0) -> None:
-        import speech_recognition as sr
-
-        self._sr = sr
-        self._recognizer = sr.Recognizer()
-        self._recognizer.operation_timeout = timeout
-        self.language = language
-        self.key = key
-        self.endpoint = endpoint
-
-    def recognize(self, audio: sr.AudioData) -> str:
-        kw: dict[str, Any] = {"language": self.language, "key": self.key}
-        if self.endpoint:
-            kw["endpoint"] = self.endpoint
-        return map_google_result(lambda: self._recognizer.recognize_google(audio, **kw), self._sr)
-
-
-def map_google_result(call: Any, sr_module: Any = None) -> str:
-    """Run ``call`` (a recognize_google call) and map its outcome: text -> normalised words,
-    ``UnknownValueError`` -> "", ``RequestError`` -> SttError("... unreachable ..."), and an
-    ``OSError`` (a read timeout or reset connection, which SpeechRecognition lets through; no
-    FLAC encoder) -> SttError too."""
-    if sr_module is None:
-        import speech_recognition as sr_module
-    try:
-        text = call()
-    except sr_module.UnknownValueError:
-        return ""
-    except sr_module.RequestError as exc:
-        raise SttError(_sentence(f"Google speech recognition is unreachable: {exc}")) from exc
-    except OSError as exc:
-        raise SttError(_sentence(f"Google speech recognition failed: {exc}")) from exc
-    if isinstance(text, dict):  # show_all=True style answers
-        alts = text.get("alternative") or [{}]
-        text = alts[0].get("transcript", "")
-    return normalise(re.sub(r"[^\w' ]+", " ", str(text)))
 
 
 # --- choosing one -----------------------------------------------------------------------------------
