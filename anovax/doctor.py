@@ -30,6 +30,7 @@ from anovax import __version__
 from anovax.desktop import apps
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.settings import Settings
+from anovax.speech.probe import sound_card_problem
 
 Status = Literal["ok", "warn", "fail", "info"]
 DisplayKind = Literal["x11", "wayland", "xwayland", "none", "native"]
@@ -245,6 +246,8 @@ class Probes:
     find_library: Callable[[str], str | None] = ctypes.util.find_library
     microphone: Callable[[], MicInfo] = probe_microphone
     lan_address: Callable[[], str] = lan_address
+    #: why no speech can be heard here (no sound card), or None
+    sound_card: Callable[[], str | None] = sound_card_problem
     #: a ``sys.platform`` value
     platform: str = sys.platform
     mic_timeout_s: float = MIC_TIMEOUT_S
@@ -480,6 +483,9 @@ def check_speech_out(ctx: Context) -> Check:
               f"espeak program: {binary or 'not found (Debian package espeak-ng)'}",
               f"aplay: {aplay or 'not found (Debian package alsa-utils)'}"]
     if lib and aplay:
+        why = ctx.probes.sound_card()
+        if why:
+            return Check(name, "warn", f"speech out is unavailable: {why}; {fallback}", detail)
         return Check(name, "ok", f"pyttsx3 with the {driver} driver", detail)
     return Check(name, "warn", f"pyttsx3's {driver} driver can't speak here: {fallback}", detail)
 

@@ -21,7 +21,7 @@ import pytest
 from anovax.desktop import x11
 from anovax.desktop.base import TYPE_CHUNK_CHARS, CancelToken
 from anovax.desktop.linux import LinuxDesktop
-from anovax.desktop.speech import ConsoleSpeech
+from anovax.speech.engine import ConsoleSpeech
 from anovax.desktop.x11 import X11Focus
 from anovax.errors import PermanentToolError, TransientToolError
 from helpers import finishes, wait_for
@@ -86,7 +86,7 @@ def x_env(xvfb, monkeypatch, tmp_path):
 
 @pytest.fixture
 def desk(x_env):
-    d = LinuxDesktop(speech=ConsoleSpeech())
+    d = LinuxDesktop()
     yield d
     for child in d.children:
         child.terminate()
@@ -136,7 +136,7 @@ def xdotool(*args: str) -> None:
 def assistant(x_env, tmp_path):
     """The whole assistant (offline planner, real LinuxDesktop) with "test editor" registered in
     the app table through a settings file, as a user would."""
-    from anovax.app import Assistant
+    from anovax.app import build_assistant
     from anovax.memory import Memory
     from anovax.settings import load_settings
 
@@ -147,8 +147,8 @@ def assistant(x_env, tmp_path):
         f'"test editor" = [{json.dumps(sys.executable)}, {json.dumps(str(TARGET))}, {json.dumps(str(out))}, '
         f'"--class", "{EDITOR}", "--title", "AnovaX test editor"]\n', encoding="utf-8")
     settings = load_settings({"ANOVAX_LOG": "off", "ANOVAX_MEMORY": str(tmp_path / "memory.json")}, config)
-    desk = LinuxDesktop(settings, speech=ConsoleSpeech())
-    app = Assistant(settings, memory=Memory(settings.memory_path), desktop=desk)
+    desk = LinuxDesktop(settings)
+    app = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desk)
     yield app, desk, out
     app.close()
     for child in desk.children:
@@ -348,7 +348,7 @@ def bare_xvfb(x_env, tmp_path):
 def test_no_window_manager_is_a_clear_error(bare_xvfb, tmp_path, monkeypatch):
     monkeypatch.setenv("DISPLAY", bare_xvfb)
     monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(tmp_path / "never.txt"))
-    desk = LinuxDesktop(speech=ConsoleSpeech())
+    desk = LinuxDesktop()
     try:
         with pytest.raises(PermanentToolError, match="No window manager is running"):
             desk.launch_app(EDITOR, CancelToken())

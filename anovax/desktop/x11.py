@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.idle import waiting_for_events
+from anovax.desktop.launcher import SETTLE_S
 from anovax.errors import PermanentToolError, TransientToolError
 
 log = logging.getLogger(__name__)
@@ -35,10 +36,8 @@ log = logging.getLogger(__name__)
 POLL_S = 0.01
 #: a safety net for a token that never fires: no app takes this long to show a window
 LAUNCH_MAX_S = 60.0
-#: a focused window counts as ready once its window tree has not changed for this long, and
-#: its app has been seen waiting for events (asleep, nothing unread) at every poll for as long
-#: (anovax.desktop.idle)
-SETTLE_S = 0.1
+# a focused window counts as ready once its window tree has not changed for SETTLE_S, and its
+# app has been seen waiting for events (anovax.desktop.idle) at every poll for as long
 #: an app that never sleeps that long (a game, a video) is taken as ready this long after its
 #: tree settled: being busy is not a sign that keys will be lost
 BUSY_APP_MAX_S = 3.0

@@ -1,4 +1,4 @@
-"""Speech output for the real desktops: one pyttsx3 engine, owned by one named thread.
+"""The pyttsx3 engine: one engine, owned by one named thread ("tts").
 
 pyttsx3 engines are not thread-safe, and the espeak driver keeps process-wide state
 (one synth callback per process), so exactly one thread ("tts") creates the engine
@@ -15,9 +15,13 @@ plays the rendered sentence with ``aplay`` via ``os.system`` on espeak's own thr
 so the ``aplay`` process playing pyttsx3's temporary WAV is terminated instead
 (``stop_players``); the driver then carries on as if the sentence had ended.
 
+Where its errors go: that ``aplay`` would write ALSA's complaints into the terminal (it
+inherits our stderr through ``os.system``), so ``default_engine`` gives the driver an ``os``
+whose ``system`` runs the player with its output appended to a log file (``quiet_player``).
+
 When speech cannot work (pyttsx3 or espeak missing, no ``aplay``, the engine taken),
 one warning is logged at start-up and every utterance is written to stderr as
-``AnovaX says: <text>`` instead.
+``AnovaX says: <text>`` instead. No sound card is found before this (``anovax.speech.probe``).
 """
 
 from __future__ import annotations
@@ -26,14 +30,17 @@ import atexit
 import logging
 import os
 import queue
+import shlex
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from anovax.desktop.base import CancelToken
@@ -61,7 +68,10 @@ atexit.register(_KEEP_ALIVE.clear)
 
 
 class SpeechOut(Protocol):
-    """What the desktops need from speech output."""
+    """The speech-out port: say one sentence (block until it ends or ``cancel`` is set)."""
+
+    #: why nothing can be heard (e.g. "no sound card"), or None while speech works
+    unavailable: str | None
 
     def say(self, text: str, cancel: CancelToken) -> None: ...
 
@@ -75,6 +85,8 @@ def deadline_s(text: str) -> float:
 class ConsoleSpeech:
     """Speech output when there is none: one stderr line per utterance."""
 
+    unavailable: str | None = None
+
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream
 
@@ -87,15 +99,49 @@ class ConsoleSpeech:
         pass
 
 
-def default_engine() -> Any:
-    """A pyttsx3 engine, or an exception saying why there can be none."""
+class _QuietOs:
+    """``os`` for pyttsx3's espeak driver, except that ``system`` (its ``aplay`` call) runs
+    without a shell, with its output appended to ``log_path`` instead of our terminal."""
+
+    def __init__(self, log_path: Path | None) -> None:
+        self._log_path = log_path
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+    def system(self, command: str) -> int:
+        return quiet_player(shlex.split(command), self._log_path)
+
+
+def quiet_player(argv: list[str], log_path: Path | None) -> int:
+    """Run a sound player to its end; its stdout and stderr go to ``log_path`` (or nowhere)."""
+    try:
+        if log_path is None:
+            return subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, check=False).returncode
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(log_path, "ab") as log_file:
+            return subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file,
+                                  check=False).returncode
+    except OSError as exc:  # no player, or the log folder is not writable: silence, logged
+        log.warning("could not play speech with %s: %s", argv[:1], exc)
+        return 127
+
+
+def default_engine(log_path: Path | None = None) -> Any:
+    """A pyttsx3 engine, or an exception saying why there can be none; its player's output
+    goes to ``log_path``."""
     if sys.platform.startswith("linux") and not shutil.which("aplay"):
         raise RuntimeError("pyttsx3 plays speech with aplay, which is not installed (Debian package alsa-utils)")
     try:
         import pyttsx3
     except ImportError as exc:
         raise RuntimeError(f"pyttsx3 is not installed ({exc})") from exc
-    return pyttsx3.init()
+    engine = pyttsx3.init()
+    driver = sys.modules.get("pyttsx3.drivers.espeak")
+    if driver is not None:  # the driver module is imported by init(); only it calls os.system
+        driver.os = _QuietOs(log_path)  # type: ignore[attr-defined]
+    return engine
 
 
 @dataclass(eq=False)
