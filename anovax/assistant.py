@@ -61,7 +61,6 @@ class _Queued:
     cancel: CancelToken = field(default_factory=CancelToken)
 
 
-
 #: the recovery loop: (request, failed outcome, command id, budget, cancel) → outcome
 Recover = Callable[[str, Outcome, str, AgentBudget, CancelToken], Outcome]
 

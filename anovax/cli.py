@@ -30,7 +30,7 @@ from typing import Any
 
 from anovax import __version__, doctor
 from anovax.app import Assistant, Status, build_assistant
-from anovax.console import console, emit_result
+from anovax.console import banner, console, emit_result
 from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
 from anovax.errors import ConfigError
@@ -227,7 +227,9 @@ def _main(argv: list[str] | None = None) -> int:
         # only on a terminal: elsewhere a status line per change would clutter piped output
         if sys.stderr.isatty() and not args.json:
             status = run_console_status(assistant, sys.stderr, lock=OUT_LOCK)
-        return console(assistant, sys.stdin, sys.stdout, as_json=args.json, status=status, remote=remote)
+        return console(assistant, sys.stdin, sys.stdout, as_json=args.json, status=status, remote=remote,
+                       show=lambda result: emit_result(result, args.json, sys.stdout, assistant),
+                       greeting=None if args.json else banner(assistant))
     finally:
         if status is not None:
             status.close()

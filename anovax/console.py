@@ -12,6 +12,7 @@ import json
 import queue
 import threading
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import wait as futures_wait
 from typing import Any, TextIO
 
@@ -20,6 +21,7 @@ from anovax.app import Assistant, CommandResult, Status
 from anovax.cancel import is_stop_utterance
 from anovax.desktop import SimulatedDesktop
 from anovax.interrupts import interrupt_handled
+from anovax.port import AssistantPort
 
 
 def format_result(result: CommandResult) -> str:
@@ -50,7 +52,8 @@ def format_result(result: CommandResult) -> str:
     return "\n".join(lines)
 
 
-def emit_result(result: CommandResult, as_json: bool, out: TextIO, assistant: Assistant, *, events: bool = False) -> None:
+def emit_result(result: CommandResult, as_json: bool, out: TextIO, assistant: Assistant, *,
+                events: bool = False) -> None:
     """Print one command's result; ``events``: the JSON output is the event stream even in a dry run."""
     simulated = assistant.desktop if isinstance(assistant.desktop, SimulatedDesktop) else None
     actions = simulated.take_actions() if simulated is not None else []
@@ -115,15 +118,16 @@ class _LineReader:
                 continue
 
 
-def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool = False, status: Any = None,
-            remote: Any = None) -> int:
+def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Callable[[CommandResult], None],
+            greeting: str | None = None, as_json: bool = False, status: Any = None, remote: Any = None) -> int:
     """The interactive prompt: one command per line until end of input or 'quit'.
 
     Commands run one at a time, in the order typed. "stop" (or "cancel", "never mind"), typed
     while a command runs, is handled at once: the command ends as stopped and the lines typed
     after it that have not run are dropped. Ctrl-C does the same while a command runs; at the
     idle prompt it ends the session. ``:remote on`` / ``:remote off`` / ``:unban`` switch the
-    phone remote (lines starting with ":" are console controls, never commands)."""
+    phone remote (lines starting with ":" are console controls, never commands). ``show`` prints
+    a command's result (``emit_result``); ``greeting`` is printed first (the banner)."""
     interactive = stdin.isatty()
     hold = status.hold if status is not None else contextlib.nullcontext
     reader = _LineReader(stdin)
@@ -164,10 +168,10 @@ def console(assistant: Assistant, stdin: TextIO, out: TextIO, *, as_json: bool =
             elif line.strip():
                 pending.append(line)
         with hold():
-            emit_result(future.result(), as_json, out, assistant)
+            show(future.result())
 
-    if not as_json:
-        say(banner(assistant))
+    if greeting is not None:
+        say(greeting)
     while True:
         try:
             if pending:

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from anovax.app import Assistant, CommandResult
 from anovax.console import emit_result
 from anovax.events import EventType
+from anovax.port import AssistantPort
 
 #: ``--audio-file``: the recogniser cannot start (the CLI's usage/configuration exit code)
 EXIT_USAGE = 2
@@ -128,7 +129,7 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO) -> Any:
     return voice
 
 
-def make_remote(assistant: Assistant) -> Any:
+def make_remote(assistant: AssistantPort) -> Any:
     """The phone remote, started when ANOVAX_REMOTE=1 and otherwise ready for the orb's switch
     or ``:remote on``; None when it cannot exist here (Flask missing)."""
     try:

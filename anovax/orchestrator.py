@@ -113,14 +113,13 @@ class Orchestrator:
     # -- public -------------------------------------------------------------------------
 
     def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
-                 speak: bool = False, cached: Callable[[int, Step], StepResult | None] | None = None,
+                 cached: Callable[[int, Step], StepResult | None] | None = None,
                  cancel: CancelToken | None = None) -> Outcome:
         """Run a plan that already passed safety_check; returns per-step results in plan order.
 
         Stops at the first failed *core* step (recovery plugs in on the returned
         outcome); failed optional steps are recorded and the plan goes on. Nothing is said
-        here: ``Outcome.spoken`` is what the command's reply would say (``speak`` has no
-        effect and stays only for callers that still pass it). ``cached``
+        here: ``Outcome.spoken`` is what the command's reply would say. ``cached``
         may answer a step from the speculator's cache instead of spawning an agent.
         ``cancel`` (a MetaAgent's token) stops the plan: no new batch starts and the
         running agents are cancelled.

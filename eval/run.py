@@ -241,7 +241,7 @@ def ablation_locks(work: Path, trials: int) -> dict[str, Any]:
 
                 def go(text: str, cid: str) -> None:
                     barrier.wait()
-                    orch.dispatch(Plan(steps=(Step("type_text", {"text": text}),)), command_id=cid, speak=False)
+                    orch.dispatch(Plan(steps=(Step("type_text", {"text": text}),)), command_id=cid)
 
                 threads = [threading.Thread(target=go, args=(a, f"l{i}a")), threading.Thread(target=go, args=(b, f"l{i}b"))]
                 for th in threads:

@@ -184,3 +184,41 @@ def test_stop_ends_the_running_command_without_recovery(tmp_path):
         assert result.exit_code == 130
     finally:
         app.close()
+
+
+class RecordingSpeech:
+    """A speech-out port that keeps every sentence."""
+
+    unavailable = None
+
+    def __init__(self):
+        self.said = []
+
+    def say(self, text, cancel):
+        self.said.append(text)
+
+    def close(self):
+        pass
+
+
+def test_every_ending_is_said_through_the_speech_port_not_the_desktop(settings):
+    from anovax.desktop import SimulatedDesktop
+    from anovax.errors import PermanentToolError
+
+    speech = RecordingSpeech()
+    desktop = SimulatedDesktop(failures={"launch": PermanentToolError("No such app.")})
+    plans = [Plan(steps=(Step("get_time", {}),), final_response="Here's the time."),
+             (Plan(steps=()), "I won't run commands."),
+             Plan(steps=(Step("open_app", {"name": "zork"}),))]
+    assistant = make(settings, ScriptedPlanner(*plans), desktop, speech=speech, recover=None)
+    try:
+        done = assistant.on_speech("what time is it")
+        refused = assistant.on_speech("run rm -rf")
+        failed = assistant.on_speech("open zork")
+    finally:
+        assistant.close()
+    assert [r.status for r in (done, refused, failed)] == [Status.DONE, Status.REFUSED, Status.FAILED]
+    assert speech.said == [done.message, "I won't run commands.", "I couldn't finish that: No such app."]
+    assert done.message.startswith("Here's the time. It's ")
+    assert "speak" not in desktop.kinds() and not hasattr(desktop, "speak")
+    assert not hasattr(assistant, "recover")  # no slot to overwrite: recovery comes through the builder

@@ -148,7 +148,7 @@ def assistant(x_env, tmp_path):
         f'"--class", "{EDITOR}", "--title", "AnovaX test editor"]\n', encoding="utf-8")
     settings = load_settings({"ANOVAX_LOG": "off", "ANOVAX_MEMORY": str(tmp_path / "memory.json")}, config)
     desk = LinuxDesktop(settings)
-    app = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desk)
+    app = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desk, speech=ConsoleSpeech())
     yield app, desk, out
     app.close()
     for child in desk.children:
@@ -224,7 +224,7 @@ def test_open_app_reports_the_evidence_in_agent_verified(desk, tmp_path, monkeyp
     orch = Orchestrator(desk, bus)
     try:
         plan = Plan(steps=(Step("open_app", {"name": EDITOR}), Step("type_text", {"text": "hello world"})))
-        outcome = orch.dispatch(plan, command_id="c1", speak=False)
+        outcome = orch.dispatch(plan, command_id="c1")
         assert outcome.failed is None, outcome
         wait_text(out, "hello world")
         (verified,) = [e for e in bus.recent() if e.type is EventType.AGENT_VERIFIED and e.tool == "open_app"]

@@ -519,7 +519,7 @@ def test_search_steps_open_encoded_https_urls_in_the_users_browser(tmp_path, mon
     try:
         plan = Plan(steps=(Step("web_search", {"query": "café & tea?"}),
                            Step("youtube_search", {"query": "lo-fi 日本 #1"})))
-        outcome = orch.dispatch(plan, command_id="c1", speak=False)
+        outcome = orch.dispatch(plan, command_id="c1")
         assert outcome.failed is None, outcome
     finally:
         orch.close()

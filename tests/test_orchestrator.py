@@ -120,7 +120,7 @@ def test_kb_mouse_is_exclusive_across_concurrent_commands(bus):
     orch = make(bus, desktop)
     texts = {"a": "A" * 80, "b": "B" * 80}
     threads = [threading.Thread(target=orch.dispatch, args=(plan_of(("type_text", {"text": t})),),
-                                kwargs={"command_id": k, "speak": False}) for k, t in texts.items()]
+                                kwargs={"command_id": k}) for k, t in texts.items()]
     for t in threads:
         t.start()
     for t in threads:

@@ -16,7 +16,8 @@ from anovax.plan import Plan, Step
 from anovax.results import CommandResult, Status
 from anovax.safety import Rule, Verdict
 from anovax.speech import SilentSpeech, TtsThread, make_speech_out, reply_to_say
-from anovax.speech.engine import quiet_player
+from anovax.desktop.launcher import Launcher
+from anovax.speech.engine import PlayerOs
 from anovax.speech.probe import sound_card_problem
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,8 +42,8 @@ def outcome(ok: bool, spoken: str = "") -> Outcome:
 
 def test_one_place_decides_what_is_said_for_each_ending():
     refusal = Verdict.refuse(Rule.PLANNER_DECLINED, "I won't do that.")
-    assert reply_to_say(result(Status.DONE, "Here's the time. It's 9.", outcome=outcome(True, "Here's the time. It's 9."))) \
-        == "Here's the time. It's 9."
+    said = "Here's the time. It's 9."
+    assert reply_to_say(result(Status.DONE, said, outcome=outcome(True, said))) == said
     assert reply_to_say(result(Status.REFUSED, "I won't do that.", verdict=refusal)) == "I won't do that."
     assert reply_to_say(result(Status.FAILED, "I couldn't finish that: no clock.", outcome=outcome(False))) \
         == "I couldn't finish that: no clock."
@@ -84,12 +85,21 @@ def test_no_sound_card_means_silent_speech_that_says_why(tmp_path):
 
 
 def test_the_players_output_goes_to_the_log_not_the_console(tmp_path, capfd):
+    """pyttsx3's espeak driver plays with os.system("aplay … -q"): through PlayerOs that runs
+    via the launcher, so aplay's ALSA noise lands in launched.log."""
     log = tmp_path / "state" / "launched.log"
-    code = quiet_player(["sh", "-c", f"printf '%s\\n' \"{ALSA_NOISE}\" >&2; echo played"], log)
+    player = tmp_path / "bin" / "aplay"
+    player.parent.mkdir()
+    player.write_text(f"#!/bin/sh\ncat >&2 <<'EOF'\n{ALSA_NOISE}\nEOF\necho played \"$1\"\n")
+    player.chmod(0o755)
+    launcher = Launcher(log)
+    code = PlayerOs(launcher).system(f"{player} /tmp/tmpxyz.wav -q")
+    launcher.close()
     assert code == 0
     captured = capfd.readouterr()
     assert captured.out == "" and captured.err == ""
-    assert "ALSA lib" in log.read_text() and "played" in log.read_text()
+    assert "ALSA lib" in log.read_text() and "played /tmp/tmpxyz.wav" in log.read_text()
+    assert PlayerOs(Launcher(log)).getpid() == os.getpid()  # everything else is the real os
 
 
 def fake_aplay(folder: Path) -> Path:

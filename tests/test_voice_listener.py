@@ -501,15 +501,16 @@ def pulse_env(pulse, monkeypatch):
     return pulse
 
 
-class PlayingDesktop(SimulatedDesktop):
-    """A simulated desktop whose speech really plays into the virtual microphone (espeak-ng → paplay)."""
+class PlayingSpeech:
+    """A speech-out port that really plays into the virtual microphone (espeak-ng → paplay)."""
+
+    unavailable = None
 
     def __init__(self, pulse: Pulse, folder: Path) -> None:
-        super().__init__()
         self._pulse = pulse
         self._folder = folder
 
-    def speak(self, text: str, cancel: CancelToken) -> None:
+    def say(self, text: str, cancel: CancelToken) -> None:
         wav = voicegen.render(text, self._folder / "tts.wav", voice="en-us+f2")
         player = subprocess.Popen(["paplay", str(wav)], env=self._pulse.env)
         try:
@@ -520,7 +521,9 @@ class PlayingDesktop(SimulatedDesktop):
             if player.poll() is None:
                 player.terminate()
             player.wait(5)
-        super().speak(text, cancel)
+
+    def close(self) -> None:
+        pass
 
 
 def start_listening(voice, states):
@@ -548,8 +551,8 @@ def test_it_does_not_wake_on_its_own_speech(pulse_env, renders, recognizer, tmp_
     """Its reply "hey anova open the browser" plays through the virtual microphone while SPEAK_START..
     SPEAK_END is on: heard and dropped. The same words played by someone else wake it."""
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json")
-    assistant = build_assistant(settings, memory=Memory(settings.memory_path),
-                          desktop=PlayingDesktop(pulse_env, tmp_path))
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop(),
+                                speech=PlayingSpeech(pulse_env, tmp_path))
     try:
         calls = spy_on_speech(assistant, monkeypatch)
         voice, states, results, heard = voice_for(assistant, open_microphone(), recognizer)

@@ -94,22 +94,16 @@ class Launcher:
         self.log_path = log_path
         self.reaper = ChildReaper()
 
-    def options(self) -> dict[str, Any]:
-        """Popen options for a POSIX child (an adapter may pass its own, as Windows does)."""
-        return {"start_new_session": True, "stdin": subprocess.DEVNULL}
-
     def start(self, argv: list[str], options: Mapping[str, Any] | None = None) -> subprocess.Popen[bytes]:
-        """Start ``argv`` (OSError when it cannot start); its output goes to the log unless
-        ``options`` name their own streams."""
-        opts = dict(self.options() if options is None else options)
-        log_file = self._open_log() if "stdout" not in opts and "stderr" not in opts else None
-        if log_file is not None:
-            opts["stdout"] = opts["stderr"] = log_file
-        try:
-            proc = subprocess.Popen(argv, shell=False, **opts)
-        finally:
-            if log_file is not None:
-                log_file.close()  # the child has its own copy of the descriptor
+        """Start ``argv`` (OSError when it cannot start): in its own session, no stdin, output
+        to the log. ``options`` replace all of that for a platform that needs its own (Windows
+        gives console apps a console of their own, whose output must stay there)."""
+        if options is not None:
+            proc = subprocess.Popen(argv, shell=False, **options)
+        else:
+            with self._open_log() as log_file:  # the child keeps its own copy of the descriptor
+                proc = subprocess.Popen(argv, shell=False, start_new_session=True, stdin=subprocess.DEVNULL,
+                                        stdout=log_file, stderr=log_file)
         self.reaper.add(proc)
         return proc
 

@@ -142,9 +142,10 @@ class RealDesktop:
         """Window, title, class, pid and time of the last verified launch (None if unverified)."""
         return self._last_launch
 
-    def _popen_options(self) -> dict[str, Any]:
-        """How the launcher starts an app here (its own session, output to the launch log)."""
-        return self.launcher.options()
+    def _popen_options(self) -> dict[str, Any] | None:
+        """Popen options of this platform's own, or None: the launcher's (its own session, no
+        stdin, output to the launch log)."""
+        return None
 
     def _before_launch(self, name: str) -> None:
         """Note what is on screen before the app starts (so its window can be told apart), or

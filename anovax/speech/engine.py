@@ -17,7 +17,8 @@ so the ``aplay`` process playing pyttsx3's temporary WAV is terminated instead
 
 Where its errors go: that ``aplay`` would write ALSA's complaints into the terminal (it
 inherits our stderr through ``os.system``), so ``default_engine`` gives the driver an ``os``
-whose ``system`` runs the player with its output appended to a log file (``quiet_player``).
+whose ``system`` starts the player through AnovaX's one launcher (``PlayerOs``): its output
+lands in ``<state>/launched.log``.
 
 When speech cannot work (pyttsx3 or espeak missing, no ``aplay``, the engine taken),
 one warning is logged at start-up and every utterance is written to stderr as
@@ -33,17 +34,16 @@ import queue
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from anovax.desktop.base import CancelToken
+from anovax.desktop.launcher import Launcher
 from anovax.errors import TransientToolError
 
 log = logging.getLogger(__name__)
@@ -99,38 +99,28 @@ class ConsoleSpeech:
         pass
 
 
-class _QuietOs:
+class PlayerOs:
     """``os`` for pyttsx3's espeak driver, except that ``system`` (its ``aplay`` call) runs
-    without a shell, with its output appended to ``log_path`` instead of our terminal."""
+    without a shell through AnovaX's launcher: output to ``<state>/launched.log``, not our terminal."""
 
-    def __init__(self, log_path: Path | None) -> None:
-        self._log_path = log_path
+    def __init__(self, launcher: Launcher) -> None:
+        self._launcher = launcher
 
     def __getattr__(self, name: str) -> Any:
         return getattr(os, name)
 
     def system(self, command: str) -> int:
-        return quiet_player(shlex.split(command), self._log_path)
+        try:
+            proc = self._launcher.start(shlex.split(command))
+        except OSError as exc:  # no player: this sentence is silent, and the log says why
+            log.warning("could not play speech with %s: %s", command.split()[:1], exc)
+            return 127
+        return proc.wait()  # os.system's contract: the sentence has played when it returns
 
 
-def quiet_player(argv: list[str], log_path: Path | None) -> int:
-    """Run a sound player to its end; its stdout and stderr go to ``log_path`` (or nowhere)."""
-    try:
-        if log_path is None:
-            return subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, check=False).returncode
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(log_path, "ab") as log_file:
-            return subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file,
-                                  check=False).returncode
-    except OSError as exc:  # no player, or the log folder is not writable: silence, logged
-        log.warning("could not play speech with %s: %s", argv[:1], exc)
-        return 127
-
-
-def default_engine(log_path: Path | None = None) -> Any:
-    """A pyttsx3 engine, or an exception saying why there can be none; its player's output
-    goes to ``log_path``."""
+def default_engine(launcher: Launcher | None = None) -> Any:
+    """A pyttsx3 engine, or an exception saying why there can be none; its player runs through
+    ``launcher`` (default: one writing nowhere)."""
     if sys.platform.startswith("linux") and not shutil.which("aplay"):
         raise RuntimeError("pyttsx3 plays speech with aplay, which is not installed (Debian package alsa-utils)")
     try:
@@ -140,7 +130,7 @@ def default_engine(log_path: Path | None = None) -> Any:
     engine = pyttsx3.init()
     driver = sys.modules.get("pyttsx3.drivers.espeak")
     if driver is not None:  # the driver module is imported by init(); only it calls os.system
-        driver.os = _QuietOs(log_path)  # type: ignore[attr-defined]
+        driver.os = PlayerOs(launcher or Launcher())  # type: ignore[attr-defined]
     return engine
 
 
@@ -212,7 +202,7 @@ class TtsThread:
 
     def _run(self) -> None:
         if not _ENGINE_OWNER.acquire(blocking=False):
-            self._give_up("another AnovaX desktop in this process already owns the speech engine")
+            self._give_up("another speech-out port in this process already owns the speech engine")
             return
         tokens: list[Any] = []
         engine: Any = None

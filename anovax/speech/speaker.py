@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anovax.desktop.base import Cancelled, CancelToken
+from anovax.desktop.launcher import Launcher, launched_log
 from anovax.events import EventBus, EventType
 from anovax.locks import LockTable
 from anovax.speech.engine import SpeechOut, TtsThread, default_engine
@@ -49,8 +50,8 @@ def make_speech_out(state_dir: Path | None, *, problem: Callable[[], str | None]
     why = problem()
     if why is not None:
         return SilentSpeech(why)
-    log_path = state_dir / "launched.log" if state_dir is not None else None
-    return TtsThread(lambda: default_engine(log_path))
+    player = Launcher(launched_log(state_dir))
+    return TtsThread(lambda: default_engine(player))
 
 
 def reply_to_say(result: CommandResult) -> str | None:
