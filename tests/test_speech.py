@@ -129,3 +129,23 @@ def test_text_command_on_a_display_without_a_sound_card(xvfb, tmp_path):
     assert off == ["anovax: speech is off: no sound card (the default sound device cannot be opened: "
                    "No such file or directory). Replies are printed only."], proc.stderr
     assert "ALSA" not in proc.stderr + proc.stdout and "aplay" not in proc.stderr + proc.stdout
+
+
+def test_doctor_says_speech_out_is_unavailable_and_why(tmp_path):
+    import ctypes.util
+    import json
+
+    if not (ctypes.util.find_library("espeak-ng") or ctypes.util.find_library("espeak")):
+        pytest.skip("no espeak library: the doctor stops at that reason first")
+    bin_dir = tmp_path / "bin"
+    fake_aplay(bin_dir)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANOVAX_") and k != "DISPLAY"}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, "-m", "anovax", "doctor", "--json"], capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=120)
+    checks = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}
+    speech = checks["speech out"]
+    assert speech["status"] == "warn", speech
+    assert speech["summary"].startswith("speech out is unavailable: no sound card (the default sound device "
+                                        "cannot be opened: No such file or directory)"), speech
+    assert "ALSA" not in proc.stdout + proc.stderr
