@@ -39,7 +39,7 @@ from anovax.desktop.windows import KEYEVENTF_KEYUP, KEYEVENTF_UNICODE, unicode_e
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
 from anovax.safety import keys as safety_keys
 from anovax.speech import engine as speech
-from anovax.speech.engine import ConsoleSpeech, TtsThread
+from anovax.speech.engine import TtsThread
 from helpers import finishes, in_thread, wait_for
 
 
