@@ -1,142 +1,45 @@
-"""The assistant: ``on_speech(text)`` is the one entry point for voice, the orb and the phone.
+"""The one wiring place: ``build_assistant`` makes the whole assistant from settings and ports.
 
-Threads: commands from every source go into one bounded FIFO queue drained by a
-single worker thread ("commands"), so two commands never interleave keystrokes
-or argue over the session state. ``submit`` returns a future at once (a full
-queue is refused with a clear message); ``on_speech`` submits and waits.
+Ports (each optional, so tests pass fakes here rather than patching attributes afterwards):
+the desktop (None: a dry run), speech out, the model client, the clock, the memory store, the
+planner, the event bus and the recovery loop. ``cli`` only parses arguments and picks the
+front ends; the console, the orb, the phone and voice then talk to the result through
+``AssistantPort``.
 
-One command: plan → safety_check → dispatch (agents on the desktop) → speak.
-With no desktop (``--dry-run``) it stops after the check.
-
-Stopping: each command gets a ``CancelToken`` when it is queued. A stop utterance is
-not queued; ``stop`` runs on the caller's thread, cancels the running command's token
-(every stage looks at it: planning abandons its model call, agents hold child tokens)
-and drops the caller's queued commands, all under the one lock that also guards the
-queue, so a command is always either waiting (dropped) or running (cancelled).
+Re-exports the assistant's types, so ``from anovax.app import Assistant, CommandResult`` reads
+as before.
 """
 
 from __future__ import annotations
 
-import enum
-import itertools
-import logging
-import threading
-import time
-from collections import deque
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
-from anovax.cancel import USER_STOP, Cancelled, CancelToken, is_stop_utterance
+from anovax.assistant import MAX_COMMAND_CHARS, QUEUE_SIZE, Assistant, Recover
+from anovax.cancel import CancelToken
 from anovax.desktop.base import Desktop
-from anovax.errors import AnovaXError, ConfigError, PermanentToolError
+from anovax.desktop.launcher import state_dir
+from anovax.desktop.simulated import SimulatedDesktop
+from anovax.errors import ConfigError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
-from anovax.orchestrator import AgentBudget, Orchestrator, SubtaskRunner
-from anovax.outcome import Outcome
+from anovax.orchestrator import Orchestrator, SubtaskRunner
 from anovax.plan import Plan
 from anovax.planner import OfflinePlanner, Planner
 from anovax.planner.lexicon import register_user_apps
 from anovax.planner.model import JsonModel
+from anovax.port import AssistantPort
 from anovax.recovery import AutonomousLoop, Speculator
-from anovax.safety import Rule, Verdict, safety_check
+from anovax.results import CommandResult, Status, StopReport
+from anovax.safety import safety_check
 from anovax.settings import Settings
-from anovax.textclean import clean_text
+from anovax.speech import Speaker, SpeechOut, make_speech_out
 
-log = logging.getLogger(__name__)
+__all__ = ["MAX_COMMAND_CHARS", "QUEUE_SIZE", "Assistant", "AssistantPort", "CommandResult", "Status",
+           "StopReport", "build_assistant", "make_model", "make_planner", "state_dir"]
 
-#: longer than any sentence a person says in one breath; longer input is refused before planning
-MAX_COMMAND_CHARS = 2000
-#: commands waiting to run; a person who queues more than this has lost track anyway
-QUEUE_SIZE = 8
-
-
-class Status(enum.Enum):
-    """How a command ended; ``exit_code`` is what the CLI returns for it."""
-
-    DONE = ("done", 0)
-    PLANNED = ("planned", 0)  # dry run: planned and checked, nothing executed
-    REFUSED = ("refused", 3)
-    FAILED = ("failed", 4)
-    #: the user stopped it; 130 is the shell's code for a command ended by Ctrl-C
-    STOPPED = ("stopped", 130)
-
-    def __init__(self, label: str, exit_code: int) -> None:
-        self.label = label
-        self.exit_code = exit_code
-
-
-@dataclass
-class _Queued:
-    """A command waiting in (or taken from) the queue; its token is made with it, so a stop
-    that lands between queue and worker still reaches it."""
-
-    command_id: str
-    text: str
-    source: str
-    future: Future[CommandResult]
-    cancel: CancelToken = field(default_factory=CancelToken)
-
-
-@dataclass(frozen=True)
-class StopReport:
-    """What a stop did: the command it cancelled, how many waiting ones it dropped."""
-
-    running: str | None
-    dropped: int
-    speech: bool = False
-    #: the running command had been stopped already (a second "stop")
-    again: bool = False
-
-    @property
-    def message(self) -> str:
-        plural = "s" if self.dropped != 1 else ""
-        if self.running is not None:
-            head = "Still stopping." if self.again else "Stopping."
-            return head + (f" I also dropped {self.dropped} waiting command{plural}." if self.dropped else "")
-        if self.dropped:
-            return f"Dropped {self.dropped} waiting command{plural}."
-        return "Stopped speaking." if self.speech else "Nothing to stop."
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    """Everything one command produced, for the console, the orb, the phone and tests."""
-
-    text: str
-    status: Status
-    #: the sentence AnovaX says back
-    message: str
-    planner: str
-    command_id: str = ""
-    plan: Plan | None = None
-    verdict: Verdict | None = None
-    outcome: Outcome | None = None
-    #: stage name → milliseconds
-    timings_ms: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def exit_code(self) -> int:
-        return self.status.exit_code
-
-    def to_dict(self) -> dict[str, Any]:
-        verdict = None
-        if self.verdict is not None:
-            verdict = {"ok": self.verdict.ok, "rule": self.verdict.rule, "reason": self.verdict.reason,
-                       "step": self.verdict.step}
-        return {
-            "command_id": self.command_id,
-            "text": self.text,
-            "status": self.status.label,
-            "exit_code": self.exit_code,
-            "message": self.message,
-            "planner": self.planner,
-            "plan": self.plan.to_dict() if self.plan is not None else None,
-            "verdict": verdict,
-            "outcome": self.outcome.to_dict() if self.outcome is not None else None,
-            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
-        }
+#: "build it the usual way" for the ports whose None already means something (no model, no recovery)
+DEFAULT: Any = object()
 
 
 def make_model(settings: Settings) -> JsonModel | None:
@@ -169,258 +72,69 @@ def make_planner(model: JsonModel | None, on_event: Callable[[str, str], None] |
     return GeminiPlanner(model, fallback=offline, on_event=on_event, timeout_s=timeout_s, name=name)
 
 
-class Assistant:
-    """Owns the planner, memory, event bus, orchestrator and the command queue."""
+def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speech: SpeechOut | None = None,
+                    model: JsonModel | None = DEFAULT, planner: Planner | None = None,
+                    memory: Memory | None = None, bus: EventBus | None = None,
+                    clock: Callable[[], float] | None = None, recover: Recover | None = DEFAULT,
+                    orchestrator_options: dict[str, Any] | None = None) -> Assistant:
+    """The whole assistant, wired. Every port may be given (a fake in tests); what is not is
+    made from ``settings``:
 
-    def __init__(self, settings: Settings, *, planner: Planner | None = None, memory: Memory | None = None,
-                 bus: EventBus | None = None, desktop: Desktop | None = None,
-                 orchestrator_options: dict[str, Any] | None = None) -> None:
-        self.settings = settings
-        # the user's own app names are apps to the offline planner too ("open the test editor")
-        register_user_apps(name for app in settings.apps for name in app.names)
-        self.bus = bus if bus is not None else EventBus()
-        self._current_command = ""
-        self.model = make_model(settings) if planner is None else None
-        self.planner = planner if planner is not None else make_planner(
-            self.model, self._planner_event, settings.planner_timeout_s)
-        self.memory = memory if memory is not None else Memory(settings.memory_path)
-        self.desktop = desktop
-        self.orchestrator: Orchestrator | None = None
-        if desktop is not None:
-            self.orchestrator = Orchestrator(
-                desktop, self.bus,
-                subtasks=SubtaskRunner(plan=self._plan_subgoal, check=safety_check),
-                remember=self.memory.remember,
-                set_current_app=self.memory.session.set_app,
-                **(orchestrator_options or {}),
-            )
-        #: the recovery loop plugs in here: (request, failed outcome, command id, budget, cancel) → outcome
-        self.recover: Callable[[str, Outcome, str, AgentBudget, CancelToken], Outcome] | None = None
-        self._speculator: Speculator | None = None
-        if self.model is not None and self.orchestrator is not None:
-            self._speculator = Speculator(desktop, self.bus)
-            loop = AutonomousLoop(self.model, self.orchestrator, self.bus, check=safety_check,
-                                  speculator=self._speculator, timeout_s=settings.planner_timeout_s)
-            self.recover = lambda text, outcome, command_id, budget, cancel: loop.run(
-                text, outcome, command_id=command_id, budget=budget, cancel=cancel)
-        self._ids = itertools.count(1)
-        self._closed = False
-        # The queue and the running command change together under one lock: a stop must find
-        # every command either waiting (dropped) or running (cancelled), never in between.
-        self._state_lock = threading.Lock()
-        self._wakeup = threading.Condition(self._state_lock)
-        self._pending: deque[_Queued | None] = deque()
-        self._running: _Queued | None = None
-        self._worker = threading.Thread(target=self._drain, name="commands", daemon=True)
-        self._worker.start()
+    - ``desktop``: None is a dry run: nothing is executed and nothing is said.
+    - ``speech``: a simulated desktop's own loudspeaker, else pyttsx3, or silence with the
+      reason when no sound card can be heard (probed once, here).
+    - ``model``: the language model the settings ask for (None: offline planner only); it
+      plans (``planner``, else a model-backed planner with the offline one behind it) and runs
+      recovery (``recover``; None: no recovery).
+    - ``clock``: the orchestrator's monotonic clock (agent TTLs, the janitor).
+    """
+    # the user's own app names are apps to the offline planner too ("open the test editor")
+    register_user_apps(name for app in settings.apps for name in app.names)
+    bus = bus if bus is not None else EventBus()
+    memory = memory if memory is not None else Memory(settings.memory_path)
+    if model is DEFAULT:
+        model = make_model(settings) if planner is None else None
+    built: list[Assistant] = []
 
-    # -- entry points ---------------------------------------------------------------------
-
-    def submit(self, text: str, source: str = "text") -> Future[CommandResult]:
-        """Queue a command from any source; the future resolves when it has run.
-
-        A stop utterance ("stop", "cancel that", "never mind") is not queued: it is a control
-        message handled at once, ahead of everything waiting (see ``stop``)."""
-        text = clean_text(text)  # bad bytes, lone surrogates, NUL and controls → U+FFFD; a non-str → ""
-        command_id = f"c{next(self._ids)}"
-        future: Future[CommandResult] = Future()
-        # callers that answer before the command ends (the phone's 202) need its id now
-        future.command_id = command_id  # type: ignore[attr-defined]
-        if is_stop_utterance(text):
-            report = self.stop(source)
-            future.set_result(CommandResult(text=str(text), status=Status.DONE, message=report.message,
-                                            planner=self.planner.name, command_id=command_id))
-            return future
-        if self._closed:
-            future.set_result(CommandResult(text=str(text)[:80], status=Status.FAILED, planner=self.planner.name,
-                                            command_id=command_id, message="AnovaX is shutting down."))
-            return future
-        item = _Queued(command_id, text, source, future)
-        with self._wakeup:
-            full = len(self._pending) >= QUEUE_SIZE
-            if not full:
-                self._pending.append(item)
-                self._wakeup.notify()
-        if full:
-            message = "I'm still busy with earlier commands; please try again in a moment."
-            self.bus.emit(EventType.COMMAND_REJECTED, command_id, error=message, data={"source": source})
-            future.set_result(CommandResult(text=str(text)[:80], status=Status.REFUSED, message=message,
-                                            planner=self.planner.name, command_id=command_id))
-        return future
-
-    def on_speech(self, text: str, source: str = "text") -> CommandResult:
-        """The single entry point: run one command (queued behind earlier ones) and return its result."""
-        return self.submit(text, source).result()
-
-    def stop(self, source: str = "text", *, waiting: Sequence[str] = ()) -> StopReport:
-        """The user's stop, from any front end: cancel the running command at whatever stage it
-        is (planning, checking, acting, recovering), drop the commands ``source`` still has
-        queued, and cut off speech. Returns at once; the running command then ends with
-        status ``stopped``.
-
-        ``waiting``: commands the front end itself held back (the console's lines typed ahead);
-        they are dropped with the rest, counted and logged like queued ones."""
-        with self._state_lock:
-            running = self._running
-            again = running is not None and running.cancel.cancelled
-            if running is not None:
-                running.cancel.cancel(USER_STOP)
-            dropped = self._drop_queued(source)
-        dropped += [_Queued(f"c{next(self._ids)}", clean_text(text), source, Future()) for text in waiting]
-        speaking = self.stop_speaking()
-        report = StopReport(running=running.command_id if running is not None else None,
-                            dropped=len(dropped), speech=speaking, again=again)
-        self.bus.emit(EventType.COMMAND_STOPPED, running.command_id if running is not None else "",
-                      data={"source": source, "dropped": len(dropped), "message": report.message})
-        for item in dropped:
-            result = CommandResult(text=item.text[:80], status=Status.STOPPED, planner=self.planner.name,
-                                   command_id=item.command_id, message="Dropped: you said stop before it ran.")
-            self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
-            item.future.set_result(result)
-        return report
-
-    @property
-    def busy(self) -> bool:
-        """A command is running (the console's Ctrl-C cancels it rather than exiting)."""
-        return self._running is not None
-
-    def stop_speaking(self) -> bool:
-        """Barge-in ("stop" heard while AnovaX speaks): cut the speech off; True if it was speaking.
-
-        Nothing is planned and the running command is not cancelled: only its voice stops."""
-        return self.orchestrator.stop_speaking() if self.orchestrator is not None else False
-
-    def close(self) -> None:
-        self._closed = True
-        with self._wakeup:
-            self._pending.append(None)  # after what is queued: those commands still run
-            self._wakeup.notify()
-        self._worker.join(5.0)
-        if self._speculator is not None:
-            self._speculator.close()
-        if self.orchestrator is not None:
-            self.orchestrator.close()
-        if self.desktop is not None:
-            self.desktop.close()
-        self.bus.close()
-
-    # -- the command worker ---------------------------------------------------------------
-
-    def _drop_queued(self, source: str) -> list[_Queued]:
-        """Take ``source``'s waiting commands out of the queue (caller holds ``_state_lock``)."""
-        dropped = [item for item in self._pending if item is not None and item.source == source]
-        if dropped:
-            self._pending = deque(item for item in self._pending if item is None or item.source != source)
-        return dropped
-
-    def _drain(self) -> None:
-        while True:
-            with self._wakeup:
-                while not self._pending:
-                    self._wakeup.wait()
-                item = self._pending.popleft()
-                self._running = item
-            if item is None:
-                return
-            self._current_command = item.command_id
-            try:
-                result = self._handle(item.command_id, item.text, item.cancel)
-            except Cancelled:
-                result = self._stopped(item.command_id, item.text)
-            except Exception as exc:  # the assistant must outlive any one command
-                log.exception("command failed unexpectedly")
-                result = CommandResult(text=item.text, status=Status.FAILED, planner=self.planner.name,
-                                       command_id=item.command_id,
-                                       message=f"Something went wrong inside AnovaX: {type(exc).__name__}.")
-            with self._state_lock:
-                self._running = None
-            self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
-            item.future.set_result(result)
-
-    def _stopped(self, command_id: str, text: str, **fields: Any) -> CommandResult:
-        return self._finish(CommandResult(text=text.strip(), status=Status.STOPPED, message="Stopped.",
-                                          planner=self.planner.name, command_id=command_id, **fields))
-
-    def _planner_event(self, kind: str, detail: str) -> None:
+    def planner_fault(kind: str, detail: str) -> None:
         """The online planner's faults, as events of the command being planned."""
-        self.bus.emit(EventType.PLANNER_FAULT, self._current_command, error=detail, data={"kind": kind})
+        command_id = built[0].current_command if built else ""
+        bus.emit(EventType.PLANNER_FAULT, command_id, error=detail, data={"kind": kind})
 
-    def _finish(self, result: CommandResult) -> CommandResult:
-        self.memory.add_turn(result.text, result.message)
-        return result
+    if planner is None:
+        planner = make_planner(model, planner_fault, settings.planner_timeout_s)
+    speaker = orchestrator = None
+    closers: list[Callable[[], None]] = []
+    if desktop is not None:
+        if speech is None:
+            speech = desktop.speech if isinstance(desktop, SimulatedDesktop) else make_speech_out(state_dir(settings))
+        speaker = Speaker(speech, bus)
+        options = dict(orchestrator_options or {})
+        if clock is not None:
+            options.setdefault("clock", clock)
+        orchestrator = Orchestrator(desktop, bus, speaker=speaker,
+                                    subtasks=SubtaskRunner(plan=_subgoal_planner(planner), check=safety_check),
+                                    remember=memory.remember, set_current_app=memory.session.set_app, **options)
+    if recover is DEFAULT:
+        recover = None
+        if model is not None and orchestrator is not None:
+            speculator = Speculator(desktop, bus)
+            closers.append(speculator.close)
+            loop = AutonomousLoop(model, orchestrator, bus, check=safety_check, speculator=speculator,
+                                  timeout_s=settings.planner_timeout_s)
+            recover = lambda text, outcome, command_id, budget, cancel: loop.run(  # noqa: E731
+                text, outcome, command_id=command_id, budget=budget, cancel=cancel)
+    assistant = Assistant(settings, planner=planner, memory=memory, bus=bus, desktop=desktop,
+                          orchestrator=orchestrator, speaker=speaker, recover=recover, closers=closers)
+    built.append(assistant)
+    return assistant
 
-    def _handle(self, command_id: str, text: str, cancel: CancelToken) -> CommandResult:
-        """One command, start to end. ``cancel`` is its token: a stop raises ``Cancelled`` out of
-        whichever stage is running (planning abandons its model call), and ``_drain`` turns that
-        into the ``stopped`` result."""
-        name = self.planner.name
-        text = text.strip()
-        self.bus.emit(EventType.COMMAND_RECEIVED, command_id, data={"text": text[:MAX_COMMAND_CHARS]})
-        base = {"text": text, "planner": name, "command_id": command_id}
-        if not text:
-            return CommandResult(status=Status.FAILED, message="I didn't catch that.", **base)
-        if len(text) > MAX_COMMAND_CHARS:
-            verdict = Verdict.refuse(Rule.TOO_LONG, "That is too long for one command.")
-            return CommandResult(status=Status.REFUSED, message=verdict.reason, verdict=verdict,
-                                 **{**base, "text": text[:80]})
 
-        timings: dict[str, float] = {}
-        started = time.perf_counter()
-        cancel.check()
-        try:
-            plan, declined = self.planner.plan_with_refusal(text, self.memory.build_context(),
-                                                            current_app=self.memory.session.current_app,
-                                                            cancel=cancel)
-        except Cancelled:
-            raise
-        except AnovaXError as exc:
-            return self._finish(CommandResult(status=Status.FAILED, message=exc.message, **base))
-        timings["plan"] = (time.perf_counter() - started) * 1000
-        cancel.check()
-        self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "planner": name,
-                                                               "ms": round(timings["plan"], 3)})
-        if declined:
-            verdict = Verdict.refuse(Rule.PLANNER_DECLINED, declined)
-        else:
-            started = time.perf_counter()
-            verdict = safety_check(plan, text, memory=self.memory.facts.snapshot(),
-                                   focused_app=self.memory.session.current_app)
-            timings["safety"] = (time.perf_counter() - started) * 1000
-        cancel.check()
-        if not verdict.ok:
-            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
-                          data={"rule": verdict.rule, "step": verdict.step})
-            if self.orchestrator is not None:
-                self.orchestrator.say(verdict.reason, command_id, cancel)
-            return self._finish(CommandResult(status=Status.REFUSED, message=verdict.reason, plan=plan,
-                                              verdict=verdict, timings_ms=timings, **base))
-        if self.orchestrator is None:
-            return self._finish(CommandResult(status=Status.PLANNED, message=plan.final_response or "Okay.",
-                                              plan=plan, verdict=verdict, timings_ms=timings, **base))
-
-        started = time.perf_counter()
-        budget = AgentBudget()  # one budget for the plan, its sub-plans and any recovery
-        outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel)
-        if not outcome.ok and self.recover is not None and not cancel.cancelled:
-            outcome = self.recover(text, outcome, command_id, budget, cancel)
-            if outcome.ok and outcome.spoken and not cancel.cancelled:
-                self.orchestrator.say(outcome.spoken, command_id, cancel)
-        timings["dispatch"] = (time.perf_counter() - started) * 1000
-        if cancel.cancelled:  # a stop that came as the last step ended still stopped the command
-            return self._stopped(command_id, text, plan=plan, verdict=verdict, outcome=outcome, timings_ms=timings)
-        if outcome.ok:
-            message = outcome.spoken or "Done."
-            status = Status.DONE
-        else:
-            message = f"I couldn't finish that: {outcome.error_summary()}"
-            status = Status.FAILED
-            self.orchestrator.say(message, command_id, cancel)
-        return self._finish(CommandResult(status=status, message=message, plan=plan, verdict=verdict,
-                                          outcome=outcome, timings_ms=timings, **base))
-
-    def _plan_subgoal(self, goal: str, cancel: CancelToken | None = None) -> Plan:
+def _subgoal_planner(planner: Planner) -> Callable[[str, CancelToken], Plan]:
+    def plan_subgoal(goal: str, cancel: CancelToken | None = None) -> Plan:
         """Plan a MetaAgent's sub-goal; a declined sub-goal fails that agent with the reason."""
-        plan, declined = self.planner.plan_with_refusal(goal, "", cancel=cancel)
+        plan, declined = planner.plan_with_refusal(goal, "", cancel=cancel)
         if declined:
             raise PermanentToolError(declined)
         return plan
+    return plan_subgoal

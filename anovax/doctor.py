@@ -229,6 +229,9 @@ def check_speech_out(ctx: Context) -> Check:
               f"espeak program: {binary or 'not found (Debian package espeak-ng)'}",
               f"aplay: {aplay or 'not found (Debian package alsa-utils)'}"]
     if lib and aplay:
+        why = ctx.probes.sound_card()
+        if why:
+            return Check(name, "warn", f"speech out is unavailable: {why}; {fallback}", detail)
         return Check(name, "ok", f"pyttsx3 with the {driver} driver", detail)
     return Check(name, "warn", f"pyttsx3's {driver} driver can't speak here: {fallback}", detail)
 

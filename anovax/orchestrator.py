@@ -3,13 +3,15 @@
 Who owns what:
 - ``dispatch`` runs on the caller's thread (the command worker). It splits the
   plan into batches, spawns one agent per step and waits for each batch.
-- Agents run on one pool of at most 8 daemon worker threads ("agent-N").
+- Agents run on one pool of at most 8 daemon worker threads ("agent-N", anovax.pool).
 - The janitor thread ("janitor") expires agents past their TTL: it marks them
   expired, sets their cancel token and lets ``dispatch`` stop waiting. A Python
   thread cannot be killed, so the agent's locks are released when its thread
   actually returns; a thread stuck in a call that ignores its token loses its
   locks after ``lock_grace_s`` instead, so the keyboard is never held forever.
 - Every lifecycle step is an event on the bus; subscribers never block dispatch.
+- It never speaks for a command: the ``speak`` tool's agents talk through the ``Speaker``
+  (anovax.speech), whose ``tts`` lock is the one in this orchestrator's lock table.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-import queue
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,90 +29,21 @@ from anovax.cancel import USER_STOP
 from anovax.desktop.base import Cancelled, CancelToken, Desktop
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.events import EventBus, EventType
-from anovax.locks import LockTable
 from anovax.outcome import Outcome, StepResult, StepStatus
-from anovax.plan import LIMITS, Plan, Step
+from anovax.plan import Plan, Step
+from anovax.pool import AGENT_BUDGET, AgentBudget, DaemonPool
+from anovax.speech.speaker import SilentSpeech, Speaker
 from anovax.tools import TOOLS, ToolRegistry
+
+__all__ = ["AGENT_BUDGET", "AgentBudget", "Orchestrator", "SubtaskRunner", "batches"]
 
 log = logging.getLogger(__name__)
 
 MAX_WORKERS = 8
-#: agents per user command, across every sub-plan (counted here, never by the model)
-AGENT_BUDGET = LIMITS.max_agents
 #: the paper's janitor ran every 500 ms; faster keeps expiry latency under 100 ms
 JANITOR_INTERVAL_S = 0.05
 #: first retry waits this long, the next twice as long
 RETRY_BACKOFF_S = 0.2
-
-
-class DaemonPool:
-    """At most ``max_workers`` daemon threads running submitted calls in FIFO order.
-
-    Not ``ThreadPoolExecutor``: its threads are joined at interpreter exit, so one
-    agent stuck in a call that ignores its cancel token would keep AnovaX from
-    ever exiting. A daemon thread is abandoned at exit instead.
-    """
-
-    def __init__(self, max_workers: int, name: str) -> None:
-        self.max_workers = max_workers
-        self._name = name
-        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-        self._threads: list[threading.Thread] = []
-        self._idle = 0
-        #: jobs submitted and not yet taken by a worker
-        self._queued = 0
-        self._lock = threading.Lock()
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> None:
-        with self._lock:
-            self._jobs.put(lambda: fn(*args))
-            self._queued += 1
-            # a new thread unless an idle one is free for every job not yet taken. Counted under
-            # the lock: a worker between get() and its bookkeeping must not look idle (then a
-            # "parallel" batch ran one agent at a time, 80 pairs in 3,000)
-            if self._idle < self._queued and len(self._threads) < self.max_workers:
-                thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads) + 1}",
-                                          daemon=True)
-                self._threads.append(thread)
-                thread.start()
-
-    def _work(self) -> None:
-        while True:
-            with self._lock:
-                self._idle += 1
-            job = self._jobs.get()
-            with self._lock:
-                self._idle -= 1
-                if job is not None:
-                    self._queued -= 1
-            if job is None:
-                return
-            try:
-                job()
-            except Exception:  # a job is expected to handle its own errors; never lose the worker
-                log.exception("pool job failed")
-
-    def shutdown(self) -> None:
-        with self._lock:
-            threads = list(self._threads)
-        for _ in threads:
-            self._jobs.put(None)
-
-
-class AgentBudget:
-    """How many agents one user command may still start, shared by all its sub-plans."""
-
-    def __init__(self, limit: int = AGENT_BUDGET) -> None:
-        self.limit = limit
-        self.used = 0
-        self._lock = threading.Lock()
-
-    def take(self) -> bool:
-        with self._lock:
-            if self.used >= self.limit:
-                return False
-            self.used += 1
-            return True
 
 
 def batches(steps: tuple[Step, ...], registry: ToolRegistry) -> list[list[int]]:
@@ -145,6 +77,7 @@ class Orchestrator:
         bus: EventBus,
         *,
         registry: ToolRegistry = TOOLS,
+        speaker: Speaker | None = None,
         subtasks: SubtaskRunner | None = None,
         remember: Callable[[Mapping[str, str]], Any] | None = None,
         set_current_app: Callable[[str], None] | None = None,
@@ -156,7 +89,10 @@ class Orchestrator:
         self.desktop = desktop
         self.bus = bus
         self.registry = registry
-        self.locks = LockTable()
+        #: says the ``speak`` tool's sentences; none given: a silent one (events, no sound)
+        self.speaker = speaker if speaker is not None else Speaker(SilentSpeech(), bus)
+        #: the named locks, shared with the speaker (``tts``)
+        self.locks = self.speaker.locks
         self._subtasks = subtasks
         self._remember = remember
         self._set_current_app = set_current_app or (lambda name: None)
@@ -166,9 +102,6 @@ class Orchestrator:
         self._ids = itertools.count(1)
         self._live: dict[str, ChildAgent] = {}
         self._live_lock = threading.Lock()
-        #: tokens of utterances speaking or waiting for the tts lock (what stop_speaking cuts off)
-        self._speech_tokens: set[CancelToken] = set()
-        self._speech_lock = threading.Lock()
         self._stop = threading.Event()
         self._janitor: threading.Thread | None = None
         if janitor_interval_s is not None:
@@ -179,12 +112,13 @@ class Orchestrator:
     # -- public -------------------------------------------------------------------------
 
     def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
-                 speak: bool = True, cached: Callable[[int, Step], StepResult | None] | None = None,
+                 cached: Callable[[int, Step], StepResult | None] | None = None,
                  cancel: CancelToken | None = None) -> Outcome:
         """Run a plan that already passed safety_check; returns per-step results in plan order.
 
         Stops at the first failed *core* step (recovery plugs in on the returned
-        outcome); failed optional steps are recorded and the plan goes on. ``cached``
+        outcome); failed optional steps are recorded and the plan goes on. Nothing is said
+        here: ``Outcome.spoken`` is what the command's reply would say. ``cached``
         may answer a step from the speculator's cache instead of spawning an agent.
         ``cancel`` (a MetaAgent's token) stops the plan: no new batch starts and the
         running agents are cancelled.
@@ -231,56 +165,7 @@ class Orchestrator:
         spoken = ""
         if failed is None:
             spoken = " ".join(p for p in [plan.final_response.strip(), *(r.say for r in final if r.say)] if p)
-            # a command stopped as its last step finished has nothing more to say
-            if speak and depth == 0 and spoken and not (cancel is not None and cancel.cancelled):
-                self.say(spoken, command_id, cancel)
         return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken)
-
-    def say(self, text: str, command_id: str, cancel: CancelToken | None = None, *, owner: str | None = None) -> None:
-        """Speak under the tts lock with SPEAK_* events; a speech failure is logged, never raised.
-
-        ``owner`` is the agent speaking (DialogAgent), which already holds ``tts``. The
-        utterance gets a token of its own (cancelled by ``cancel`` too), so ``stop_speaking``
-        silences it without cancelling the agent that asked for it.
-        """
-        token = CancelToken(cancel)
-        held = owner is not None and self.locks.holder("tts") == owner
-        owner = owner if held else f"speech-{command_id}-{next(self._ids)}"
-        with self._speech_lock:
-            self._speech_tokens.add(token)
-        try:
-            if not held:
-                try:
-                    self.locks.acquire(("tts",), owner, token)
-                except Cancelled:
-                    return
-            stopped = ""
-            try:
-                self.bus.emit(EventType.SPEAK_START, command_id, data={"text": text})
-                self.desktop.speak(text, token)
-            except Cancelled:
-                stopped = token.reason or "cancelled"
-            except Exception as exc:  # speech is best effort: the command already did its work
-                log.warning("could not speak: %s", exc)
-            finally:
-                if not held:
-                    self.locks.release_all(owner)
-                self.bus.emit(EventType.SPEAK_END, command_id, data={"stopped": stopped} if stopped else None)
-        finally:
-            with self._speech_lock:
-                self._speech_tokens.discard(token)
-
-    def stop_speaking(self, reason: str = "stopped by the user") -> bool:
-        """Cut off what is being said and what waits to be said; True if there was any.
-
-        For barge-in ("stop" heard while speaking): only speech stops, the command and its
-        agents go on, and nothing is planned.
-        """
-        with self._speech_lock:
-            tokens = list(self._speech_tokens)
-        for token in tokens:
-            token.cancel(reason)
-        return bool(tokens)
 
     def janitor_tick(self) -> None:
         """Expire agents past their deadline; free the locks of expired threads that never came back."""
@@ -326,7 +211,7 @@ class Orchestrator:
         agent_id = f"{command_id}.{next(self._ids)}"
         ctx = AgentContext(
             desktop=self.desktop, command_id=command_id, depth=depth,
-            speak=lambda text, cancel: self.say(text, command_id, cancel, owner=agent_id),
+            speak=lambda text, cancel: self.speaker.say(text, command_id, cancel, owner=agent_id),
             run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget, cancel),
             set_current_app=self._set_current_app,
         )
@@ -413,8 +298,7 @@ class Orchestrator:
                           data={"rule": verdict.rule, "depth": depth + 1, "goal": goal})
             raise PermanentToolError(verdict.reason)
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "depth": depth + 1})
-        return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, speak=False,
-                             cancel=cancel)
+        return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, cancel=cancel)
 
     def _emit(self, agent: ChildAgent, type_: EventType, *, error: str | None = None,
               data: dict[str, Any] | None = None) -> None:

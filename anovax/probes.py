@@ -19,6 +19,7 @@ from typing import Any, Literal, Protocol
 
 from anovax.errors import AnovaXError
 from anovax.net import lan_address
+from anovax.speech.probe import sound_card_problem
 
 DisplayKind = Literal["x11", "wayland", "xwayland", "none", "native"]
 
@@ -213,6 +214,8 @@ class Probes:
     find_library: Callable[[str], str | None] = ctypes.util.find_library
     microphone: Callable[[], MicInfo] = probe_microphone
     lan_address: Callable[[], str | None] = lan_address
+    #: why no speech can be heard here (no sound card), or None
+    sound_card: Callable[[], str | None] = sound_card_problem
     #: a ``sys.platform`` value
     platform: str = sys.platform
     mic_timeout_s: float = MIC_TIMEOUT_S

@@ -257,7 +257,7 @@ class AutonomousLoop:
             if self.speculator is not None:
                 spec = self.speculator
                 cached = lambda i, step: spec.lookup(i, step, command_id, wait_s=1.0)  # noqa: E731
-            last = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, speak=False,
+            last = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget,
                                               cached=cached, cancel=cancel)
             history.append(observe(last))
             if cancel is not None and cancel.cancelled:

@@ -30,7 +30,6 @@ if __package__ in (None, ""):
 sys.path.insert(0, str(ROOT / "tests"))
 
 from anovax.desktop.base import CancelToken  # noqa: E402
-from anovax.desktop.speech import ConsoleSpeech  # noqa: E402
 from anovax.errors import ToolError  # noqa: E402
 from anovax.planner.slurp_eval import percentile  # noqa: E402
 
@@ -77,7 +76,7 @@ class Bench:
         self.out = work / "editor.txt"
         table = user_apps({"test editor": [sys.executable, str(TARGET), str(self.out), "--class",
                                            "anovax-test-editor", "--title", "AnovaX test editor"]})
-        self.desk = LinuxDesktop(Settings(apps=table, log_path=None), speech=ConsoleSpeech())
+        self.desk = LinuxDesktop(Settings(apps=table, log_path=None))
 
     def launch(self) -> float:
         self.out.unlink(missing_ok=True)

@@ -41,7 +41,7 @@ def overhead_per_agent(runs: int) -> list[float]:
     samples = []
     for i in range(runs + 20):
         t0 = time.perf_counter()
-        orch.dispatch(EIGHT_STEPS, command_id=f"b{i}", speak=False)
+        orch.dispatch(EIGHT_STEPS, command_id=f"b{i}")
         if i >= 20:  # warm-up
             samples.append((time.perf_counter() - t0) * 1000 / len(EIGHT_STEPS.steps))
     orch.close()
@@ -57,11 +57,11 @@ def parallel_vs_sequence(runs: int) -> tuple[list[float], list[float]]:
     parallel, sequence = [], []
     for i in range(runs):
         t0 = time.perf_counter()
-        orch.dispatch(batch, command_id=f"p{i}", speak=False)
+        orch.dispatch(batch, command_id=f"p{i}")
         parallel.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
         for j in range(8):
-            orch.dispatch(single, command_id=f"s{i}.{j}", speak=False)
+            orch.dispatch(single, command_id=f"s{i}.{j}")
         sequence.append((time.perf_counter() - t0) * 1000)
     orch.close()
     bus.close()
@@ -91,7 +91,7 @@ def expiry_latency(runs: int) -> list[float]:
         # start at a random phase of the janitor's 50 ms tick, or every run would land
         # just after a tick and the figure would flatter the janitor
         time.sleep(jitter.uniform(0, 0.05))
-        orch.dispatch(Plan(steps=(Step("press_keys", {"keys": "enter"}),)), command_id=f"e{i}", speak=False)
+        orch.dispatch(Plan(steps=(Step("press_keys", {"keys": "enter"}),)), command_id=f"e{i}")
         done.acquire(timeout=5)
     orch.close()
     bus.close()

@@ -58,7 +58,7 @@ def one_run(speculate: bool, model: object = None) -> float:
                                failures={"launch": PermanentToolError("I couldn't find an app called zork.")})
     orch = Orchestrator(desktop, bus)
     budget = AgentBudget()
-    failed = orch.dispatch(PLAN, command_id="r", budget=budget, speak=False)
+    failed = orch.dispatch(PLAN, command_id="r", budget=budget)
     speculator = Speculator(desktop, bus) if speculate else None
     loop = AutonomousLoop(model or SlowModel(), orch, bus, check=safety_check, speculator=speculator)
     t0 = time.perf_counter()

@@ -31,7 +31,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from anovax.app import Assistant, Status  # noqa: E402
+from anovax.app import Status, build_assistant  # noqa: E402
 from anovax.desktop.simulated import SimulatedDesktop  # noqa: E402
 from anovax.events import Event, EventType  # noqa: E402
 from anovax.memory import Memory  # noqa: E402
@@ -84,7 +84,7 @@ def stop_latency(app: Assistant, watch: Watch, command_id: str) -> float:
 def make_app(fake, desktop, tmp: Path, apps=()) -> tuple[Assistant, Watch]:
     settings = Settings(planner="gemini", gemini_api_key="bench", gemini_base_url=fake.base_url,
                         planner_timeout_s=30.0, log_path=None, memory_path=tmp / "m.json", apps=apps)
-    app = Assistant(settings, memory=Memory(tmp / "m.json"), desktop=desktop)
+    app = build_assistant(settings, memory=Memory(tmp / "m.json"), desktop=desktop)
     watch = Watch()
     app.bus.subscribe("bench-stop", watch)
     return app, watch
@@ -148,7 +148,6 @@ def during_typing(runs: int, tmp: Path, rng: random.Random) -> list[float] | str
 
     from anovax.desktop.apps import user_apps
     from anovax.desktop.linux import LinuxDesktop
-    from anovax.desktop.speech import ConsoleSpeech
 
     out: list[float] = []
     try:
@@ -162,7 +161,7 @@ def during_typing(runs: int, tmp: Path, rng: random.Random) -> list[float] | str
         buffer = tmp / "editor.txt"
         apps = user_apps({"test editor": [sys.executable, str(EDITOR), str(buffer), "--class", "anovax-test-editor",
                                           "--title", "AnovaX test editor"]})
-        desktop = LinuxDesktop(Settings(apps=apps, log_path=None), speech=ConsoleSpeech())
+        desktop = LinuxDesktop(Settings(apps=apps, log_path=None))
         with FakeGemini() as fake:
             app, watch = make_app(fake, desktop, tmp, apps)
             try:

@@ -35,6 +35,8 @@ def wait_until(predicate, timeout_s: float, step_s: float = 0.01) -> bool:
 class RecordingSpeech:
     """A SpeechOut that keeps every sentence (instead of sounding it)."""
 
+    unavailable: str | None = None
+
     def __init__(self) -> None:
         self.said: list[str] = []
         self._lock = threading.Lock()

@@ -57,7 +57,7 @@ class Harness:
     """One assistant (one planner mode) on the shared X server, with its targets."""
 
     def __init__(self, work: Path, mode: str, fake: Any = None, *, recovery: bool = True) -> None:
-        from anovax.app import Assistant
+        from anovax.app import build_assistant
         from anovax.desktop.apps import user_apps
         from anovax.desktop.linux import LinuxDesktop
         from anovax.memory import Memory
@@ -82,10 +82,9 @@ class Harness:
             extra = {"planner": "offline"}
         self.settings = Settings(apps=table, log_path=None, pictures_dir=self.t.pictures,
                                  memory_path=work / "memory.json", **extra)
-        self.desk = LinuxDesktop(self.settings, speech=self.t.speech)
-        self.app = Assistant(self.settings, memory=Memory(self.settings.memory_path), desktop=self.desk)
-        if not recovery:
-            self.app.recover = None
+        self.desk = LinuxDesktop(self.settings)
+        self.app = build_assistant(self.settings, memory=Memory(self.settings.memory_path), desktop=self.desk,
+                                   speech=self.t.speech, **({} if recovery else {"recover": None}))
         self.mode, self.fake = mode, fake
         self.events: list[Any] = []
         self.app.bus.subscribe("eval", self.events.append)
@@ -242,7 +241,7 @@ def ablation_locks(work: Path, trials: int) -> dict[str, Any]:
 
                 def go(text: str, cid: str) -> None:
                     barrier.wait()
-                    orch.dispatch(Plan(steps=(Step("type_text", {"text": text}),)), command_id=cid, speak=False)
+                    orch.dispatch(Plan(steps=(Step("type_text", {"text": text}),)), command_id=cid)
 
                 threads = [threading.Thread(target=go, args=(a, f"l{i}a")), threading.Thread(target=go, args=(b, f"l{i}b"))]
                 for th in threads:

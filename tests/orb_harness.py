@@ -159,7 +159,7 @@ def _event_from(spec: dict[str, Any]) -> Any:
 
 class Harness:
     def __init__(self, args: argparse.Namespace) -> None:
-        from anovax.app import Assistant
+        from anovax.app import build_assistant
         from anovax.desktop.simulated import SimulatedDesktop
         from anovax.memory import Memory
         from anovax.settings import Settings
@@ -168,7 +168,7 @@ class Harness:
         settings = Settings(planner="offline", memory_path=state / "memory.json", log_path=None,
                             pictures_dir=state / "pictures")
         self.desktop = SimulatedDesktop.plausible(delays=json.loads(args.delays), pictures_dir=state / "pictures")
-        self.assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=self.desktop)
+        self.assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=self.desktop)
         self.window: Any = None
         self.calls: list[list[Any]] = []
         self._out = threading.Lock()

@@ -16,7 +16,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from anovax.app import Assistant, CommandResult, Status
+from anovax.app import Assistant, CommandResult, Status, build_assistant
 from anovax.desktop import SimulatedDesktop
 from anovax.events import EventBus
 from anovax.memory import Memory
@@ -257,7 +257,7 @@ def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None) -> Iterator[
     """The assistant (offline, ``desktop`` or a simulated one) behind a started remote that streams
     ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards."""
     settings = phone_settings(tmp_path)
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
     try:
         with desktop_screen(tmp_path) as frames:
             server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from anovax.app import MAX_COMMAND_CHARS, Assistant, Status
+from anovax.app import MAX_COMMAND_CHARS, Status, build_assistant
 from anovax.errors import PlanError
 from anovax.memory import Memory
 from anovax.plan import Plan, Step
@@ -36,8 +36,8 @@ def settings(tmp_path):
     return Settings(planner="offline", memory_path=tmp_path / "memory.json")
 
 
-def make(settings, planner, desktop=None):
-    return Assistant(settings, planner=planner, memory=Memory(settings.memory_path), desktop=desktop)
+def make(settings, planner, desktop=None, **ports):
+    return build_assistant(settings, planner=planner, memory=Memory(settings.memory_path), desktop=desktop, **ports)
 
 
 @pytest.mark.parametrize("junk", [None, b"open notepad", 42, "", "   \n\t "])
@@ -91,7 +91,7 @@ def test_session_app_reaches_the_planner_and_history_is_kept(settings):
 def test_commands_from_many_threads_are_serialised(settings):
     from anovax.app import QUEUE_SIZE
 
-    assistant = Assistant(settings, memory=Memory(settings.memory_path))
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path))
     results = []
 
     def speak(i):
@@ -128,9 +128,10 @@ def test_core_failure_is_reported_spoken_and_handed_to_recovery(settings):
 
     desktop = SimulatedDesktop(failures={"launch": PermanentToolError("I couldn't find an app called zork.")})
     plan = Plan(steps=(Step("open_app", {"name": "zork"}), Step("type_text", {"text": "hi"})))
-    assistant = make(settings, ScriptedPlanner(plan), desktop)
     seen = []
-    assistant.recover = lambda text, outcome, command_id, budget, cancel: seen.append((text, outcome.failed)) or outcome
+    assistant = make(settings, ScriptedPlanner(plan), desktop,
+                     recover=lambda text, outcome, command_id, budget, cancel: seen.append((text, outcome.failed))
+                     or outcome)
     result = assistant.on_speech("open zork and type hi")
     assert result.status is Status.FAILED and result.exit_code == 4
     assert result.message == "I couldn't finish that: I couldn't find an app called zork."
@@ -165,14 +166,14 @@ def test_full_queue_is_refused_never_dropped(settings):
 
 
 def test_stop_ends_the_running_command_without_recovery(tmp_path):
-    from anovax.app import Assistant, Status
+    from anovax.app import Status, build_assistant
     from anovax.desktop.simulated import HANG, SimulatedDesktop
     from anovax.memory import Memory
     from anovax.settings import Settings
     from helpers import wait_for
 
     desk = SimulatedDesktop(delays={"type": HANG})  # typing that only a cancel ends
-    app = Assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"), desktop=desk)
+    app = build_assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"), desktop=desk)
     try:
         assert app.stop().running is None  # nothing runs yet
         future = app.submit("type hello world")
@@ -183,3 +184,41 @@ def test_stop_ends_the_running_command_without_recovery(tmp_path):
         assert result.exit_code == 130
     finally:
         app.close()
+
+
+class RecordingSpeech:
+    """A speech-out port that keeps every sentence."""
+
+    unavailable = None
+
+    def __init__(self):
+        self.said = []
+
+    def say(self, text, cancel):
+        self.said.append(text)
+
+    def close(self):
+        pass
+
+
+def test_every_ending_is_said_through_the_speech_port_not_the_desktop(settings):
+    from anovax.desktop import SimulatedDesktop
+    from anovax.errors import PermanentToolError
+
+    speech = RecordingSpeech()
+    desktop = SimulatedDesktop(failures={"launch": PermanentToolError("No such app.")})
+    plans = [Plan(steps=(Step("get_time", {}),), final_response="Here's the time."),
+             (Plan(steps=()), "I won't run commands."),
+             Plan(steps=(Step("open_app", {"name": "zork"}),))]
+    assistant = make(settings, ScriptedPlanner(*plans), desktop, speech=speech, recover=None)
+    try:
+        done = assistant.on_speech("what time is it")
+        refused = assistant.on_speech("run rm -rf")
+        failed = assistant.on_speech("open zork")
+    finally:
+        assistant.close()
+    assert [r.status for r in (done, refused, failed)] == [Status.DONE, Status.REFUSED, Status.FAILED]
+    assert speech.said == [done.message, "I won't run commands.", "I couldn't finish that: No such app."]
+    assert done.message.startswith("Here's the time. It's ")
+    assert "speak" not in desktop.kinds() and not hasattr(desktop, "speak")
+    assert not hasattr(assistant, "recover")  # no slot to overwrite: recovery comes through the builder

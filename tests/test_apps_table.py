@@ -73,13 +73,13 @@ def test_settings_file_apps_errors_are_config_errors(tmp_path, body, message):
 
 
 def test_user_app_names_reach_the_offline_planner(tmp_path):
-    from anovax.app import Assistant
+    from anovax.app import build_assistant
     from anovax.memory import Memory
 
     config = tmp_path / "config.toml"
     config.write_text('[apps]\n"best editor" = "mousepad"\n')
     settings = load_settings({"ANOVAX_LOG": "off"}, config)
-    app = Assistant(settings, memory=Memory(tmp_path / "m.json"))
+    app = build_assistant(settings, memory=Memory(tmp_path / "m.json"))
     try:
         # without the entry "the best editor" reads as a superlative question, not an app
         plan = app.planner.plan("open the best editor and type hello world")

@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from remote_kit import TEST_LIMITS, request, start_remote, stop_remote
 
-from anovax.app import Assistant, Status
+from anovax.app import Status, build_assistant
 from anovax.desktop import SimulatedDesktop
 from anovax.eventlog import JsonLines, JsonlLog, json_line
 from anovax.events import Event, EventBus, EventType
@@ -243,7 +243,7 @@ def test_phone_invalid_utf8_body_is_a_clear_400(remote, body):
 def test_phone_surrogate_reaches_the_log_as_a_replacement(tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
                         remote_bind="127.0.0.1")
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
     log = JsonlLog(tmp_path / "events.jsonl")
     assistant.bus.subscribe("jsonl-log", log)
     server = RemoteServer(settings, assistant.bus, assistant.submit, limits=TEST_LIMITS)
@@ -271,7 +271,7 @@ def test_phone_surrogate_reaches_the_log_as_a_replacement(tmp_path):
 
 def test_submit_cleans_text_from_every_source(tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
-    assistant = Assistant(settings, memory=Memory(settings.memory_path))  # dry run
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path))  # dry run
     seen: list[Event] = []
     assistant.bus.subscribe("seen", seen.append)
     try:

@@ -21,7 +21,7 @@ import pytest
 from anovax.desktop import x11
 from anovax.desktop.base import TYPE_CHUNK_CHARS, CancelToken
 from anovax.desktop.linux import LinuxDesktop
-from anovax.desktop.speech import ConsoleSpeech
+from anovax.speech.engine import ConsoleSpeech
 from anovax.desktop.x11 import X11Focus
 from anovax.errors import PermanentToolError, TransientToolError
 from helpers import finishes, wait_for
@@ -88,7 +88,7 @@ def x_env(xvfb, monkeypatch, tmp_path):
 
 @pytest.fixture
 def desk(x_env):
-    d = LinuxDesktop(speech=ConsoleSpeech())
+    d = LinuxDesktop()
     yield d
     for child in d.children:
         child.terminate()
@@ -138,7 +138,7 @@ def xdotool(*args: str) -> None:
 def assistant(x_env, tmp_path):
     """The whole assistant (offline planner, real LinuxDesktop) with "test editor" registered in
     the app table through a settings file, as a user would."""
-    from anovax.app import Assistant
+    from anovax.app import build_assistant
     from anovax.memory import Memory
     from anovax.settings import load_settings
 
@@ -149,8 +149,8 @@ def assistant(x_env, tmp_path):
         f'"test editor" = [{json.dumps(sys.executable)}, {json.dumps(str(TARGET))}, {json.dumps(str(out))}, '
         f'"--class", "{EDITOR}", "--title", "AnovaX test editor"]\n', encoding="utf-8")
     settings = load_settings({"ANOVAX_LOG": "off", "ANOVAX_MEMORY": str(tmp_path / "memory.json")}, config)
-    desk = LinuxDesktop(settings, speech=ConsoleSpeech())
-    app = Assistant(settings, memory=Memory(settings.memory_path), desktop=desk)
+    desk = LinuxDesktop(settings)
+    app = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desk, speech=ConsoleSpeech())
     yield app, desk, out
     app.close()
     for child in desk.children:
@@ -239,7 +239,7 @@ def test_open_app_reports_the_evidence_in_agent_verified(desk, tmp_path, monkeyp
     orch = Orchestrator(desk, bus)
     try:
         plan = Plan(steps=(Step("open_app", {"name": EDITOR}), Step("type_text", {"text": "hello world"})))
-        outcome = orch.dispatch(plan, command_id="c1", speak=False)
+        outcome = orch.dispatch(plan, command_id="c1")
         assert outcome.failed is None, outcome
         wait_text(out, "hello world")
         (verified,) = [e for e in bus.recent() if e.type is EventType.AGENT_VERIFIED and e.tool == "open_app"]
@@ -363,7 +363,7 @@ def bare_xvfb(x_env, tmp_path):
 def test_no_window_manager_is_a_clear_error(bare_xvfb, tmp_path, monkeypatch):
     monkeypatch.setenv("DISPLAY", bare_xvfb)
     monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(tmp_path / "never.txt"))
-    desk = LinuxDesktop(speech=ConsoleSpeech())
+    desk = LinuxDesktop()
     try:
         with pytest.raises(PermanentToolError, match="No window manager is running"):
             desk.launch_app(EDITOR, CancelToken())

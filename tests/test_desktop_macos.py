@@ -24,7 +24,6 @@ from anovax.desktop import apps, macos
 from anovax.desktop.base import CancelToken
 from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacFront, parse_asn, parse_info
 from anovax.desktop.macos import SETTLE_S, MacDesktop
-from anovax.desktop.speech import ConsoleSpeech
 from anovax.errors import PermanentToolError, TransientToolError
 from helpers import finishes
 
@@ -64,7 +63,7 @@ class KeysDesktop(MacDesktop):
     """The real MacDesktop with the keyboard and clipboard recorded instead of used."""
 
     def __init__(self, api: Any) -> None:
-        super().__init__(speech=ConsoleSpeech(), api=api)
+        super().__init__(api=api)
         self.sent: list[tuple[str, tuple[Any, ...]]] = []
         self.after_key: Any = None
 

@@ -22,10 +22,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from anovax.desktop import apps, real, speech
+from anovax.desktop import apps, real
 from anovax.desktop.base import Cancelled, CancelToken
 from anovax.desktop.linux import LinuxDesktop
-from anovax.desktop.speech import ConsoleSpeech, TtsThread
 from anovax.desktop.typing import (
     X_KEYSYMS,
     keysym_for_char,
@@ -39,6 +38,8 @@ from anovax.desktop.typing import (
 from anovax.desktop.windows import KEYEVENTF_KEYUP, KEYEVENTF_UNICODE, unicode_events
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
 from anovax.safety import keys as safety_keys
+from anovax.speech import engine as speech
+from anovax.speech.engine import TtsThread
 from helpers import finishes, in_thread, wait_for
 
 
@@ -183,13 +184,13 @@ def test_windows_unicode_events_use_utf16_units():
 
 
 def test_typing_refuses_what_it_cannot_type_before_typing_anything():
-    desk = LinuxDesktop(speech=ConsoleSpeech(), env={"DISPLAY": ":999"}, use_xdotool=False)
+    desk = LinuxDesktop(env={"DISPLAY": ":999"}, use_xdotool=False)
     try:
         with pytest.raises(PermanentToolError, match="xdotool"):
             desk.type_text("plain then café", CancelToken())
     finally:
         desk.close()
-    wayland = LinuxDesktop(speech=ConsoleSpeech(), env={"WAYLAND_DISPLAY": "wayland-0"})
+    wayland = LinuxDesktop(env={"WAYLAND_DISPLAY": "wayland-0"})
     try:
         with pytest.raises(PermanentToolError, match="Wayland"):
             wayland.type_text("hi", CancelToken())
@@ -263,7 +264,7 @@ def _script(folder: Path, name: str, body: str) -> Path:
 
 @pytest.fixture
 def desk():
-    d = LinuxDesktop(speech=ConsoleSpeech(), env={"DISPLAY": ":999"})
+    d = LinuxDesktop(env={"DISPLAY": ":999"})
     yield d
     d.close()
 
@@ -431,7 +432,7 @@ def test_no_engine_degrades_to_console_with_one_warning(caplog):
         raise RuntimeError("libespeak-ng.so.1: cannot open shared object file")
 
     out = io.StringIO()
-    with caplog.at_level(logging.WARNING, logger="anovax.desktop.speech"):
+    with caplog.at_level(logging.WARNING, logger="anovax.speech.engine"):
         tts = TtsThread(broken, stream=out)
         tts.say("Hello there.", CancelToken())
         tts.say("Again.", CancelToken())
@@ -518,7 +519,7 @@ def test_search_steps_open_encoded_https_urls_in_the_users_browser(tmp_path, mon
     try:
         plan = Plan(steps=(Step("web_search", {"query": "café & tea?"}),
                            Step("youtube_search", {"query": "lo-fi 日本 #1"})))
-        outcome = orch.dispatch(plan, command_id="c1", speak=False)
+        outcome = orch.dispatch(plan, command_id="c1")
         assert outcome.failed is None, outcome
     finally:
         orch.close()

@@ -23,7 +23,6 @@ import pytest
 
 from anovax.desktop import windows
 from anovax.desktop.base import CancelToken
-from anovax.desktop.speech import ConsoleSpeech
 from anovax.desktop.win32 import Win32Api
 from anovax.desktop.windows import SETTLE_S, WindowsDesktop
 from anovax.errors import PermanentToolError, TransientToolError
@@ -98,7 +97,7 @@ class KeysDesktop(WindowsDesktop):
     """The real WindowsDesktop with the keyboard recorded instead of pressed."""
 
     def __init__(self, api: FakeWinApi, which: Any) -> None:
-        super().__init__(speech=ConsoleSpeech(), which=which, api=api)
+        super().__init__(which=which, api=api)
         self.sent: list[tuple[str, tuple[Any, ...]]] = []
         #: called after each recorded key call: a test moves the focus from here
         self.after_key: Any = None

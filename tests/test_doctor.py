@@ -85,7 +85,7 @@ def probes(**overrides) -> Probes:
                   x_connect=FakeX(), has_module=lambda name: name != "pocketsphinx",
                   find_library=lambda name: "libespeak-ng.so.1" if name == "espeak-ng" else None,
                   microphone=lambda: MicInfo(["USB Mic", "pulse"], "pulse"),
-                  lan_address=lambda: "192.168.7.20", platform="linux")
+                  lan_address=lambda: "192.168.7.20", sound_card=lambda: None, platform="linux")
     return dataclasses.replace(base, **overrides)
 
 
@@ -298,6 +298,14 @@ def test_speech_out_needs_espeak_and_aplay_on_linux():
     assert no_lib.status == "warn"
     no_tts = by_name(run_checks(Settings(), {}, probes(has_module=lambda name: name != "pyttsx3")))["speech out"]
     assert no_tts.status == "warn" and "pyttsx3 is not installed" in no_tts.summary
+
+
+def test_speech_out_is_unavailable_without_a_sound_card():
+    why = "no sound card (the default sound device cannot be opened: No such file or directory)"
+    check = by_name(run_checks(Settings(), {}, probes(sound_card=lambda: why)))["speech out"]
+    assert check.status == "warn"
+    assert check.summary.startswith(f"speech out is unavailable: {why}")
+    assert "ALSA lib" not in check.summary
 
 
 def test_speech_in_is_information():

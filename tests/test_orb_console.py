@@ -3,7 +3,7 @@
 import io
 import threading
 
-from anovax.app import Assistant
+from anovax.app import build_assistant
 from anovax.desktop.simulated import SimulatedDesktop
 from anovax.events import EventBus
 from anovax.memory import Memory
@@ -116,7 +116,7 @@ def test_line_mode_prints_each_change_once():
 def test_status_follows_a_real_assistant_through_the_bus(tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "m.json", log_path=None)
     desktop = SimulatedDesktop.plausible(delays={"launch": 0.3, "speak": 0.3})
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
     out = io.StringIO()
     lock = threading.Lock()
     status = run_console_status(assistant, out, lock=lock, inline=False)

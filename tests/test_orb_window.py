@@ -333,19 +333,19 @@ def test_mute_is_greyed_out_when_the_listener_finds_no_microphone(xorb, orb):
 RUN_ORB = """
 import os, signal, sys, threading, time
 from pathlib import Path
-from anovax.app import Assistant
+from anovax.app import build_assistant
 from anovax.orb.controls import OrbControls
 from anovax.orb.run import OrbUnavailable, run_orb
 from anovax.settings import Settings
 
 state = Path(sys.argv[1])
-assistant = Assistant(Settings(planner="offline", memory_path=state / "memory.json", log_path=None))
+assistant = build_assistant(Settings(planner="offline", memory_path=state / "memory.json", log_path=None))
 controls = OrbControls.for_assistant(assistant)
 if sys.argv[2] == "interrupt-busy":
     # Ctrl-C while a command runs stops the command and keeps the window; a second one closes it
     from anovax.desktop.simulated import SimulatedDesktop
     assistant.close()
-    assistant = Assistant(Settings(planner="offline", memory_path=state / "memory.json", log_path=None),
+    assistant = build_assistant(Settings(planner="offline", memory_path=state / "memory.json", log_path=None),
                           desktop=SimulatedDesktop(delays={"type": 30.0}))
     controls = OrbControls.for_assistant(assistant)
 

@@ -15,6 +15,7 @@ from anovax.orchestrator import AgentBudget, Orchestrator, SubtaskRunner, batche
 from anovax.outcome import StepStatus
 from anovax.plan import Plan, Step
 from anovax.safety import Verdict
+from anovax.speech import Speaker
 from anovax.tools import TOOLS
 
 
@@ -30,7 +31,8 @@ def bus():
 
 
 def make(bus, desktop=None, **kwargs) -> Orchestrator:
-    return Orchestrator(desktop or SimulatedDesktop(), bus, **kwargs)
+    desktop = desktop or SimulatedDesktop()
+    return Orchestrator(desktop, bus, speaker=Speaker(desktop.speech, bus), **kwargs)
 
 
 def events(bus, type_=None, tool=None):
@@ -68,7 +70,7 @@ class GatedDesktop(SimulatedDesktop):
                 self.inside -= 1
 
 
-def test_read_only_batch_runs_concurrently_and_speaks_the_answers(bus):
+def test_read_only_batch_runs_concurrently_and_collects_the_answers_unsaid(bus):
     desktop = GatedDesktop()
     orch = make(bus, desktop, clock=FakeClock())  # no TTL runs out while the agents wait at the gate
     try:
@@ -82,7 +84,8 @@ def test_read_only_batch_runs_concurrently_and_speaks_the_answers(bus):
     outcome = box["value"]
     assert outcome.ok and outcome.done == (0, 1)
     assert outcome.spoken.startswith("Here. It's ") and "Today is " in outcome.spoken
-    assert [a.kind for a in desktop.actions][-1] == "speak"
+    # the reply is the assistant's to say (anovax.speech.reply_to_say), never the orchestrator's
+    assert "speak" not in desktop.kinds() and not events(bus, EventType.SPEAK_START)
 
 
 def test_pool_never_runs_more_than_eight_agents(bus):
@@ -117,7 +120,7 @@ def test_kb_mouse_is_exclusive_across_concurrent_commands(bus):
     orch = make(bus, desktop)
     texts = {"a": "A" * 80, "b": "B" * 80}
     threads = [threading.Thread(target=orch.dispatch, args=(plan_of(("type_text", {"text": t})),),
-                                kwargs={"command_id": k, "speak": False}) for k, t in texts.items()]
+                                kwargs={"command_id": k}) for k, t in texts.items()]
     for t in threads:
         t.start()
     for t in threads:
@@ -277,7 +280,7 @@ def test_a_raising_or_stuck_subscriber_changes_nothing(bus):
     outcome = make(bus, desktop).dispatch(plan_of(("open_app", {"name": "notepad"}),
                                                   ("type_text", {"text": "hi"})), command_id="c1")
     assert outcome.ok and desktop.typed_text == "hi"
-    wait_for(lambda: any(e.type is EventType.SPEAK_END for e in seen), what="events to reach the recorder")
+    wait_for(lambda: sum(e.type is EventType.AGENT_DONE for e in seen) == 2, what="events to reach the recorder")
     wait_for(lambda: bus.stats()["raises"]["errors"] >= 1, what="the raising subscriber to have run")
     assert bus.stats()["stuck"]["dropped"] >= 1
     gate.set()
@@ -287,7 +290,9 @@ def test_speak_step_holds_tts_and_still_speaks(bus):
     desktop = SimulatedDesktop()
     outcome = make(bus, desktop).dispatch(plan_of(("speak", {"text": "One moment."}), final="Done."),
                                           command_id="c1")
-    assert outcome.ok and [a.arg for a in desktop.actions if a.kind == "speak"] == ["One moment.", "Done."]
+    # the speak step talks through the speaker; the final response is left for the reply
+    assert outcome.ok and [a.arg for a in desktop.actions if a.kind == "speak"] == ["One moment."]
+    assert outcome.spoken == "Done." and [e.data["text"] for e in events(bus, EventType.SPEAK_START)] == ["One moment."]
 
 
 def test_expired_subtask_stops_its_sub_plan(bus):

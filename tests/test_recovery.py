@@ -58,7 +58,7 @@ def types_of(bus):
 
 
 def failed_outcome(orch, plan):
-    outcome = orch.dispatch(plan, command_id="c1", budget=AgentBudget(), speak=False)
+    outcome = orch.dispatch(plan, command_id="c1", budget=AgentBudget())
     assert not outcome.ok
     return outcome
 

@@ -10,7 +10,7 @@ from helpers import wait_for
 from PIL import Image
 from remote_kit import TEST_LIMITS, Stream, request
 
-from anovax.app import Assistant
+from anovax.app import build_assistant
 from anovax.desktop import SimulatedDesktop
 from anovax.memory import Memory
 from anovax.remote import MssScreen, RemoteServer
@@ -23,7 +23,7 @@ def phone(tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
                         remote_bind="127.0.0.1")
     desktop = SimulatedDesktop()
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
     server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
                           limits=TEST_LIMITS)
     server.start()
@@ -126,7 +126,7 @@ def test_a_phone_stop_ends_the_running_command_at_once(tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
                         remote_bind="127.0.0.1")
     desktop = SimulatedDesktop(delays={"type": 30.0})  # typing that would take half a minute
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
     server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
                           limits=TEST_LIMITS)
     server.start()

@@ -20,7 +20,7 @@ import pytest
 from fakes.fake_gemini import delay_reply, plan_reply, text_reply
 from helpers import wait_for
 
-from anovax.app import Assistant, Status
+from anovax.app import Status, build_assistant
 from anovax.cancel import is_stop_utterance
 from anovax.desktop.simulated import SimulatedDesktop
 from anovax.events import EventType
@@ -62,7 +62,7 @@ def test_commands_that_mention_stop_are_not_control_messages(text):
 def gemini_app(tmp_path, fake_gemini):
     settings = Settings(planner="gemini", gemini_api_key="test", gemini_base_url=fake_gemini.base_url,
                         planner_timeout_s=30.0, log_path=None, memory_path=tmp_path / "m.json")
-    app = Assistant(settings, memory=Memory(tmp_path / "m.json"), desktop=SimulatedDesktop.plausible())
+    app = build_assistant(settings, memory=Memory(tmp_path / "m.json"), desktop=SimulatedDesktop.plausible())
     yield app
     app.close()
 
@@ -107,7 +107,7 @@ def test_stop_jumps_the_queue_and_drops_that_front_ends_waiting_commands(gemini_
 
 
 def test_stop_with_nothing_running_says_so(tmp_path):
-    app = Assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"),
+    app = build_assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"),
                     desktop=SimulatedDesktop())
     try:
         result = app.on_speech("stop")
@@ -158,7 +158,7 @@ def test_recovery_actions_with_done_true_finish_the_command(gemini_app, fake_gem
 
 
 def test_stopped_agents_are_marked_stopped_not_failed(tmp_path):
-    app = Assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"),
+    app = build_assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"),
                     desktop=SimulatedDesktop(delays={"type": 5.0}))
     try:
         future = app.submit("type hello world", source="orb")
@@ -173,7 +173,7 @@ def test_stopped_agents_are_marked_stopped_not_failed(tmp_path):
 
 
 def offline_app(tmp_path, desktop):
-    return Assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"), desktop=desktop)
+    return build_assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"), desktop=desktop)
 
 
 def stop_when(app, future, tool):

@@ -165,7 +165,7 @@ def test_a_new_tool_and_its_agent_class_dispatch_with_nothing_else_edited():
                                          params=(text("text", "what to shout", 50),), agent=ShoutAgent))
     bus = EventBus()
     orch = Orchestrator(SimulatedDesktop(), bus, registry=registry)
-    outcome = orch.dispatch(Plan(steps=(Step("shout", {"text": "hi"}),)), command_id="c1", speak=False)
+    outcome = orch.dispatch(Plan(steps=(Step("shout", {"text": "hi"}),)), command_id="c1")
     assert outcome.ok and outcome.spoken == "HI!"
     orch.close()
     bus.close()

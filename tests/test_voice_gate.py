@@ -6,13 +6,13 @@ import threading
 import pytest
 from helpers import FakeClock, wait_for
 
-from anovax.app import Assistant
+from anovax.app import build_assistant
 from anovax.desktop.base import CancelToken
 from anovax.desktop.simulated import HANG, SimulatedDesktop
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
-from anovax.orchestrator import Orchestrator
 from anovax.settings import Settings
+from anovax.speech import Speaker
 from anovax.voice.gate import SPEECH_TAIL_S, GateDecision, WakeGate
 from anovax.voice.listener import Phrase, VoicePipeline
 
@@ -229,14 +229,14 @@ def test_barge_in_stops_speech_without_the_planner(tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json")
     planner = NoPlanner()
     desktop = SimulatedDesktop(delays={"speak": HANG})
-    assistant = Assistant(settings, planner=planner, memory=Memory(settings.memory_path), desktop=desktop)
+    assistant = build_assistant(settings, planner=planner, memory=Memory(settings.memory_path), desktop=desktop)
     ends = []
     assistant.bus.subscribe("t", lambda e: ends.append(e) if e.type is EventType.SPEAK_END else None)
     gate = WakeGate()
     assistant.bus.subscribe("gate", lambda e: gate.speaking_started(e.data["text"])
                             if e.type is EventType.SPEAK_START else gate.speaking_ended()
                             if e.type is EventType.SPEAK_END else None)
-    spoken = threading.Thread(target=assistant.orchestrator.say, args=("A very long reply.", "c1"), daemon=True)
+    spoken = threading.Thread(target=assistant.speaker.say, args=("A very long reply.", "c1"), daemon=True)
     spoken.start()
     wait_for(lambda: gate.speaking, what="SPEAK_START to reach the gate")
     commands = []
@@ -257,47 +257,47 @@ def test_barge_in_stops_speech_without_the_planner(tmp_path):
 def test_stop_speaking_leaves_the_agent_that_spoke_alone():
     """The utterance's own token is cancelled, not the agent's: the command goes on."""
     bus = EventBus()
-    orchestrator = Orchestrator(SimulatedDesktop(delays={"speak": HANG}), bus)
+    speaker = Speaker(SimulatedDesktop(delays={"speak": HANG}).speech, bus)
     agent_token = CancelToken()
-    spoken = threading.Thread(target=orchestrator.say, args=("hello", "c1", agent_token), daemon=True)
+    spoken = threading.Thread(target=speaker.say, args=("hello", "c1", agent_token), daemon=True)
     spoken.start()
-    wait_for(lambda: orchestrator.locks.holder("tts"), what="speech to start")
-    assert orchestrator.stop_speaking()
+    wait_for(lambda: speaker.locks.holder("tts"), what="speech to start")
+    assert speaker.stop_speaking()
     spoken.join(5)
     assert not spoken.is_alive() and not agent_token.cancelled
-    assert orchestrator.locks.holder("tts") is None
-    orchestrator.close()
+    assert speaker.locks.holder("tts") is None
+    speaker.close()
     bus.close()
 
 
 def test_an_agents_cancel_still_stops_its_speech():
     bus = EventBus()
-    orchestrator = Orchestrator(SimulatedDesktop(delays={"speak": HANG}), bus)
+    speaker = Speaker(SimulatedDesktop(delays={"speak": HANG}).speech, bus)
     agent_token = CancelToken()
-    spoken = threading.Thread(target=orchestrator.say, args=("hello", "c1", agent_token), daemon=True)
+    spoken = threading.Thread(target=speaker.say, args=("hello", "c1", agent_token), daemon=True)
     spoken.start()
-    wait_for(lambda: orchestrator.locks.holder("tts"), what="speech to start")
+    wait_for(lambda: speaker.locks.holder("tts"), what="speech to start")
     agent_token.cancel("expired")
     spoken.join(5)
     assert not spoken.is_alive()
-    orchestrator.close()
+    speaker.close()
     bus.close()
 
 
 def test_stop_speaking_also_cancels_speech_waiting_for_the_tts_lock():
     bus = EventBus()
-    orchestrator = Orchestrator(SimulatedDesktop(delays={"speak": HANG}), bus)
-    first = threading.Thread(target=orchestrator.say, args=("one", "c1"), daemon=True)
+    speaker = Speaker(SimulatedDesktop(delays={"speak": HANG}).speech, bus)
+    first = threading.Thread(target=speaker.say, args=("one", "c1"), daemon=True)
     first.start()
-    wait_for(lambda: orchestrator.locks.holder("tts"), what="the first sentence")
-    second = threading.Thread(target=orchestrator.say, args=("two", "c1"), daemon=True)
+    wait_for(lambda: speaker.locks.holder("tts"), what="the first sentence")
+    second = threading.Thread(target=speaker.say, args=("two", "c1"), daemon=True)
     second.start()
-    wait_for(lambda: orchestrator.locks.stats()["tts"]["waiters"] == 1, what="the second sentence to wait")
-    orchestrator.stop_speaking()
+    wait_for(lambda: speaker.locks.stats()["tts"]["waiters"] == 1, what="the second sentence to wait")
+    speaker.stop_speaking()
     first.join(5)
     second.join(5)
     assert not first.is_alive() and not second.is_alive()
-    orchestrator.close()
+    speaker.close()
     bus.close()
 
 

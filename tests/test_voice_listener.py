@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from helpers import wait_for
 
-from anovax.app import Assistant, Status
+from anovax.app import Status, build_assistant
 from anovax.desktop.base import Cancelled, CancelToken
 from anovax.desktop.simulated import SimulatedDesktop
 from anovax.memory import Memory
@@ -109,7 +109,7 @@ def recognizer(tmp_path_factory):
 @pytest.fixture
 def assistant(tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json")
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
     yield assistant
     assistant.close()
 
@@ -144,7 +144,7 @@ def grid(renders, recognizer, tmp_path_factory):
     through the real recogniser and a fresh gate into one Assistant: (phrase, voice, noise) →
     (what reached on_speech, the gate's decisions)."""
     settings = Settings(planner="offline", memory_path=tmp_path_factory.mktemp("grid") / "memory.json")
-    assistant = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
     folder = tmp_path_factory.mktemp("grid-recordings")
     out = {}
     try:
@@ -501,15 +501,16 @@ def pulse_env(pulse, monkeypatch):
     return pulse
 
 
-class PlayingDesktop(SimulatedDesktop):
-    """A simulated desktop whose speech really plays into the virtual microphone (espeak-ng → paplay)."""
+class PlayingSpeech:
+    """A speech-out port that really plays into the virtual microphone (espeak-ng → paplay)."""
+
+    unavailable = None
 
     def __init__(self, pulse: Pulse, folder: Path) -> None:
-        super().__init__()
         self._pulse = pulse
         self._folder = folder
 
-    def speak(self, text: str, cancel: CancelToken) -> None:
+    def say(self, text: str, cancel: CancelToken) -> None:
         wav = voicegen.render(text, self._folder / "tts.wav", voice="en-us+f2")
         player = subprocess.Popen(["paplay", str(wav)], env=self._pulse.env)
         try:
@@ -520,7 +521,9 @@ class PlayingDesktop(SimulatedDesktop):
             if player.poll() is None:
                 player.terminate()
             player.wait(5)
-        super().speak(text, cancel)
+
+    def close(self) -> None:
+        pass
 
 
 def start_listening(voice, states):
@@ -548,13 +551,13 @@ def test_it_does_not_wake_on_its_own_speech(pulse_env, renders, recognizer, tmp_
     """Its reply "hey anova open the browser" plays through the virtual microphone while SPEAK_START..
     SPEAK_END is on: heard and dropped. The same words played by someone else wake it."""
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json")
-    assistant = Assistant(settings, memory=Memory(settings.memory_path),
-                          desktop=PlayingDesktop(pulse_env, tmp_path))
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop(),
+                                speech=PlayingSpeech(pulse_env, tmp_path))
     try:
         calls = spy_on_speech(assistant, monkeypatch)
         voice, states, results, heard = voice_for(assistant, open_microphone(), recognizer)
         start_listening(voice, states)
-        assistant.orchestrator.say("hey anova open the browser", "reply")
+        assistant.speaker.say("hey anova open the browser", "reply")
         wait_for(lambda: heard, timeout_s=30, what="the reply to be heard by the microphone")
         assert all(h.decision.action == "drop" for h in heard), [h.decision for h in heard]
         assert any("speaking" in h.decision.reason or "overlapped" in h.decision.reason for h in heard)
@@ -575,7 +578,7 @@ def test_it_does_not_wake_on_its_own_speech(pulse_env, renders, recognizer, tmp_
 _TTS_CANCEL_CHILD = """
 import os, sys, threading, time
 from pathlib import Path
-from anovax.desktop import speech
+from anovax.speech import engine as speech
 from anovax.desktop.base import Cancelled, CancelToken
 
 def players():
@@ -638,7 +641,7 @@ def test_tts_cancel_silences_pyttsx3_playback(pulse_env):
 
 
 def players() -> list[int]:
-    from anovax.desktop.speech import _descendants
+    from anovax.speech.engine import _descendants
 
     found = []
     for pid in _descendants(os.getpid()):
@@ -655,7 +658,7 @@ def test_a_spoken_cancel_stops_the_running_command_without_waiting_behind_it(ren
     """Speech in, through the same gate and recogniser as the microphone: "hey anova, type …"
     starts half a minute of typing; "cancel", said while it runs, stops it."""
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
-    slow = Assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop(delays={"type": 30.0}))
+    slow = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop(delays={"type": 30.0}))
     try:
         first = recording(tmp_path / "a.wav", [renders("hey anova type hello world")])
         second = recording(tmp_path / "b.wav", [renders("cancel")])

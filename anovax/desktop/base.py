@@ -2,7 +2,7 @@
 
 Methods block until the action is done, raise ``TransientToolError`` or
 ``PermanentToolError`` (anovax.errors) when it fails, and ``Cancelled`` when the
-token is set. Long actions (typing, speech) work in small units and check the
+token is set. Long actions (typing) work in small units and check the
 token between them: a Python thread cannot be killed, so this is how an expired
 agent stops within one unit.
 """
@@ -103,7 +103,9 @@ def launch_evidence(desktop: object) -> LaunchEvidence | None:
 
 
 class Desktop(Protocol):
-    """What agents may do to the machine. One implementation per platform, plus a simulated one."""
+    """What agents may do to the machine. One implementation per platform, plus a simulated one.
+
+    Speaking is not the desktop's: speech out is a port of its own (``anovax.speech``)."""
 
     #: "simulated", "linux", "windows", "macos"
     name: str
@@ -126,10 +128,6 @@ class Desktop(Protocol):
 
     def screenshot(self, cancel: CancelToken) -> Path:
         """Save a PNG of the screen; return its path."""
-        ...
-
-    def speak(self, text: str, cancel: CancelToken) -> None:
-        """Say ``text`` aloud; return when done or cancelled."""
         ...
 
     def now(self) -> dt.datetime:

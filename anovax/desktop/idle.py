@@ -36,10 +36,11 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+# how long an app must look quiet before it gets keys: the one launch-settle time
+from anovax.desktop.launcher import SETTLE_S
+
 PROC = Path("/proc")
 
-#: how long an app must look quiet before it gets keys (also the window tree's settle time)
-SETTLE_S = 0.1
 #: polls that must all find the app quiet, as well as SETTLE_S: a starved poller looks rarely,
 #: and then it is the count, not the clock, that gives the app time to show it is still busy
 QUIET_POLLS = 8

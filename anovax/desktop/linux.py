@@ -40,7 +40,7 @@ from typing import Any
 from anovax.desktop import apps
 from anovax.desktop.base import CancelToken
 from anovax.desktop.real import RealDesktop
-from anovax.desktop.speech import SpeechOut
+from anovax.desktop.launcher import Launcher
 from anovax.desktop.typing import (
     is_ascii_typable,
     keysym_for_char,
@@ -157,10 +157,10 @@ class LinuxDesktop(RealDesktop):
     name = "linux"
     platform = "linux"
 
-    def __init__(self, settings: Any = None, *, speech: SpeechOut | None = None,
+    def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
                  which: Callable[[str], str | None] = shutil.which, env: Mapping[str, str] | None = None,
                  use_xdotool: bool = True) -> None:
-        super().__init__(settings, speech=speech, which=which)
+        super().__init__(settings, launcher=launcher, which=which)
         env = os.environ if env is None else env
         self._x11 = bool(env.get("DISPLAY"))
         #: None: pyautogui is the keyboard (ASCII only)

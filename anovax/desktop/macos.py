@@ -39,8 +39,8 @@ from typing import Any
 
 from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacApi, MacFront
+from anovax.desktop.launcher import SETTLE_S, Launcher
 from anovax.desktop.real import RealDesktop
-from anovax.desktop.speech import SpeechOut
 from anovax.desktop.typing import pyautogui_chord, split_runs
 from anovax.errors import PermanentToolError, TransientToolError
 
@@ -54,9 +54,8 @@ PASTE_SETTLE_S = 0.15
 OPEN_TIMEOUT_S = 10.0
 #: how often launch_app asks which app is in front (each ask runs lsappinfo twice)
 POLL_S = 0.01
-#: the app counts as opened once it has stayed in front this long: an app that another
-#: one pushes back at once (a login item, a crash reporter) is not taken for opened
-SETTLE_S = 0.1
+# the app counts as opened once it has stayed in front for SETTLE_S (anovax.desktop.launcher):
+# an app that another one pushes back at once (a login item, a crash reporter) is not opened
 #: a safety net for a token that never fires: no app takes this long to come to the front
 LAUNCH_MAX_S = 60.0
 
@@ -120,9 +119,9 @@ class MacDesktop(RealDesktop):
     name = "macos"
     platform = "macos"
 
-    def __init__(self, settings: Any = None, *, speech: SpeechOut | None = None,
+    def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
                  which: Callable[[str], str | None] = shutil.which, api: MacApi | None = None) -> None:
-        super().__init__(settings, speech=speech, which=which)
+        super().__init__(settings, launcher=launcher, which=which)
         self._api: MacApi = api if api is not None else MacFront()
         self._kb_lock = threading.Lock()
         self._started = threading.local()  # when this thread's launch_app began

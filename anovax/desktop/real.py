@@ -1,9 +1,9 @@
 """The real desktop: what every platform adapter shares, and ``make_real_desktop``.
 
-``RealDesktop`` does the platform-neutral parts (launching and reaping apps, URLs,
-screenshots, speech, the chunked typing loop with its cancel checks); ``LinuxDesktop``,
+``RealDesktop`` does the platform-neutral parts (launching apps and browsers through the
+``Launcher``, screenshots, the chunked typing loop with its cancel checks); ``LinuxDesktop``,
 ``WindowsDesktop`` and ``MacDesktop`` supply the keyboard and the app table. GUI
-libraries (pyautogui, mss, pyttsx3, Xlib) are imported inside methods, so importing
+libraries (pyautogui, mss, Xlib) are imported inside methods, so importing
 this module never fails on a headless machine; a missing one becomes a clear
 ``PermanentToolError`` or ``ConfigError``.
 """
@@ -24,17 +24,11 @@ from urllib.parse import urlsplit
 
 from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, Desktop, LaunchEvidence, chunks
-from anovax.desktop.speech import SpeechOut, TtsThread
+from anovax.desktop.launcher import Launcher, find_browser, launched_log, state_dir
 from anovax.desktop.typing import parse_chords, prepare_text
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
 
-#: after starting an app, wait this long (cancellably) before reporting it open, where the
-#: adapter cannot verify its window (LinuxDesktop on X11 can, and waits for the window
-#: instead). An app that exits with an error meanwhile failed.
-LAUNCH_SETTLE_S = 0.3
-#: how often the reaper thread collects exited apps
-REAP_EVERY_S = 1.0
-#: webbrowser's generic controller waits for the browser command to exit; stop waiting after this
+#: a browser command whose exit tells success is waited for this long, then left running
 OPEN_URL_WAIT_S = 3.0
 
 
@@ -57,47 +51,6 @@ def make_real_desktop(settings: Any = None, env: Mapping[str, str] | None = None
 
         return MacDesktop(settings)
     raise ConfigError(f"AnovaX has no desktop adapter for {sys.platform}; use --simulate.")
-
-
-class ChildReaper:
-    """Collects launched apps when they exit, so none lingers as a zombie.
-
-    We are the parent of every app we start, so reaping is our job (PID 1 in a
-    container often reaps nothing). One named thread polls the Popen objects.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._children: list[subprocess.Popen[bytes]] = []
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def add(self, proc: subprocess.Popen[bytes]) -> None:
-        with self._lock:
-            self._children.append(proc)
-            if self._thread is None and not self._stop.is_set():
-                self._thread = threading.Thread(target=self._loop, name="reaper", daemon=True)
-                self._thread.start()
-
-    @property
-    def running(self) -> list[subprocess.Popen[bytes]]:
-        with self._lock:
-            return list(self._children)
-
-    def reap(self) -> None:
-        with self._lock:
-            self._children = [p for p in self._children if p.poll() is None]
-
-    def close(self) -> None:
-        """Stop reaping; the apps keep running (they are the user's now)."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(REAP_EVERY_S + 1.0)
-        self.reap()
-
-    def _loop(self) -> None:
-        while not self._stop.wait(REAP_EVERY_S):
-            self.reap()
 
 
 def check_url(url: str) -> str:
@@ -145,12 +98,12 @@ class RealDesktop:
     #: which app table applies: "linux", "windows" or "macos"
     platform = "linux"
 
-    def __init__(self, settings: Any = None, *, speech: SpeechOut | None = None,
+    def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
                  which: Callable[[str], str | None] = shutil.which) -> None:
         self._settings = settings
         self._which = which
-        self._reaper = ChildReaper()
-        self._speech: SpeechOut = speech if speech is not None else TtsThread()
+        #: starts apps and browsers: own session, output to <state>/launched.log, reaped
+        self.launcher = launcher if launcher is not None else Launcher(launched_log(state_dir(settings)))
         self._url_threads: list[threading.Thread] = []
         self._pyautogui: Any = None
         #: the last launch_app the adapter could verify (None: unverified, or none yet)
@@ -166,7 +119,7 @@ class RealDesktop:
     @property
     def children(self) -> list[subprocess.Popen[bytes]]:
         """Apps we started that have not been reaped yet (for status displays and tests)."""
-        return self._reaper.running
+        return self.launcher.reaper.running
 
     def launch_app(self, name: str, cancel: CancelToken) -> str:
         resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
@@ -174,10 +127,9 @@ class RealDesktop:
         cancel.check()
         self._before_launch(name.strip())
         try:
-            proc = subprocess.Popen(list(resolved.argv), shell=False, **self._popen_options())
+            proc = self.launcher.start(list(resolved.argv), self._popen_options())
         except OSError as exc:
             raise PermanentToolError(f"I couldn't start {name.strip()}: {exc.strerror or exc}.") from exc
-        self._reaper.add(proc)
         self._after_launch(proc, name.strip(), cancel)
         return f"Opened {name.strip()}"
 
@@ -190,10 +142,10 @@ class RealDesktop:
         """Window, title, class, pid and time of the last verified launch (None if unverified)."""
         return self._last_launch
 
-    def _popen_options(self) -> dict[str, Any]:
-        # a session of its own: our Ctrl+C or exit must not take the user's app with it
-        return {"start_new_session": True, "stdin": subprocess.DEVNULL,
-                "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    def _popen_options(self) -> dict[str, Any] | None:
+        """Popen options of this platform's own, or None: the launcher's (its own session, no
+        stdin, output to the launch log)."""
+        return None
 
     def _before_launch(self, name: str) -> None:
         """Note what is on screen before the app starts (so its window can be told apart), or
@@ -201,11 +153,7 @@ class RealDesktop:
 
     def _after_launch(self, proc: subprocess.Popen[bytes], name: str, cancel: CancelToken) -> None:
         """Give the app a moment; one that already exited with an error did not open."""
-        # a cancel here cuts the wait short but the app has started: it is reported as opened
-        cancel.wait(LAUNCH_SETTLE_S)
-        code = proc.poll()
-        if code not in (None, 0):
-            raise PermanentToolError(f"{name} quit right after starting (exit code {code}).")
+        self.launcher.settle(proc, name, cancel)
 
     # -- keyboard: the loop here, the keys in the platform adapter ------------------------
 
@@ -259,7 +207,7 @@ class RealDesktop:
     def _pyautogui_loaded(self, pyautogui: Any) -> None:
         """Platform fix-ups once pyautogui is imported."""
 
-    # -- browser, screen, voice, clock ------------------------------------------------------
+    # -- browser, screen, clock ------------------------------------------------------------
 
     def open_url(self, url: str, cancel: CancelToken) -> None:
         url = check_url(url)
@@ -267,9 +215,15 @@ class RealDesktop:
         result: list[bool | BaseException] = []
 
         try:
-            browser = _browser()
+            browser = find_browser()
         except webbrowser.Error as exc:
             raise PermanentToolError("I couldn't find a web browser on this computer.", code="no_browser") from exc
+        # a browser that is a command runs through the launcher: its output goes to the log
+        opened = self.launcher.open_url(url, cancel, wait_s=OPEN_URL_WAIT_S, browser=lambda: browser)
+        if opened is not None:
+            if not opened:
+                raise TransientToolError("I couldn't open a web browser: it exited with an error.")
+            return
 
         def run() -> None:
             try:
@@ -277,8 +231,8 @@ class RealDesktop:
             except Exception as exc:  # reported to the caller below
                 result.append(exc)
 
-        # a GenericBrowser (from $BROWSER) waits for its command to exit: a browser that stays
-        # in the foreground would hold the agent, so we stop waiting after OPEN_URL_WAIT_S
+        # a browser that is not a command (the macOS and Windows defaults) opens on a thread of
+        # its own; one that stays in the foreground would hold the agent: stop waiting after OPEN_URL_WAIT_S
         thread = threading.Thread(target=run, name="open-url", daemon=True)
         thread.start()
         self._url_threads = [t for t in self._url_threads if t.is_alive()] + [thread]
@@ -316,29 +270,10 @@ class RealDesktop:
             except FileExistsError:
                 continue
 
-    def speak(self, text: str, cancel: CancelToken) -> None:
-        self._speech.say(text, cancel)
-
     def now(self) -> dt.datetime:
         return dt.datetime.now().astimezone()
 
     def close(self) -> None:
-        self._speech.close()
-        self._reaper.close()
+        self.launcher.close()
         for thread in self._url_threads:
             thread.join(0.5)
-
-
-def _browser() -> webbrowser.BaseBrowser:
-    """The browser for a URL, honouring the *current* $BROWSER.
-
-    ``webbrowser`` reads $BROWSER once per process; reading it here too means a setting
-    made after start-up still counts. Entries are tried in order like webbrowser does.
-    """
-    for entry in filter(None, os.environ.get("BROWSER", "").split(os.pathsep)):
-        for using in (entry,) if "%s" in entry else (entry, f"{entry} %s"):
-            try:
-                return webbrowser.get(using)
-            except webbrowser.Error:
-                continue
-    return webbrowser.get()

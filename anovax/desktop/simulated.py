@@ -39,6 +39,22 @@ class Action:
     thread: str
 
 
+class SimulatedSpeech:
+    """Speech out for a simulated desktop: each sentence is a "speak" action in its record
+    (with the "speak" delay and failures), so --simulate shows what would have been said."""
+
+    unavailable: str | None = None
+
+    def __init__(self, desktop: SimulatedDesktop) -> None:
+        self._desktop = desktop
+
+    def say(self, text: str, cancel: CancelToken) -> None:
+        self._desktop._do("speak", text, cancel)
+
+    def close(self) -> None:
+        pass
+
+
 class SimulatedDesktop:
     """Records every action; ``delays`` and ``failures`` make it slow or broken on purpose."""
 
@@ -69,6 +85,8 @@ class SimulatedDesktop:
         self.max_concurrent = 0
         #: releases actions whose delay is STUCK
         self.unstick = threading.Event()
+        #: its loudspeaker: a speech-out port whose sentences are recorded here as "speak" actions
+        self.speech = SimulatedSpeech(self)
 
     # -- inspection ---------------------------------------------------------------------
 
@@ -121,9 +139,6 @@ class SimulatedDesktop:
         path = self._pictures / f"anovax-{self._now().strftime('%Y%m%d-%H%M%S')}.png"
         self._do("screenshot", str(path), cancel)
         return path
-
-    def speak(self, text: str, cancel: CancelToken) -> None:
-        self._do("speak", text, cancel)
 
     def now(self) -> dt.datetime:
         self._do("clock", "", CancelToken())

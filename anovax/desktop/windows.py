@@ -52,8 +52,8 @@ from typing import Any
 from anovax.desktop.apps import normalise_name
 from anovax.desktop.apps import normalise_title as normalise
 from anovax.desktop.base import CancelToken, LaunchEvidence
-from anovax.desktop.real import LAUNCH_SETTLE_S, RealDesktop
-from anovax.desktop.speech import SpeechOut
+from anovax.desktop.launcher import SETTLE_S, Launcher
+from anovax.desktop.real import RealDesktop
 from anovax.desktop.typing import pyautogui_chord, split_runs, utf16_units
 from anovax.desktop.win32 import Win32Api, WinApi
 from anovax.errors import PermanentToolError, TransientToolError
@@ -66,10 +66,9 @@ KEYEVENTF_UNICODE = 0x0004
 
 #: how often launch_app looks at the foreground window (GetForegroundWindow is a cheap call)
 POLL_S = 0.01
-#: a new foreground window counts as the app's once it has kept the foreground this long:
-#: an app that shows a splash window first, or another window that grabs the foreground
-#: right after, is not taken for the app (as SETTLE_S on X11)
-SETTLE_S = 0.1
+# a new foreground window counts as the app's once it has kept the foreground for SETTLE_S
+# (anovax.desktop.launcher): a splash window, or another window that grabs the foreground
+# right after, is not taken for the app
 #: a safety net for a token that never fires: no app takes this long to show a window
 LAUNCH_MAX_S = 60.0
 #: while the foreground changes GetForegroundWindow answers NULL for a moment: look this
@@ -178,11 +177,11 @@ class WindowsDesktop(RealDesktop):
     name = "windows"
     platform = "windows"
 
-    def __init__(self, settings: Any = None, *, speech: SpeechOut | None = None,
+    def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
                  which: Callable[[str], str | None] = shutil.which, api: WinApi | None = None) -> None:
         self._api: WinApi = api if api is not None else Win32Api()
         self._path_which = which
-        super().__init__(settings, speech=speech, which=self._find_program)
+        super().__init__(settings, launcher=launcher, which=self._find_program)
         self._kb_lock = threading.Lock()
         self._launching = threading.local()  # this thread's launch: start time, windows before
 
@@ -220,7 +219,7 @@ class WindowsDesktop(RealDesktop):
         if before is None:
             # explorer.exe exits with 1 after handing the window to the running shell: exit
             # codes say nothing about success here, so only the short settle wait remains
-            cancel.wait(LAUNCH_SETTLE_S)
+            self.launcher.settle(proc, name, cancel, check_exit=False)
             return
         evidence = wait_for_foreground(self._api, proc, name, before, cancel, self._launching.started)
         self._last_launch, self.target_window = evidence, evidence.window

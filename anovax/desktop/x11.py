@@ -15,9 +15,8 @@ from typing import Callable
 
 from anovax.desktop.apps import normalise_title as normalise
 from anovax.desktop.base import CancelToken, LaunchEvidence
-# SETTLE_S: a focused window counts as ready once its window tree has not changed for this long
-# and its app has looked quiet as long (anovax.desktop.idle)
-from anovax.desktop.idle import SETTLE_S, QuietWatch, cpu_ns, waiting_for_events
+from anovax.desktop.idle import QuietWatch, cpu_ns, waiting_for_events
+from anovax.desktop.launcher import SETTLE_S
 from anovax.desktop.x11_focus import TREE_MAX, WindowInfo, X11Focus, open_display
 from anovax.errors import PermanentToolError, TransientToolError
 
@@ -28,6 +27,8 @@ __all__ = ["BUSY_APP_MAX_S", "LAUNCH_MAX_S", "NO_WM", "POLL_S", "SETTLE_S", "TRE
 POLL_S = 0.01
 #: a safety net for a token that never fires: no app takes this long to show a window
 LAUNCH_MAX_S = 60.0
+# a focused window counts as ready once its window tree has not changed for SETTLE_S, and its
+# app has looked quiet (anovax.desktop.idle) for as long
 #: an app that never sleeps that long (a game, a video) is taken as ready this long after its
 #: tree settled: being busy is not a sign that keys will be lost
 BUSY_APP_MAX_S = 3.0

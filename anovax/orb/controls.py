@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from anovax.port import AssistantPort
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class OrbControls:
         return self.why_off.get(name) or _DEFAULT_WHY.get(name, "not available")
 
     @classmethod
-    def for_assistant(cls, assistant: Any, *, voice: Any = None, remote: RemoteServerLike | None = None,
+    def for_assistant(cls, assistant: AssistantPort, *, voice: Any = None, remote: RemoteServerLike | None = None,
                       why_off: Mapping[str, str] | None = None) -> OrbControls:
         """Controls wired to an Assistant, a voice listener with ``set_muted`` and a remote server.
 

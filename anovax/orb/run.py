@@ -8,12 +8,15 @@ import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from anovax.errors import OrbUnavailable
 from anovax.orb.console import ConsoleStatus
 from anovax.orb.controls import OrbControls
 from anovax.orb.store import prefs_path as default_prefs_path
+
+if TYPE_CHECKING:  # the orb must stay importable without the assistant (its window tests)
+    from anovax.port import AssistantPort
 
 
 def orb_unavailable(env: Mapping[str, str] | None = None, *, probe: bool = True) -> str | None:
@@ -40,7 +43,7 @@ def orb_unavailable(env: Mapping[str, str] | None = None, *, probe: bool = True)
     return None
 
 
-def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = None) -> int:
+def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path | None = None) -> int:
     """Show the orb for ``assistant`` on this (the main) thread until the window is closed; 0.
 
     Raises OrbUnavailable when no window can be opened (then fall back to the console)."""
@@ -60,7 +63,7 @@ def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = 
     early: list[bool] = []
 
     def interrupt() -> None:
-        if getattr(assistant, "busy", False) and controls.stop is not None:
+        if assistant.busy and controls.stop is not None:
             controls.stop()
         else:
             built[0].close()
@@ -93,7 +96,7 @@ def run_orb(assistant: Any, controls: OrbControls, *, prefs_path: Path | None = 
     return 0
 
 
-def run_console_status(assistant: Any, out: TextIO | None = None, *, lock: Any = None,
+def run_console_status(assistant: AssistantPort, out: TextIO | None = None, *, lock: Any = None,
                        inline: bool | None = None) -> ConsoleStatus:
     """The headless orb: a status line on ``out`` (default stderr) fed by the assistant's bus.
 

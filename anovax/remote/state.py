@@ -6,16 +6,16 @@ from collections.abc import Callable
 from typing import Any
 
 from anovax.events import EventType
+from anovax.port import AssistantPort
 
 _VOICE_STATE = getattr(EventType, "VOICE_STATE", None)
 
 
-def assistant_state(assistant: Any) -> Callable[[], dict[str, Any]]:
+def assistant_state(assistant: AssistantPort) -> Callable[[], dict[str, Any]]:
     """A ``state()`` callable for RemoteServer, reading the Assistant each time it is asked."""
 
     def state() -> dict[str, Any]:
-        orchestrator = getattr(assistant, "orchestrator", None)
-        stats = orchestrator.stats() if orchestrator is not None else {}
+        stats = assistant.state()
         listening = None
         if _VOICE_STATE is not None:
             # the newest voice event in the ring says whether the microphone listens, sleeps or is off
@@ -24,10 +24,10 @@ def assistant_state(assistant: Any) -> Callable[[], dict[str, Any]]:
                     listening = dict(event.data or {})
                     break
         return {
-            "planner": assistant.planner.name,
+            "planner": stats["planner"],
             "listening": listening,
             "agents": stats.get("agents", []),
-            "pool": {"max_workers": stats.get("max_workers")},
+            "pool": stats.get("pool", {"max_workers": None}),
             "locks": stats.get("locks", {}),
         }
 

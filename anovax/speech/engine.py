@@ -1,4 +1,4 @@
-"""Speech output for the real desktops: one pyttsx3 engine, owned by one named thread.
+"""The pyttsx3 engine: one engine, owned by one named thread ("tts").
 
 pyttsx3 engines are not thread-safe, and the espeak driver keeps process-wide state
 (one synth callback per process), so exactly one thread ("tts") creates the engine
@@ -15,9 +15,14 @@ plays the rendered sentence with ``aplay`` via ``os.system`` on espeak's own thr
 so the ``aplay`` process playing pyttsx3's temporary WAV is terminated instead
 (``stop_players``); the driver then carries on as if the sentence had ended.
 
+Where its errors go: that ``aplay`` would write ALSA's complaints into the terminal (it
+inherits our stderr through ``os.system``), so ``default_engine`` gives the driver an ``os``
+whose ``system`` starts the player through AnovaX's one launcher (``PlayerOs``): its output
+lands in ``<state>/launched.log``.
+
 When speech cannot work (pyttsx3 or espeak missing, no ``aplay``, the engine taken),
 one warning is logged at start-up and every utterance is written to stderr as
-``AnovaX says: <text>`` instead.
+``AnovaX says: <text>`` instead. No sound card is found before this (``anovax.speech.probe``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import atexit
 import logging
 import os
 import queue
+import shlex
 import shutil
 import signal
 import sys
@@ -37,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from anovax.desktop.base import CancelToken
+from anovax.desktop.launcher import Launcher
 from anovax.errors import TransientToolError
 
 log = logging.getLogger(__name__)
@@ -61,7 +68,10 @@ atexit.register(_KEEP_ALIVE.clear)
 
 
 class SpeechOut(Protocol):
-    """What the desktops need from speech output."""
+    """The speech-out port: say one sentence (block until it ends or ``cancel`` is set)."""
+
+    #: why nothing can be heard (e.g. "no sound card"), or None while speech works
+    unavailable: str | None
 
     def say(self, text: str, cancel: CancelToken) -> None: ...
 
@@ -75,6 +85,8 @@ def deadline_s(text: str) -> float:
 class ConsoleSpeech:
     """Speech output when there is none: one stderr line per utterance."""
 
+    unavailable: str | None = None
+
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream
 
@@ -87,15 +99,39 @@ class ConsoleSpeech:
         pass
 
 
-def default_engine() -> Any:
-    """A pyttsx3 engine, or an exception saying why there can be none."""
+class PlayerOs:
+    """``os`` for pyttsx3's espeak driver, except that ``system`` (its ``aplay`` call) runs
+    without a shell through AnovaX's launcher: output to ``<state>/launched.log``, not our terminal."""
+
+    def __init__(self, launcher: Launcher) -> None:
+        self._launcher = launcher
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+    def system(self, command: str) -> int:
+        try:
+            proc = self._launcher.start(shlex.split(command))
+        except OSError as exc:  # no player: this sentence is silent, and the log says why
+            log.warning("could not play speech with %s: %s", command.split()[:1], exc)
+            return 127
+        return proc.wait()  # os.system's contract: the sentence has played when it returns
+
+
+def default_engine(launcher: Launcher | None = None) -> Any:
+    """A pyttsx3 engine, or an exception saying why there can be none; its player runs through
+    ``launcher`` (default: one writing nowhere)."""
     if sys.platform.startswith("linux") and not shutil.which("aplay"):
         raise RuntimeError("pyttsx3 plays speech with aplay, which is not installed (Debian package alsa-utils)")
     try:
         import pyttsx3
     except ImportError as exc:
         raise RuntimeError(f"pyttsx3 is not installed ({exc})") from exc
-    return pyttsx3.init()
+    engine = pyttsx3.init()
+    driver = sys.modules.get("pyttsx3.drivers.espeak")
+    if driver is not None:  # the driver module is imported by init(); only it calls os.system
+        driver.os = PlayerOs(launcher or Launcher())  # type: ignore[attr-defined]
+    return engine
 
 
 @dataclass(eq=False)
@@ -166,7 +202,7 @@ class TtsThread:
 
     def _run(self) -> None:
         if not _ENGINE_OWNER.acquire(blocking=False):
-            self._give_up("another AnovaX desktop in this process already owns the speech engine")
+            self._give_up("another speech-out port in this process already owns the speech engine")
             return
         tokens: list[Any] = []
         engine: Any = None

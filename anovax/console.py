@@ -1,0 +1,246 @@
+"""The console front end: the interactive prompt, and how a command's result is printed.
+
+``console`` reads lines on a thread of its own, so a "stop" typed while a command runs is
+seen at once; ``emit_result`` prints a result as text or JSON (the event stream) for every
+front end that writes to a terminal (``--text``, the prompt, voice, ``--audio-file``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import wait as futures_wait
+from typing import Any, TextIO
+
+from anovax import __version__
+from anovax.app import Assistant, CommandResult, Status
+from anovax.cancel import is_stop_utterance
+from anovax.desktop import SimulatedDesktop
+from anovax.interrupts import interrupt_handled
+from anovax.port import AssistantPort
+
+
+def format_result(result: CommandResult) -> str:
+    """The human-readable account of one command: the plan, the verdict, the reply."""
+    lines = []
+    if result.plan is not None:
+        ms = result.timings_ms.get("plan")
+        took = f", {ms:.1f} ms" if ms is not None else ""
+        lines.append(f"Plan ({result.planner} planner{took}):")
+        if not result.plan.steps:
+            lines.append("  (no actions)")
+        for i, step in enumerate(result.plan.steps, 1):
+            lines.append(f"  {i}. {step.tool} {json.dumps(dict(step.params), ensure_ascii=False)}")
+        for key, value in result.plan.remember.items():
+            lines.append(f"  remember {key} = {value!r}")
+    if result.outcome is not None:
+        for step in result.outcome.steps:
+            note = step.value if step.ok else (step.error or step.status.value)
+            lines.append(f"  [{step.status.value}] {step.tool}: {note}")
+    if result.verdict is not None:
+        if result.verdict.ok:
+            lines.append("Safety: allowed")
+        else:
+            lines.append(f"Safety: refused [{result.verdict.rule}] {result.verdict.reason}")
+    # a stopped command is not an error: it reads like any other reply ("AnovaX: Stopped.")
+    label = {Status.REFUSED: "Refused", Status.FAILED: "Failed"}.get(result.status, "AnovaX")
+    lines.append(f"{label}: {result.message}")
+    return "\n".join(lines)
+
+
+def emit_result(result: CommandResult, as_json: bool, out: TextIO, assistant: Assistant, *,
+                events: bool = False) -> None:
+    """Print one command's result; ``events``: the JSON output is the event stream even in a dry run."""
+    simulated = assistant.desktop if isinstance(assistant.desktop, SimulatedDesktop) else None
+    actions = simulated.take_actions() if simulated is not None else []
+    if as_json:
+        if assistant.orchestrator is None and not events:  # dry run: print the result
+            out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+        else:
+            assistant.bus.flush()  # the events (ending in COMMAND_DONE) are the output
+            if simulated is not None:  # then what the simulated desktop recorded
+                out.write(json.dumps({"simulated_actions": [{"kind": a.kind, "arg": a.arg} for a in actions],
+                                      "typed_text": "".join(a.arg for a in actions if a.kind == "type")},
+                                     ensure_ascii=False) + "\n")
+    else:
+        out.write(format_result(result) + "\n")
+        if simulated is not None:
+            out.write(format_actions(actions) + "\n")
+    out.flush()
+
+
+def format_actions(actions: list) -> str:
+    """What the simulated desktop was asked to do, one line per action (typing joined up)."""
+    lines = ["Simulated desktop:"]
+    for action in actions:
+        if action.kind == "type" and lines[-1].startswith("  type "):
+            lines[-1] = lines[-1][:-1] + action.arg + "'"
+        elif action.kind != "clock":
+            lines.append(f"  {action.kind} '{action.arg}'")
+    return "\n".join(lines)
+
+
+#: what ends the console session (typed on a line of its own)
+QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova"})
+
+
+class _LineReader:
+    """Reads the console's lines on a thread of its own ("console-input"), so a "stop" typed
+    while a command runs is seen at once instead of waiting behind that command."""
+
+    def __init__(self, stdin: TextIO) -> None:
+        self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._stdin = stdin
+        threading.Thread(target=self._read, name="console-input", daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for line in iter(self._stdin.readline, ""):
+                self._lines.put(line)
+        except (OSError, ValueError):  # the terminal went away, or stdin was closed under us
+            pass
+        self._lines.put(None)
+
+    def get(self, timeout: float | None = None) -> str | None:
+        """The next line, None at end of input; ``queue.Empty`` when ``timeout`` runs out.
+
+        Waits in short slices so Ctrl-C is felt at once on every platform."""
+        if timeout is not None:
+            return self._lines.get(timeout=timeout)
+        while True:
+            try:
+                return self._lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+
+
+def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Callable[[CommandResult], None],
+            greeting: str | None = None, as_json: bool = False, status: Any = None, remote: Any = None) -> int:
+    """The interactive prompt: one command per line until end of input or 'quit'.
+
+    Commands run one at a time, in the order typed. "stop" (or "cancel", "never mind"), typed
+    while a command runs, is handled at once: the command ends as stopped and the lines typed
+    after it that have not run are dropped. Ctrl-C does the same while a command runs; at the
+    idle prompt it ends the session. ``:remote on`` / ``:remote off`` / ``:unban`` switch the
+    phone remote (lines starting with ":" are console controls, never commands). ``show`` prints
+    a command's result (``emit_result``); ``greeting`` is printed first (the banner)."""
+    interactive = stdin.isatty()
+    hold = status.hold if status is not None else contextlib.nullcontext
+    reader = _LineReader(stdin)
+    pending: deque[str] = deque()  # typed while a command ran, not yet run
+    at_end = False
+
+    def say(text: str) -> None:
+        with hold():
+            out.write(text + "\n")
+            out.flush()
+
+    def stop() -> None:
+        # the lines typed ahead are this front end's queue: dropped, counted and logged with it
+        report = assistant.stop("console", waiting=[line.strip() for line in pending])
+        pending.clear()
+        if not as_json:  # with --json the COMMAND_STOPPED event is the output
+            say(report.message)
+
+    def run(text: str) -> None:
+        nonlocal at_end
+        future = assistant.submit(text, source="console")
+        while not future.done():
+            try:
+                if at_end:  # no more input can come: wait on the command alone
+                    futures_wait([future], timeout=0.2)
+                    continue
+                line = reader.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            except KeyboardInterrupt:
+                interrupt_handled()
+                stop()
+                continue
+            if line is None:
+                at_end = True  # finish this command, then leave
+            elif is_stop_utterance(line.strip()):
+                stop()
+            elif line.strip():
+                pending.append(line)
+        with hold():
+            show(future.result())
+
+    if greeting is not None:
+        say(greeting)
+    while True:
+        try:
+            if pending:
+                line: str | None = pending.popleft()
+            elif at_end:
+                return 0
+            else:
+                if interactive:
+                    with hold():
+                        out.write("you> ")
+                        out.flush()
+                line = reader.get()
+            if line is None:
+                return 0
+            text = line.strip()
+            if not text:
+                continue
+            if text.lower() in QUIT_WORDS:
+                return 0
+            if text.startswith(":"):
+                say(console_control(text, remote))
+                continue
+            run(text)
+        except KeyboardInterrupt:  # at the idle prompt (a running command's Ctrl-C is caught in run)
+            interrupt_handled()
+            if assistant.busy:
+                stop()
+                continue
+            with hold():
+                out.write("\n")
+                out.flush()
+            return 0
+
+
+def console_control(text: str, remote: Any) -> str:
+    """The console's own switches (the orb has buttons for them)."""
+    words = text[1:].lower().split()
+    if remote is None:
+        return "The phone remote is not available here."
+    try:
+        if words == ["remote", "on"]:
+            if not remote.running:
+                remote.start()
+            return f"Phone remote on at {remote.address}. Pair a phone by opening: {remote.pairing_url}"
+        if words == ["remote", "off"]:
+            if remote.running:
+                remote.stop()
+            return "Phone remote off."
+        if words == ["unban"]:
+            remote.unban()
+            return "Every banned address may try again."
+    except OSError as exc:  # the port is taken, or the address is gone
+        return f"The phone remote can't start: {exc.strerror or exc}."
+    return "Console controls: :remote on, :remote off, :unban, quit."
+
+
+def banner(assistant: Assistant) -> str:
+    settings = assistant.settings
+    key_note = "" if settings.gemini_api_key else " (no GEMINI_API_KEY set)"
+    if assistant.desktop is None:
+        acting = "dry run: plans are checked, nothing is executed"
+    elif assistant.desktop.name == "simulated":
+        acting = "simulated desktop: actions are recorded, not performed"
+    else:
+        acting = f"acting on the {assistant.desktop.name} desktop"
+    lines = [
+        f"AnovaX {__version__}: {assistant.planner.name} planner{key_note}, text input, console; {acting}.",
+        "Type a command (e.g. 'open notepad and type hello'), or 'quit'.",
+    ]
+    if assistant.memory.warning:
+        lines.append(f"Warning: {assistant.memory.warning}")
+    return "\n".join(lines)

@@ -1,0 +1,150 @@
+"""Voice and phone front ends started by the CLI: the microphone next to the console,
+``--audio-file`` recordings, and the phone remote. Their status lines go to stderr."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Any, TextIO
+
+from anovax.app import Assistant, CommandResult
+from anovax.console import emit_result
+from anovax.events import EventType
+from anovax.port import AssistantPort
+
+#: ``--audio-file``: the recogniser cannot start (the CLI's usage/configuration exit code)
+EXIT_USAGE = 2
+
+
+#: the voice threads print while the console waits for a line; one writer at a time
+# re-entrant: the console status line's hold() takes it around writes that already hold it
+OUT_LOCK = threading.RLock()
+_GATE_WORDS = {"drop": "dropped", "wake": "awake", "sleep": "asleep", "barge_in": "stop speaking"}
+
+
+def format_heard(heard: Any, *, times: bool = True) -> str:
+    """One line per recognised phrase: when (in a recording), what was heard, what the wake gate
+    did and why."""
+    decision = heard.decision
+    what = f'command "{decision.text}"' if decision.action == "command" else _GATE_WORDS[decision.action]
+    when = f"[{heard.start:.2f}-{heard.end:.2f} s] " if times else ""
+    return f'{when}heard "{decision.heard}" -> {what} ({decision.reason})'
+
+
+def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO) -> int:
+    """``--audio-file``: the recording's phrases through the same recogniser and wake gate as the
+    microphone; each command runs to the end before the next phrase is looked at."""
+    from anovax.voice.gate import WakeGate
+    from anovax.voice.listener import AudioFileError, Recording, VoicePipeline, VoiceState
+    from anovax.voice.stt import SttError, make_recognizer
+
+    settings = assistant.settings
+    try:
+        recognizer = make_recognizer(settings.stt)
+    except (SttError, ImportError, OSError, ValueError) as exc:
+        print(f"anovax: speech recognition cannot start: {getattr(exc, 'message', None) or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    recording = Recording(path)
+    # a recording cannot contain the assistant's replies, so this gate does not follow SPEAK_*;
+    # its clock is the position in the file, so the sleep timeout runs in recorded time
+    gate = WakeGate(timeout_s=settings.wake_timeout_s, clock=recording.now)
+    codes: list[int] = []
+
+    def run_command(text: str) -> None:
+        result = assistant.on_speech(text, source="voice")
+        codes.append(result.exit_code)
+        emit_result(result, as_json, out, assistant, events=as_json)
+
+    def report(heard: Any) -> None:
+        assistant.bus.emit(EventType.VOICE_HEARD, "voice", data=heard.to_dict())
+        if not as_json:
+            out.write(format_heard(heard) + "\n")
+            out.flush()
+
+    def state(change: VoiceState) -> None:
+        assistant.bus.emit(EventType.VOICE_STATE, "voice",
+                           data={"state": change.state, "detail": change.detail, "by_phrase": change.by_phrase})
+
+    pipeline = VoicePipeline(recognizer, gate, on_command=run_command, stop_speaking=assistant.stop_speaking,
+                             report=report, on_state=state)
+    heard = 0
+    try:
+        for phrase in recording.phrases():
+            pipeline.handle(phrase)
+            heard += 1
+    except AudioFileError as exc:
+        print(f"anovax: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    if as_json:
+        assistant.bus.flush()
+    else:
+        out.write(f"{heard} phrase{'s' if heard != 1 else ''} in {recording.duration:.1f} s of audio, "
+                  f"{len(codes)} command{'s' if len(codes) != 1 else ''} ({recognizer.name} recogniser).\n")
+        out.flush()
+    return max(codes, default=0)
+
+
+def start_voice(assistant: Assistant, as_json: bool, out: TextIO) -> Any:
+    """Listen to the microphone next to the text console (ANOVAX_VOICE auto or on), or None.
+
+    Start-up runs on the listener's thread; what it comes to (listening, or why not) is one
+    stderr line and a VOICE_STATE event, and the console works either way."""
+    mode = assistant.settings.voice
+    if mode == "off":
+        return None
+    from anovax.voice.listener import VoiceInput, VoiceState
+
+    def said(text: str) -> None:
+        with OUT_LOCK:
+            print(f"anovax: {text}", file=sys.stderr, flush=True)
+
+    def on_state(change: VoiceState) -> None:
+        if change.state == "listening":
+            said(f"listening: {change.detail}.")
+        elif change.state == "unavailable":
+            prefix = "ANOVAX_VOICE=on, but voice input is off" if mode == "on" else "voice input is off"
+            said(f"{prefix}: {change.detail}. Type your commands instead.")
+        elif change.state == "asleep" and not change.by_phrase and not as_json:  # the timeout
+            with OUT_LOCK:
+                out.write(f"[{change.state}: {change.detail}]\n")
+                out.flush()
+
+    def on_heard(heard: Any) -> None:
+        if heard.decision.action != "drop" and not as_json:  # drops are everything said nearby
+            with OUT_LOCK:
+                out.write(format_heard(heard, times=False) + "\n")
+                out.flush()
+
+    def on_result(result: CommandResult) -> None:
+        with OUT_LOCK:
+            emit_result(result, as_json, out, assistant)
+
+    try:
+        voice = VoiceInput.for_assistant(assistant, on_heard=on_heard, on_result=on_result, on_state=on_state)
+        voice.start()
+    except Exception as exc:  # noqa: BLE001 - the text console must come up whatever voice does
+        said(f"voice input is off: {exc}. Type your commands instead.")
+        return None
+    return voice
+
+
+def make_remote(assistant: AssistantPort) -> Any:
+    """The phone remote, started when ANOVAX_REMOTE=1 and otherwise ready for the orb's switch
+    or ``:remote on``; None when it cannot exist here (Flask missing)."""
+    try:
+        from anovax.remote.runtime import RemoteServer
+        from anovax.remote.state import assistant_state
+    except ImportError as exc:
+        print(f"anovax: the phone remote is unavailable ({exc}).", file=sys.stderr)
+        return None
+    remote = RemoteServer(assistant.settings, assistant.bus, assistant.submit, state=assistant_state(assistant))
+    if assistant.settings.remote:
+        try:
+            remote.start()
+        except OSError as exc:
+            print(f"anovax: the phone remote can't start: {exc.strerror or exc}.", file=sys.stderr)
+        else:
+            print(f"anovax: phone remote on at {remote.address}; pair a phone by opening {remote.pairing_url}",
+                  file=sys.stderr)
+    return remote

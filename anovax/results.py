@@ -1,0 +1,90 @@
+"""How a command ended: ``Status``, ``CommandResult`` and what a stop did (``StopReport``).
+
+Plain data shared by the assistant, the front ends (console, orb, phone, voice) and the one
+place that decides what is said (``anovax.speech.reply_to_say``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from anovax.outcome import Outcome
+from anovax.plan import Plan
+from anovax.safety import Verdict
+
+
+class Status(enum.Enum):
+    """How a command ended; ``exit_code`` is what the CLI returns for it."""
+
+    DONE = ("done", 0)
+    PLANNED = ("planned", 0)  # dry run: planned and checked, nothing executed
+    REFUSED = ("refused", 3)
+    FAILED = ("failed", 4)
+    #: the user stopped it; 130 is the shell's code for a command ended by Ctrl-C
+    STOPPED = ("stopped", 130)
+
+    def __init__(self, label: str, exit_code: int) -> None:
+        self.label = label
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class StopReport:
+    """What a stop did: the command it cancelled, how many waiting ones it dropped."""
+
+    running: str | None
+    dropped: int
+    speech: bool = False
+    #: the running command had been stopped already (a second "stop")
+    again: bool = False
+
+    @property
+    def message(self) -> str:
+        plural = "s" if self.dropped != 1 else ""
+        if self.running is not None:
+            head = "Still stopping." if self.again else "Stopping."
+            return head + (f" I also dropped {self.dropped} waiting command{plural}." if self.dropped else "")
+        if self.dropped:
+            return f"Dropped {self.dropped} waiting command{plural}."
+        return "Stopped speaking." if self.speech else "Nothing to stop."
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """Everything one command produced, for the console, the orb, the phone and tests."""
+
+    text: str
+    status: Status
+    #: the sentence AnovaX says back
+    message: str
+    planner: str
+    command_id: str = ""
+    plan: Plan | None = None
+    verdict: Verdict | None = None
+    outcome: Outcome | None = None
+    #: stage name → milliseconds
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return self.status.exit_code
+
+    def to_dict(self) -> dict[str, Any]:
+        verdict = None
+        if self.verdict is not None:
+            verdict = {"ok": self.verdict.ok, "rule": self.verdict.rule, "reason": self.verdict.reason,
+                       "step": self.verdict.step}
+        return {
+            "command_id": self.command_id,
+            "text": self.text,
+            "status": self.status.label,
+            "exit_code": self.exit_code,
+            "message": self.message,
+            "planner": self.planner,
+            "plan": self.plan.to_dict() if self.plan is not None else None,
+            "verdict": verdict,
+            "outcome": self.outcome.to_dict() if self.outcome is not None else None,
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+        }

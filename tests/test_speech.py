@@ -1,0 +1,151 @@
+"""Speech out as a port of its own: what is said for a command, the sound-card probe, and a
+console that never sees ALSA's or aplay's noise."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from anovax.desktop.base import CancelToken
+from anovax.outcome import Outcome, StepResult, StepStatus
+from anovax.plan import Plan, Step
+from anovax.results import CommandResult, Status
+from anovax.safety import Rule, Verdict
+from anovax.speech import SilentSpeech, TtsThread, make_speech_out, reply_to_say
+from anovax.desktop.launcher import Launcher
+from anovax.speech.engine import PlayerOs
+from anovax.speech.probe import sound_card_problem
+
+REPO = Path(__file__).resolve().parents[1]
+ALSA_NOISE = "\n".join([
+    "ALSA lib confmisc.c:855:(parse_card) cannot find card '0'",
+    "ALSA lib conf.c:5180:(_snd_config_evaluate) function snd_func_card_inum returned error: No such file or directory",
+    "ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default",
+    "aplay: main:831: audio open error: No such file or directory",
+])
+PLAN = Plan(steps=(Step("get_time", {}),), final_response="Here's the time.")
+
+
+def result(status, message="", *, plan=PLAN, outcome=None, verdict=None):
+    return CommandResult(text="t", status=status, message=message, planner="offline", command_id="c1",
+                         plan=plan, outcome=outcome, verdict=verdict)
+
+
+def outcome(ok: bool, spoken: str = "") -> Outcome:
+    step = StepResult(0, "get_time", StepStatus.DONE if ok else StepStatus.FAILED, error=None if ok else "no clock")
+    return Outcome(steps=(step,), failed=None if ok else 0, spoken=spoken)
+
+
+def test_one_place_decides_what_is_said_for_each_ending():
+    refusal = Verdict.refuse(Rule.PLANNER_DECLINED, "I won't do that.")
+    said = "Here's the time. It's 9."
+    assert reply_to_say(result(Status.DONE, said, outcome=outcome(True, said))) == said
+    assert reply_to_say(result(Status.REFUSED, "I won't do that.", verdict=refusal)) == "I won't do that."
+    assert reply_to_say(result(Status.FAILED, "I couldn't finish that: no clock.", outcome=outcome(False))) \
+        == "I couldn't finish that: no clock."
+    # silent: a stop, a dry run, a bare "Done.", and what never became a plan
+    assert reply_to_say(result(Status.STOPPED, "Stopped.", outcome=outcome(True, "Here's the time."))) is None
+    assert reply_to_say(result(Status.PLANNED, "Here's the time.")) is None
+    assert reply_to_say(result(Status.DONE, "Done.", outcome=outcome(True))) is None
+    assert reply_to_say(result(Status.REFUSED, "That is too long for one command.", plan=None)) is None
+    assert reply_to_say(result(Status.FAILED, "The planner failed.", plan=None)) is None
+
+
+def test_the_probe_names_a_missing_sound_card_without_alsa_noise():
+    def failing(argv, **kw):
+        assert argv[0] == "/usr/bin/aplay" and argv[-1] == "/dev/null"  # opens the device, plays nothing
+        return subprocess.CompletedProcess(argv, 1, stderr=ALSA_NOISE.encode())
+
+    which = {"aplay": "/usr/bin/aplay"}.get
+    why = sound_card_problem(which, failing, "linux")
+    assert why == "no sound card (the default sound device cannot be opened: No such file or directory)"
+    assert sound_card_problem(which, lambda argv, **kw: subprocess.CompletedProcess(argv, 0, stderr=b""),
+                              "linux") is None
+    assert sound_card_problem(which, failing, "win32") is None  # only Linux plays through aplay
+    assert sound_card_problem(lambda name: None, failing, "linux") is None  # the engine says "no aplay" itself
+
+
+def test_no_sound_card_means_silent_speech_that_says_why(tmp_path):
+    out = make_speech_out(tmp_path, problem=lambda: "no sound card (test)")
+    assert isinstance(out, SilentSpeech) and out.unavailable == "no sound card (test)"
+    out.say("Hello.", CancelToken())  # nothing to hear, nothing printed
+    cancel = CancelToken()
+    cancel.cancel("stop")
+    with pytest.raises(Exception, match="Stopped"):
+        out.say("Hello.", cancel)
+    working = make_speech_out(tmp_path, problem=lambda: None)
+    try:
+        assert isinstance(working, TtsThread)
+    finally:
+        working.close()
+
+
+def test_the_players_output_goes_to_the_log_not_the_console(tmp_path, capfd):
+    """pyttsx3's espeak driver plays with os.system("aplay … -q"): through PlayerOs that runs
+    via the launcher, so aplay's ALSA noise lands in launched.log."""
+    log = tmp_path / "state" / "launched.log"
+    player = tmp_path / "bin" / "aplay"
+    player.parent.mkdir()
+    player.write_text(f"#!/bin/sh\ncat >&2 <<'EOF'\n{ALSA_NOISE}\nEOF\necho played \"$1\"\n")
+    player.chmod(0o755)
+    launcher = Launcher(log)
+    code = PlayerOs(launcher).system(f"{player} /tmp/tmpxyz.wav -q")
+    launcher.close()
+    assert code == 0
+    captured = capfd.readouterr()
+    assert captured.out == "" and captured.err == ""
+    assert "ALSA lib" in log.read_text() and "played /tmp/tmpxyz.wav" in log.read_text()
+    assert PlayerOs(Launcher(log)).getpid() == os.getpid()  # everything else is the real os
+
+
+def fake_aplay(folder: Path) -> Path:
+    """An aplay for a machine with no sound card: every open fails with ALSA's noise."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "aplay"
+    script.write_text(f"#!/bin/sh\ncat >&2 <<'EOF'\n{ALSA_NOISE}\nEOF\nexit 1\n")
+    script.chmod(0o755)
+    return script
+
+
+def test_text_command_on_a_display_without_a_sound_card(xvfb, tmp_path):
+    """``anovax --text "what time is it"`` under Xvfb with no sound card: the reply, one line
+    saying speech is off, and nothing from ALSA or aplay."""
+    bin_dir = tmp_path / "bin"
+    fake_aplay(bin_dir)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANOVAX_") and k not in ("GEMINI_API_KEY",
+                                                                                            "GOOGLE_API_KEY")}
+    env.update(xvfb.env, PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO),
+               ANOVAX_MEMORY=str(tmp_path / "memory.json"), ANOVAX_LOG=str(tmp_path / "state" / "events.jsonl"),
+               ANOVAX_VOICE="off", ANOVAX_ORB="off")
+    proc = subprocess.run([sys.executable, "-m", "anovax", "--text", "what time is it"], capture_output=True,
+                          text=True, env=env, cwd=REPO, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "AnovaX: Here's the time." in proc.stdout
+    off = [line for line in proc.stderr.splitlines() if "speech is off" in line]
+    assert off == ["anovax: speech is off: no sound card (the default sound device cannot be opened: "
+                   "No such file or directory). Replies are printed only."], proc.stderr
+    assert "ALSA" not in proc.stderr + proc.stdout and "aplay" not in proc.stderr + proc.stdout
+
+
+def test_doctor_says_speech_out_is_unavailable_and_why(tmp_path):
+    import ctypes.util
+    import json
+
+    if not (ctypes.util.find_library("espeak-ng") or ctypes.util.find_library("espeak")):
+        pytest.skip("no espeak library: the doctor stops at that reason first")
+    bin_dir = tmp_path / "bin"
+    fake_aplay(bin_dir)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANOVAX_") and k != "DISPLAY"}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, "-m", "anovax", "doctor", "--json"], capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=120)
+    checks = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}
+    speech = checks["speech out"]
+    assert speech["status"] == "warn", speech
+    assert speech["summary"].startswith("speech out is unavailable: no sound card (the default sound device "
+                                        "cannot be opened: No such file or directory)"), speech
+    assert "ALSA" not in proc.stdout + proc.stderr
