@@ -31,7 +31,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from anovax.app import Status, build_assistant  # noqa: E402
+from anovax.app import Assistant, Status, build_assistant  # noqa: E402
 from anovax.desktop.simulated import SimulatedDesktop  # noqa: E402
 from anovax.events import Event, EventType  # noqa: E402
 from anovax.memory import Memory  # noqa: E402

@@ -267,3 +267,12 @@ def test_unknown_and_malformed_events_are_harmless():
 ])
 def test_short_argument_per_tool(tool, params, arg):
     assert short_arg(tool, params) == arg
+
+
+def test_the_idle_hint_says_once_that_speech_is_off():
+    on = OrbModel().snapshot(T0)
+    assert "speech" not in on.detail
+    off = OrbModel(speech_off="no sound card").snapshot(T0)
+    assert off.detail == "type a command (speech is off: replies are shown here)"
+    muted = run(OrbModel(speech_off="no sound card"), [ev("VOICE_STATE", "voice", data={"state": "muted"})])
+    assert muted.snapshot(T0 + 1).detail.startswith("microphone muted: type a command (speech is off")

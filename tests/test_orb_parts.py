@@ -53,8 +53,12 @@ def test_saved_position_is_brought_back_on_screen():
 
 
 class FakeAssistant:
-    def __init__(self):
+    def __init__(self, speech_off=None):
         self.calls = []
+        self.speech_off = speech_off
+
+    def state(self):
+        return {"busy": False, "speech_off": self.speech_off}
 
     def submit(self, text, source="text"):
         self.calls.append(("submit", text, source))
@@ -77,6 +81,12 @@ def test_controls_for_an_assistant_without_voice_or_remote():
     assert controls.set_muted is None and controls.remote_toggle is None and controls.remote_unban is None
     assert "voice input is off" in controls.reason("set_muted")
     assert controls.reason("remote_toggle") == "the phone remote is not available"
+
+
+def test_the_controls_carry_why_speech_is_off():
+    assert OrbControls.for_assistant(FakeAssistant()).speech_off == ""
+    off = OrbControls.for_assistant(FakeAssistant("no sound card (the default sound device cannot be opened)"))
+    assert off.speech_off.startswith("no sound card")
 
 
 def test_stop_is_the_assistants_stop_for_the_orb():

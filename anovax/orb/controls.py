@@ -56,6 +56,8 @@ class OrbControls:
     remote_status: Callable[[], RemoteInfo | None] | None = None
     #: control name → why it is off, e.g. {"set_muted": "no microphone"}
     why_off: Mapping[str, str] = field(default_factory=dict)
+    #: why replies are not heard on this machine ("" when they are), for the idle hint
+    speech_off: str = ""
 
     def reason(self, name: str) -> str:
         return self.why_off.get(name) or _DEFAULT_WHY.get(name, "not available")
@@ -85,7 +87,8 @@ class OrbControls:
                    set_muted=mute if callable(mute) else None,
                    remote_toggle=_remote_toggle(remote) if remote is not None else None,
                    remote_unban=unban if callable(unban) else None,
-                   remote_status=_remote_status(remote) if remote is not None else None, why_off=why)
+                   remote_status=_remote_status(remote) if remote is not None else None, why_off=why,
+                   speech_off=str(assistant.state().get("speech_off") or ""))
 
 
 def _remote_status(remote: RemoteServerLike) -> Callable[[], RemoteInfo | None]:

@@ -63,6 +63,9 @@ class OrbModel:
     max_chips: int = 8
     #: a chip whose end never arrived (events dropped) is forgotten after this long
     stale_s: float = 300.0
+    #: why replies cannot be heard here ("" when they can): the idle hint says so, once, where
+    #: the user looks instead of listening
+    speech_off: str = ""
 
     #: bumped by every change; a front end redraws when it moved
     version: int = field(default=0, init=False, repr=False)
@@ -338,10 +341,12 @@ class OrbModel:
         if state is OrbState.AWAKE:
             return "listening…"
         if self._voice == "muted":
-            return "microphone muted: type a command"
-        if self._voice in ("listening", "asleep", "awake"):
-            return 'say "hey anova", or type a command'
-        return "type a command"
+            hint = "microphone muted: type a command"
+        elif self._voice in ("listening", "asleep", "awake"):
+            hint = 'say "hey anova", or type a command'
+        else:
+            hint = "type a command"
+        return f"{hint} (speech is off: replies are shown here)" if self.speech_off else hint
 
 
 _HANDLERS = {

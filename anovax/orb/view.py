@@ -73,6 +73,7 @@ class OrbWindow:
         self.root = root
         self.controls = controls
         self.model = model or OrbModel()
+        self.model.speech_off = controls.speech_off
         self.stats = WindowStats()
         self._clock = clock
         self._inbox: queue.SimpleQueue[Event | Callable[[], Any]] = queue.SimpleQueue()
