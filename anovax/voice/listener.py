@@ -65,6 +65,8 @@ from anovax.voice.stt import Recognizer
 if TYPE_CHECKING:  # imported lazily: a broken install must not stop the text console
     import speech_recognition as sr
 
+    from anovax.port import AssistantPort
+
 __all__ = [
     "CALIBRATE_S", "CHUNK", "COMMAND_QUEUE", "FLOOR_RISE", "KEEP_QUIET_S", "LISTEN_POLL_S", "MIN_ENERGY",
     "MIN_PHRASE_S", "NOISE_RATIO", "PAUSE_S", "PHRASE_LIMIT_S", "SAMPLE_RATE", "AudioFileError", "Heard",
@@ -117,7 +119,7 @@ class VoiceInput:
             bus.subscribe("voice-gate", self._on_event)
 
     @classmethod
-    def for_assistant(cls, assistant: Any, **kw: Any) -> VoiceInput:
+    def for_assistant(cls, assistant: AssistantPort, **kw: Any) -> VoiceInput:
         """Wired to an Assistant: its on_speech, stop_speaking, bus and settings."""
         from anovax.voice.stt import make_recognizer
 
