@@ -180,38 +180,22 @@ def test_open_the_test_editor_and_type_hello_world_20_times(assistant):
     print(f"launch -> verified focus: p50 {seconds[9]:.3f} s, max {seconds[-1]:.3f} s over 20 runs")
 
 
-def test_a_starved_app_gets_its_keys_once_it_has_built_its_window(desk, tmp_path, monkeypatch):
-    # the stress run lost "hello world" once in 100 launches: the window tree of an app that had
-    # not been given the CPU looked settled. This app holds still the same way, for 0.7 s, with
-    # its Text not yet created; the keys must wait for it, not vanish into the bare toplevel.
-    out = tmp_path / "slow.txt"
+# Each of these apps shows an empty toplevel, then spends 0.7 s before its Text exists; keys that
+# arrive meanwhile reach the bare toplevel and Tk drops them. Every one is a loss a loaded run
+# caught, through a different door:
+# - busy: the window tree of an app that had not been given the CPU looked settled (1 launch in 100);
+# - asleep with unread events: asleep, but not yet through the events that make it map its Text;
+# - asleep in a round trip: nothing unread, but waiting on a request the (starved) X server had
+#   not read yet; the bytes it sent are still in its socket, and that is not idle either.
+# The launch must be judged ready only after the 0.7 s: the keys are lost only sometimes, so the
+# launch's own timing is what makes the test fail every time on a check with that hole.
+@pytest.mark.parametrize("editor", [SLOW_EDITOR, DOZING_EDITOR, PEER_EDITOR],
+                         ids=["busy", "asleep-with-unread-events", "asleep-in-a-round-trip"])
+def test_an_app_still_building_its_window_gets_its_keys_once_it_has_built_it(desk, tmp_path, monkeypatch, editor):
+    out = tmp_path / f"{editor}.txt"
     monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(out))
-    assert desk.launch_app(SLOW_EDITOR, CancelToken()) == f"Opened {SLOW_EDITOR}"
+    assert desk.launch_app(editor, CancelToken()) == f"Opened {editor}"
     assert desk.launch_evidence().seconds >= 0.7
-    assert desk.type_text("hello world", CancelToken()) == len("hello world")
-    wait_text(out, "hello world")
-
-
-def test_an_app_asleep_with_unread_events_gets_its_keys_once_it_has_read_them(desk, tmp_path, monkeypatch):
-    # the next loss the stress run caught: the toplevel mapped and focused, its app asleep but
-    # not yet through the events that make it map its Text; Tk dropped the keys typed meanwhile.
-    # Asleep is not idle while the X connection holds unread events.
-    out = tmp_path / "dozing.txt"
-    monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(out))
-    assert desk.launch_app(DOZING_EDITOR, CancelToken()) == f"Opened {DOZING_EDITOR}"
-    assert desk.launch_evidence().seconds >= 0.7
-    assert desk.type_text("hello world", CancelToken()) == len("hello world")
-    wait_text(out, "hello world")
-
-
-def test_an_app_asleep_in_an_unanswered_round_trip_gets_its_keys_once_it_is_answered(desk, tmp_path, monkeypatch):
-    # the loss after that one: asleep, nothing unread, but in the middle of building its window,
-    # waiting on a request the (starved) X server had not read yet; the bytes it sent are still
-    # in its socket, and that is not idle either
-    out = tmp_path / "waiting.txt"
-    monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(out))
-    assert desk.launch_app(PEER_EDITOR, CancelToken()) == f"Opened {PEER_EDITOR}"
-    assert desk.launch_evidence().seconds >= 0.7  # not while it waited (the keys are lost only sometimes)
     assert desk.type_text("hello world", CancelToken()) == len("hello world")
     wait_text(out, "hello world")
 
