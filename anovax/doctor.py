@@ -47,7 +47,7 @@ from anovax.probes import message_of as _message
 from anovax.settings import Settings
 
 __all__ = [
-    "CHECKS", "MIC_TIMEOUT_S", "NO_MIC", "REMOTE_NOT_BUILT", "X_TIMEOUT_S", "Check", "Context", "DisplayInfo",
+    "CHECKS", "MIC_TIMEOUT_S", "NO_MIC", "X_TIMEOUT_S", "Check", "Context", "DisplayInfo",
     "DisplayKind", "FocusConn", "MicInfo", "Probes", "RealX", "Status", "XConn", "XReport", "detect_display",
     "failed", "format_report", "has_module", "inspect_x", "lan_address", "platform_key", "probe_microphone",
     "run_checks", "to_json", "wayland_notice",
@@ -56,7 +56,6 @@ __all__ = [
 Status = Literal["ok", "warn", "fail", "info"]
 
 NO_MIC = "no microphone found: AnovaX will take typed commands"
-REMOTE_NOT_BUILT = "the phone remote is not part of this version"
 
 
 @dataclass(frozen=True)
@@ -262,12 +261,19 @@ def check_planner(ctx: Context) -> Check:
 
 
 def check_remote(ctx: Context) -> Check:
-    """The phone remote's line; it reports the address the remote would listen on once it exists."""
-    address = ctx.probes.lan_address()
-    if address is None:
-        return Check("remote", "info", REMOTE_NOT_BUILT,
-                     ["no LAN address (no default route): a phone could not reach this machine"])
-    return Check("remote", "info", REMOTE_NOT_BUILT, [f"this machine's LAN address: {address}"])
+    """The phone remote's line: whether it starts with the assistant, where it would listen,
+    and that a phone must pair before it sees or controls anything."""
+    settings = ctx.settings if isinstance(ctx.settings, Settings) else Settings()
+    address = settings.remote_bind or ctx.probes.lan_address()
+    where = f"http://{address}:{settings.remote_port}" if address else None
+    if settings.remote:
+        summary = f"on: starts with the assistant at {where or f'port {settings.remote_port}'}"
+    else:
+        summary = "off (ANOVAX_REMOTE=1, or the orb's Phone button, starts it)"
+    detail = [f"listens on {where}" if where else
+              "no LAN address (no default route): a phone could not reach this machine",
+              "a phone must pair first (a one-time code shown here); unpaired requests get nothing"]
+    return Check("remote", "info", summary, detail)
 
 
 CheckFn = Callable[[Context], Check]

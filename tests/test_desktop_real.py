@@ -316,8 +316,15 @@ def test_open_url_reaches_the_browser(tmp_path, monkeypatch, desk):
 
 
 def test_open_url_failing_and_lingering_browsers(tmp_path, monkeypatch, desk):
-    monkeypatch.setenv("BROWSER", str(_script(tmp_path, "brokenbrowser", "exit 1")))
-    with pytest.raises(TransientToolError, match="couldn't open a web browser"):
+    # permanent, so the agent's retry does not start it again (a second tab, the same error);
+    # the message names the browser and where its output went
+    ran = tmp_path / "ran.txt"
+    monkeypatch.setenv("BROWSER", str(_script(tmp_path, "brokenbrowser", f'echo ran >> "{ran}"; exit 1')))
+    with pytest.raises(PermanentToolError, match="brokenbrowser exited with an error; its output is in .*launched.log"):
+        desk.open_url("https://example.org", CancelToken())
+    assert ran.read_text().splitlines() == ["ran"]
+    monkeypatch.setenv("BROWSER", str(tmp_path / "no-such-browser"))
+    with pytest.raises(PermanentToolError, match="couldn't start the web browser .*no-such-browser"):
         desk.open_url("https://example.org", CancelToken())
     # a browser command that stays in the foreground must not hold the agent: this one runs
     # until the test lets it end, so open_url can only return by not waiting for it

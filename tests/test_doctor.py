@@ -348,16 +348,19 @@ def test_settings_that_cannot_be_read_fail_the_planner_line_only():
 
 # -- remote ------------------------------------------------------------------------------------
 
-def test_remote_reports_the_lan_address():
+def test_remote_reports_where_it_would_listen_and_that_phones_pair():
     check = by_name(run_checks(Settings(), {}, probes()))["remote"]
-    assert (check.status, check.summary) == ("info", doctor.REMOTE_NOT_BUILT)
-    assert check.detail == ["this machine's LAN address: 192.168.7.20"]
+    assert (check.status, check.summary) == ("info", "off (ANOVAX_REMOTE=1, or the orb's Phone button, starts it)")
+    assert check.detail[0] == "listens on http://192.168.7.20:8765"
+    assert "pair" in check.detail[1]
+    on = by_name(run_checks(Settings(remote=True, remote_bind="127.0.0.1", remote_port=9000), {}, probes()))["remote"]
+    assert on.summary == "on: starts with the assistant at http://127.0.0.1:9000"
 
 
 def test_remote_says_when_there_is_no_lan_address():
     check = by_name(run_checks(Settings(), {}, probes(lan_address=lambda: None)))["remote"]
     assert check.status == "info"
-    assert check.detail == ["no LAN address (no default route): a phone could not reach this machine"]
+    assert check.detail[0] == "no LAN address (no default route): a phone could not reach this machine"
 
 
 def test_real_lan_address_is_none_or_a_reachable_ipv4_address():
@@ -396,7 +399,7 @@ def test_report_is_aligned_with_detail_indented():
     assert len(status_col) == 1  # every status starts in the same column
     summary_col = status_col.pop() + 6
     assert all(h[summary_col:].startswith(c.summary) for h, c in zip(heads, checks))
-    assert any(line.startswith(" " * summary_col + "this machine's LAN address") for line in lines)
+    assert any(line.startswith(" " * summary_col + "listens on http://") for line in lines)
     assert lines[-1] == "7 ok, 1 warn, 0 fail, 2 info"  # apps: none in the fake PATH
 
 

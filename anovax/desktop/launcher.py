@@ -129,18 +129,16 @@ class Launcher:
     def open_url(self, url: str, cancel: CancelToken, *, wait_s: float,
                  browser: Callable[[], webbrowser.BaseBrowser] | None = None) -> bool | None:
         """Open ``url`` in the user's browser through this launcher: True when it opened,
-        False when the browser command failed, None when this browser is not a command
-        (macOS and Windows defaults: the caller opens it with ``webbrowser`` itself).
+        False when the browser command exited with an error, None when this browser is not a
+        command (macOS and Windows defaults: the caller opens it with ``webbrowser`` itself).
+        OSError when the browser's program cannot be started at all.
 
         A browser command that stays in the foreground is left running after ``wait_s``."""
         found = (browser or find_browser)()
         argv, waits = browser_command(found, url)
         if argv is None:
             return None
-        try:
-            proc = self.start(argv)
-        except OSError:
-            return False
+        proc = self.start(argv)  # OSError: no such program; the caller says so
         if not waits:
             return True
         waited = 0.0

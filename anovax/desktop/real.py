@@ -219,10 +219,19 @@ class RealDesktop:
         except webbrowser.Error as exc:
             raise PermanentToolError("I couldn't find a web browser on this computer.", code="no_browser") from exc
         # a browser that is a command runs through the launcher: its output goes to the log
-        opened = self.launcher.open_url(url, cancel, wait_s=OPEN_URL_WAIT_S, browser=lambda: browser)
+        # a failed browser is permanent: it fails the same way again, and a retry of one that
+        # did open a tab before failing would open a second
+        name = getattr(browser, "name", "") or "the browser"
+        try:
+            opened = self.launcher.open_url(url, cancel, wait_s=OPEN_URL_WAIT_S, browser=lambda: browser)
+        except OSError as exc:
+            raise PermanentToolError(f"I couldn't start the web browser {name}: {exc.strerror or exc}.",
+                                     code="browser_failed") from exc
         if opened is not None:
             if not opened:
-                raise TransientToolError("I couldn't open a web browser: it exited with an error.")
+                where = self.launcher.log_path
+                raise PermanentToolError(f"The web browser {Path(name).name} exited with an error"
+                                         + (f"; its output is in {where}." if where else "."), code="browser_failed")
             return
 
         def run() -> None:
