@@ -216,7 +216,10 @@ def _main(argv: list[str] | None = None) -> int:
             if reason is None:
                 controls = OrbControls.for_assistant(assistant, voice=voice, remote=remote)
                 try:
-                    return run_orb(assistant, controls)  # Tk on this, the main thread, until closed
+                    # Tk on this, the main thread, until closed; the terminal no longer reads commands
+                    return run_orb(assistant, controls, opened=lambda: print(
+                        "anovax: the orb window is open: type commands there. Ctrl-C here stops a "
+                        "running command, or closes the window.", file=sys.stderr, flush=True))
                 except OrbUnavailable as exc:
                     reason = str(exc)
             if settings.orb == "on":

@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -418,3 +420,26 @@ def test_run_orb_without_a_display_says_why(tmp_path):
     from anovax.orb.run import orb_unavailable
 
     assert orb_unavailable({"DISPLAY": ":12345"}).startswith("cannot open a window")
+
+
+def test_anovax_with_the_orb_says_in_the_terminal_where_commands_go_and_ctrl_c_closes_it(xorb, tmp_path):
+    # the terminal stops reading commands once the window is up: a person who typed there was
+    # met with silence, so the CLI says so once the window exists (not before: it may not open)
+    env = {**os.environ, **xorb.env, "ANOVAX_ORB": "on", "ANOVAX_VOICE": "off", "ANOVAX_PLANNER": "offline",
+           "ANOVAX_REMOTE": "0", "ANOVAX_MEMORY": str(tmp_path / "memory.json"), "ANOVAX_LOG": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "anovax"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True)
+    reader.start()
+    try:
+        wait_for(lambda: any("the orb window is open: type commands there" in line for line in lines), 30.0,
+                 lambda: f"the orb's notice on stderr, got {lines!r}")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(10)
+    assert "Traceback" not in "".join(lines), lines

@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -43,10 +43,12 @@ def orb_unavailable(env: Mapping[str, str] | None = None, *, probe: bool = True)
     return None
 
 
-def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path | None = None) -> int:
+def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path | None = None,
+            opened: Callable[[], Any] | None = None) -> int:
     """Show the orb for ``assistant`` on this (the main) thread until the window is closed; 0.
 
-    Raises OrbUnavailable when no window can be opened (then fall back to the console)."""
+    Raises OrbUnavailable when no window can be opened (then fall back to the console).
+    ``opened`` is called once the window is up (the CLI says there where commands go now)."""
     import tkinter as tk
 
     from anovax.orb.view import OrbWindow
@@ -86,6 +88,8 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         raise
     built.append(window)
     assistant.bus.subscribe("orb", window.feed)
+    if opened is not None:
+        opened()
     if early:
         window.call_soon(interrupt)
     try:
