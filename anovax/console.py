@@ -37,15 +37,16 @@ def format_result(result: CommandResult) -> str:
             lines.append(f"  {i}. {step.tool} {json.dumps(dict(step.params), ensure_ascii=False)}")
         for key, value in result.plan.remember.items():
             lines.append(f"  remember {key} = {value!r}")
-    if result.outcome is not None:
-        for step in result.outcome.steps:
-            note = step.value if step.ok else (step.error or step.status.value)
-            lines.append(f"  [{step.status.value}] {step.tool}: {note}")
+    # in the order they happened: the gate decides before any step runs
     if result.verdict is not None:
         if result.verdict.ok:
             lines.append("Safety: allowed")
         else:
             lines.append(f"Safety: refused [{result.verdict.rule}] {result.verdict.reason}")
+    if result.outcome is not None:
+        for step in result.outcome.steps:
+            note = step.value if step.ok else (step.error or step.status.value)
+            lines.append(f"  [{step.status.value}] {step.tool}: {note}")
     # a stopped command is not an error: it reads like any other reply ("AnovaX: Stopped.")
     label = {Status.REFUSED: "Refused", Status.FAILED: "Failed"}.get(result.status, "AnovaX")
     lines.append(f"{label}: {result.message}")
@@ -68,7 +69,7 @@ def emit_result(result: CommandResult, as_json: bool, out: TextIO, assistant: As
                                      ensure_ascii=False) + "\n")
     else:
         out.write(format_result(result) + "\n")
-        if simulated is not None:
+        if simulated is not None and actions:  # no empty heading after a refusal or a stop
             out.write(format_actions(actions) + "\n")
     out.flush()
 

@@ -50,6 +50,12 @@ def test_human_output_shows_plan_and_verdict(env):
     assert "Safety: allowed" in proc.stdout
 
 
+def test_nothing_done_prints_no_empty_simulated_desktop_heading(env):
+    proc = run(env, "--text", "stop", "--simulate")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == "AnovaX: Nothing to stop.\n"
+
+
 def test_usage_errors_exit_2(env):
     assert run(env, "--bogus").returncode == 2
     assert run(env, "--planner", "gpt").returncode == 2
@@ -137,6 +143,9 @@ def test_simulate_human_output_and_event_log(env, tmp_path):
     proc = run(dict(env, ANOVAX_LOG=str(log)), "--text", "open notepad and type hello", "--simulate")
     assert proc.returncode == 0, proc.stderr
     assert "Simulated desktop:" in proc.stdout and "  type 'hello'" in proc.stdout
+    # in the order it happened: the plan, the gate's verdict, then the steps it let run
+    lines = proc.stdout.splitlines()
+    assert lines.index("Safety: allowed") < next(i for i, line in enumerate(lines) if line.startswith("  [done] "))
     logged = [json.loads(line)["type"] for line in log.read_text().splitlines()]
     assert logged[0] == "COMMAND_RECEIVED" and logged[-1] == "COMMAND_DONE"
     assert "AGENT_SPAWNED" in logged and "SPEAK_START" in logged
