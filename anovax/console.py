@@ -85,6 +85,8 @@ def format_actions(actions: list) -> str:
     return "\n".join(lines)
 
 
+#: what the console shows while it waits for a command
+PROMPT = "you> "
 #: what ends the console session (typed on a line of its own)
 QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova"})
 
@@ -182,9 +184,13 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
             else:
                 if interactive:
                     with hold():
-                        out.write("you> ")
+                        out.write(PROMPT)
                         out.flush()
+                        if status is not None:
+                            status.prompt = PROMPT
                 line = reader.get()
+                if status is not None:
+                    status.prompt = ""
             if line is None:
                 return 0
             text = line.strip()

@@ -97,6 +97,39 @@ def test_inline_status_is_drawn_while_busy_and_cleared_when_idle():
     assert out.getvalue().endswith("what time is it\r\x1b[KAnovaX: It's noon.\n")  # nothing left to erase
 
 
+def test_a_failed_chip_lingering_after_its_command_is_not_drawn_over_the_prompt():
+    # the console printed the result and its prompt; the failed chip stays in the model for a
+    # while (the orb shows it to be hovered), but the terminal line belongs to the prompt now
+    now = [T0]
+    out = FakeTty()
+    status = ConsoleStatus(None, out, clock=lambda: now[0], width=lambda: 80)
+    status.model.apply_all([ev("COMMAND_RECEIVED", data={"text": "search the web for cats"}),
+                            agent("AGENT_SPAWNED", 1, T0, tool="web_search", params={"query": "cats"}),
+                            agent("AGENT_FAILED", 1, T0 + 0.2, tool="web_search", error="no browser"),
+                            done(status="failed", message="I couldn't finish that.")])
+    with status.hold():
+        out.write("Failed: I couldn't finish that.\nyou> ")
+    status.prompt = "you> "
+    for _ in range(3):
+        now[0] += 1
+        status.refresh()
+    assert out.getvalue() == "Failed: I couldn't finish that.\nyou> "
+
+
+def test_a_line_drawn_while_the_prompt_waited_puts_the_prompt_back_when_it_goes():
+    # a command from the voice or the phone while the console waits at its prompt
+    now = [T0]
+    out = FakeTty()
+    status = ConsoleStatus(None, out, clock=lambda: now[0], width=lambda: 80)
+    out.write("you> ")
+    status.prompt = "you> "
+    status.model.apply(ev("COMMAND_RECEIVED", data={"text": "what time is it"}))
+    status.refresh()
+    status.model.apply(done(message="It's noon."))
+    status.refresh()
+    assert out.getvalue() == "you> \r\x1b[K◌ thinking: planning: what time is it\r\x1b[Kyou> "
+
+
 def test_line_mode_prints_each_change_once():
     out = io.StringIO()
     status = ConsoleStatus(None, out, clock=lambda: T0 + 0.5)

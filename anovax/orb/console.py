@@ -4,7 +4,8 @@
 ``ConsoleStatus`` feeds the model from the bus on a thread of its own and keeps the line
 up to date on a terminal while a command runs, then clears it, so the console's prompt and
 results are never written over. Callers that print to the same terminal wrap their
-writes in ``hold()``.
+writes in ``hold()``; the console tells it its prompt (``prompt``), so a line drawn while
+the prompt waited (a command from the voice or the phone) puts the prompt back when it goes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from anovax.events import Event, EventBus
-from anovax.orb.model import ChipState, ChipView, OrbModel, OrbState, Snapshot, clip
+from anovax.orb.model import ChipView, OrbModel, Snapshot, clip
 from anovax.orb.style import HISTORY_MARK, STYLES
 
 #: how often the line is refreshed while something runs (elapsed times tick)
@@ -58,11 +59,6 @@ def render_history(snap: Snapshot, rows: int = 5) -> list[str]:
     return lines
 
 
-def _busy(snap: Snapshot) -> bool:
-    """Worth a status line: something is happening or just ended."""
-    return snap.state is not OrbState.ASLEEP or any(c.state is not ChipState.DONE for c in snap.chips)
-
-
 class ConsoleStatus:
     """Keeps a status line on ``out`` from the bus's events.
 
@@ -82,6 +78,8 @@ class ConsoleStatus:
         self._clock = clock
         self._inbox: queue.SimpleQueue[Event | None] = queue.SimpleQueue()
         self._on_screen = ""
+        #: what the console shows while it waits for a line ("you> "; "" while a command runs)
+        self.prompt = ""
         # the idle state at start-up is not news
         self._last_key: tuple | None = self._key(self.model.snapshot(clock()))
         self._closed = threading.Event()
@@ -119,9 +117,11 @@ class ConsoleStatus:
         snap = self.model.snapshot(now)
         with self._lock:
             if self.inline:
-                line = render_status(snap, max(20, self._width() - 1)) if _busy(snap) else ""
+                # only while a command runs: a failed chip that lingers after it must not be
+                # drawn over the prompt that came back with its result
+                line = render_status(snap, max(20, self._width() - 1)) if self.model.in_flight else ""
                 if line != self._on_screen:
-                    self.out.write(_CLEAR + line)
+                    self.out.write(_CLEAR + (line or self.prompt))
                     self.out.flush()
                     self._on_screen = line
                 return

@@ -140,6 +140,11 @@ class OrbModel:
             return OrbState.AWAKE
         return OrbState.ASLEEP
 
+    @property
+    def in_flight(self) -> bool:
+        """A command has been received and has not ended yet."""
+        return bool(self._commands)
+
     def animating(self, now: float) -> bool:
         """Whether the window must keep redrawing: an idle orb with no chips is a still picture."""
         return self.state(now) is not OrbState.ASLEEP or bool(self._chips)
