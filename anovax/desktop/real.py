@@ -38,7 +38,7 @@ def make_real_desktop(settings: Any = None, env: Mapping[str, str] | None = None
     if sys.platform.startswith("linux"):
         if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
             raise ConfigError("No display: AnovaX can't act on a desktop here (DISPLAY and WAYLAND_DISPLAY are "
-                              "unset); run it in a desktop session or use --simulate.")
+                              "unset); run it in a desktop session to act for real.")
         from anovax.desktop.linux import LinuxDesktop
 
         return LinuxDesktop(settings)
