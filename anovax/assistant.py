@@ -29,6 +29,7 @@ from typing import Any
 
 from anovax.cancel import USER_STOP, Cancelled, CancelToken, is_stop_utterance
 from anovax.desktop.base import Desktop
+from anovax.confirm import Confirmations
 from anovax.errors import AnovaXError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
@@ -74,9 +75,12 @@ class Assistant:
     def __init__(self, settings: Settings, *, planner: Planner, memory: Memory, bus: EventBus,
                  desktop: Desktop | None = None, orchestrator: Orchestrator | None = None,
                  speaker: Speaker | None = None, recover: Recover | None = None,
-                 closers: Sequence[Callable[[], None]] = ()) -> None:
+                 closers: Sequence[Callable[[], None]] = (),
+                 confirmations: Confirmations | None = None) -> None:
         self.settings = settings
         self.bus = bus
+        #: the question a held plan waits on; front ends that can answer register here
+        self.confirmations = confirmations if confirmations is not None else Confirmations(bus)
         self.planner = planner
         self.memory = memory
         #: None: a dry run (plans are checked, nothing is executed or said)

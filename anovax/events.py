@@ -30,6 +30,10 @@ class EventType(enum.StrEnum):
     COMMAND_REJECTED = "COMMAND_REJECTED"  # the command queue was full
     PLAN_READY = "PLAN_READY"
     SAFETY_REFUSED = "SAFETY_REFUSED"
+    #: the plan waits for a person's yes; data: question_id, question, steps, target, timeout_s, frontends
+    CONFIRM_REQUESTED = "CONFIRM_REQUESTED"
+    #: the wait ended; data: question_id, answer (yes, no, timeout, nobody, stopped), frontend, seconds
+    CONFIRM_ANSWERED = "CONFIRM_ANSWERED"
     AGENT_SPAWNED = "AGENT_SPAWNED"
     AGENT_STARTED = "AGENT_STARTED"
     AGENT_RETRY = "AGENT_RETRY"

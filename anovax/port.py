@@ -1,7 +1,8 @@
 """``AssistantPort``: all that the front ends (console, orb, phone, voice) may ask of the assistant.
 
-Answering a question the assistant asked (a future confirm verdict) is left out on purpose:
-nothing asks one yet, and a method nobody calls would only pretend to work.
+A front end that can show a question and take a yes or no registers with ``confirmations``
+(``anovax.confirm``) while it can; it sees each question as a CONFIRM_REQUESTED event and
+answers with ``confirmations.answer``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Any, Protocol
 
+from anovax.confirm import Confirmations
 from anovax.events import EventBus
 from anovax.results import CommandResult, StopReport
 from anovax.settings import Settings
@@ -22,6 +24,8 @@ class AssistantPort(Protocol):
     settings: Settings
     #: every event of every command; front ends subscribe to it
     bus: EventBus
+    #: the question a held plan waits on, and who may answer it
+    confirmations: Confirmations
 
     def submit(self, text: str, source: str = "text") -> Future[CommandResult]:
         """Queue a command (a stop utterance is handled at once); resolves when it has run."""
