@@ -35,6 +35,8 @@ STYLES: dict[OrbState, StateStyle] = {
     OrbState.ASLEEP: StateStyle("#475569", "Asleep", 0, "·"),
     OrbState.AWAKE: StateStyle("#3b82f6", "Listening", 15, "○"),
     OrbState.THINKING: StateStyle("#8b5cf6", "Thinking", 25, "◌"),
+    # 10 fps: a slow breath and a countdown that moves once a second
+    OrbState.ASKING: StateStyle("#ec4899", "Asking you", 10, "?"),
     OrbState.ACTING: StateStyle("#06b6d4", "Acting", 25, "◉"),
     OrbState.SPEAKING: StateStyle("#22c55e", "Speaking", 25, "♪"),
     OrbState.REFUSED: StateStyle("#f59e0b", "Refused", 20, "⊘"),
