@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anovax.orb.snapshot import OrbState, QuestionView, Snapshot
-from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
+from anovax.orb.style import BACKGROUND, MUTED_TEXT, NO_BG, PANEL, STYLES, TEXT, YES_BG
 from anovax.orb.widgets import FONT, SMALL
 
 #: keys pressed this soon after the orb took the focus were meant for another window
@@ -64,10 +64,10 @@ class QuestionPanel:
         self.target_label.pack(fill="x", padx=8)
         row = tk.Frame(self.frame, bg=PANEL)
         row.pack(fill="x", padx=8, pady=6)
-        self.yes_button = tk.Button(row, text="Yes", command=lambda: self.choose(True), font=FONT, bg="#166534",
+        self.yes_button = tk.Button(row, text="Yes", command=lambda: self.choose(True), font=FONT, bg=YES_BG,
                                     fg=TEXT, activebackground="#15803d", activeforeground=TEXT, relief="flat", bd=0,
                                     padx=14, pady=3, highlightthickness=0, disabledforeground="#475569")
-        self.no_button = tk.Button(row, text="No", command=lambda: self.choose(False), font=FONT, bg="#7f1d1d",
+        self.no_button = tk.Button(row, text="No", command=lambda: self.choose(False), font=FONT, bg=NO_BG,
                                    fg=TEXT, activebackground="#991b1b", activeforeground=TEXT, relief="flat", bd=0,
                                    padx=14, pady=3, highlightthickness=0, disabledforeground="#475569")
         self.yes_button.pack(side="left")

@@ -166,6 +166,7 @@ class OrbWindow:
         self.command_entry = CommandEntry(root, self.controls.submit,
                                           say=lambda text: self._text(self.response_label, text))
         self.entry = self.command_entry.entry
+        self.entry.focus_set()  # the window opens ready to type into (also when activated by the WM)
         self._tips["entry"] = Tooltip(self.entry, lambda: self._why("submit", "") if self.controls.submit is None
                                       else "")
 
