@@ -132,6 +132,14 @@ def save_png(display: str, box: list[int] | tuple[int, ...], path: Path) -> None
     mss.tools.to_png(rgb, size, output=str(path))
 
 
+def active_window(xvfb: Any) -> str:
+    """The window id ``xdotool getactivewindow`` reports, or "" while none is active (between two
+    activations the window manager may have none, and xdotool then fails)."""
+    done = subprocess.run(["xdotool", "getactivewindow"], env={**os.environ, **xvfb.env}, capture_output=True,
+                          text=True, timeout=20)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
 def dominant_colour(rgb: bytes) -> tuple[int, int, int]:
     from collections import Counter
 

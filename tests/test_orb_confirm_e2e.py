@@ -25,7 +25,7 @@ import pytest
 
 from anovax.orb.style import YES_BG, rgb
 from helpers import wait_for
-from orb_harness import grab
+from orb_harness import active_window, grab
 from test_orb_window import xdo, xorb  # noqa: F401 - xorb is a fixture
 
 pytest.importorskip("tkinter", reason="the orb needs Tk (Debian package python3-tk)")
@@ -90,7 +90,7 @@ class Anovax:
         # the pointer off every button: a button under it is drawn in its hover colour
         xdo(self.xvfb, "mousemove", "1", "1")
         xdo(self.xvfb, "windowactivate", self.window)
-        wait_for(lambda: xdo(self.xvfb, "getactivewindow").strip() == self.window, 10.0, "the orb to be active")
+        wait_for(lambda: active_window(self.xvfb) == self.window, 10.0, "the orb to be active")
         xdo(self.xvfb, "type", "--delay", "5", text)
         xdo(self.xvfb, "key", "Return")
 
@@ -206,13 +206,13 @@ def test_esc_in_the_orb_means_no_and_the_terminal_gets_nothing(anovax):
 
 
 def test_no_answer_in_time_is_a_no_and_the_terminal_gets_nothing(anovax):
-    run = anovax(confirm_timeout_s=5)
+    run = anovax(confirm_timeout_s=8)
     held(run)
     answered = run.event("CONFIRM_ANSWERED", 30.0)["data"]
     assert (answered["answer"], answered["frontend"]) == ("timeout", None), answered
     result = done(run)
     assert result["status"] == "needs_yes", result
-    assert result["message"] == "I needed a yes to type into Terminal and got no answer in 5 seconds, so I stopped " \
+    assert result["message"] == "I needed a yes to type into Terminal and got no answer in 8 seconds, so I stopped " \
                                 "there.", result
     wait_for(lambda: run.yes_button() is None, 10.0, "the question to leave the orb")
     assert spawned(run) == ["open_app"]

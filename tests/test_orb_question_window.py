@@ -16,7 +16,7 @@ import pytest
 
 from anovax.orb.model import OrbState
 from helpers import wait_for
-from orb_harness import OrbProcess
+from orb_harness import OrbProcess, active_window
 from test_orb_window import click, wait_for_pixels, xdo, xorb  # noqa: F401 - xorb is a fixture
 
 pytest.importorskip("tkinter", reason="the orb needs Tk (Debian package python3-tk)")
@@ -121,7 +121,7 @@ def test_the_orb_takes_the_keyboard_from_the_window_that_had_it(xorb, orb, tmp_p
                                                  capture_output=True, text=True).stdout.split(), 15.0,
                           what="the xterm window")[0]
         xdo(xorb, "windowactivate", window)
-        wait_for(lambda: xdo(xorb, "getactivewindow").strip() == window, 10.0, what="the xterm to be active")
+        wait_for(lambda: active_window(xorb) == window, 10.0, what="the xterm to be active")
         wait_for(lambda: orb.ask("inspect")["focus"] == "", what="the orb to lose the focus")
         question_id = ask(orb, target="victim")
         wait_for(lambda: orb.ask("inspect")["focus"].endswith("entry"), what="the orb to take the keyboard")
