@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anovax.app import Assistant, CommandResult, Status, build_assistant
+from anovax.confirm import Confirmations
 from anovax.desktop import SimulatedDesktop
 from anovax.events import EventBus
 from anovax.memory import Memory
@@ -59,6 +60,8 @@ class Remote:
     submit: RecordingSubmit
     screen: SyntheticScreen
     seen: list = field(default_factory=list)
+    #: the broker the remote answers through (start_remote(confirm_timeout_s=...)), else None
+    confirmations: Confirmations | None = None
 
     @property
     def host(self) -> str:
@@ -180,7 +183,7 @@ class Stream:
 
 
 def start_remote(tmp_path, *, limits: Limits = TEST_LIMITS, policy: AuthPolicy | None = None, clock=None,
-                 token: str | None = None, **settings: Any) -> Remote:
+                 token: str | None = None, confirm_timeout_s: float | None = None, **settings: Any) -> Remote:
     bus = EventBus()
     submit = RecordingSubmit()
     screen = SyntheticScreen(320, 180)
@@ -189,9 +192,10 @@ def start_remote(tmp_path, *, limits: Limits = TEST_LIMITS, policy: AuthPolicy |
     guard_kwargs: dict[str, Any] = {"policy": policy or AuthPolicy(max_failures=5)}
     if clock is not None:
         guard_kwargs["clock"] = clock
+    confirmations = Confirmations(bus, timeout_s=confirm_timeout_s) if confirm_timeout_s is not None else None
     server = RemoteServer(dataclasses.replace(base, **settings), bus, submit, frames=screen, limits=limits,
-                          guard=Guard(token, **guard_kwargs))
-    remote = Remote(server, bus, submit, screen)
+                          guard=Guard(token, **guard_kwargs), confirmations=confirmations)
+    remote = Remote(server, bus, submit, screen, confirmations=confirmations)
     bus.subscribe("test-seen", remote.seen.append)
     server.start()
     return remote
@@ -261,7 +265,7 @@ def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None) -> Iterator[
     try:
         with desktop_screen(tmp_path) as frames:
             server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
-                                  frames=frames, limits=TEST_LIMITS)
+                                  frames=frames, limits=TEST_LIMITS, confirmations=assistant.confirmations)
             server.start()
             try:
                 yield assistant, server, frames

@@ -11,6 +11,15 @@ const KIND = {
   AGENT_RETRY: "warn", AGENT_VERIFIED: "ok", AGENT_DONE: "ok", AGENT_FAILED: "bad", AGENT_EXPIRED: "bad",
   SAFETY_REFUSED: "bad", COMMAND_REJECTED: "bad", PLANNER_FAULT: "warn", SPEAK_START: "info",
   RECOVERY_STARTED: "warn", RECOVERY_DONE: "info", REMOTE_BANNED: "bad",
+  CONFIRM_REQUESTED: "warn", CONFIRM_ANSWERED: "info",
+};
+// what the phone says when a question ends, by how it ended
+const ENDED = {
+  yes: (by) => `Answered yes${by}.`,
+  no: (by) => `Answered no${by}: nothing ran.`,
+  timeout: () => "No answer in time, so nothing ran.",
+  nobody: () => "Nobody could answer, so nothing ran.",
+  stopped: () => "Stopped.",
 };
 // noisy events the phone does not list
 const HIDDEN = new Set(["SPEAK_END", "REMOTE_VIEWERS", "VOICE_HEARD", "SPECULATION_MISS"]);
@@ -19,6 +28,11 @@ let source = null;
 let lastId = 0;
 let screenOn = true;
 let paired = false;
+// the question a held plan waits on (null: none). Its countdown runs on the server's clock:
+// a phone's own clock may be minutes off, so the page keeps the offset from GET /api/state.
+let question = null;
+let clockOffsetMs = 0;
+let countdown = null;
 
 function setStatus(state, text) {
   const el = $("status");
@@ -29,6 +43,7 @@ function setStatus(state, text) {
 function showUnpaired(why) {
   paired = false;
   if (source) { source.close(); source = null; }
+  if (question) hideQuestion(question.question_id);  // an unpaired page can answer nothing
   $("screen").removeAttribute("src");
   $("remote").hidden = true;
   $("unpaired").hidden = false;
@@ -49,6 +64,8 @@ function describe(ev) {
   if (ev.type === "COMMAND_RECEIVED") return data.text || "";
   if (ev.type === "COMMAND_DONE") return data.message || data.status || "";
   if (ev.type === "SPEAK_START") return data.text || "";
+  if (ev.type === "CONFIRM_REQUESTED") return data.question || "";
+  if (ev.type === "CONFIRM_ANSWERED") return [data.answer, data.frontend].filter(Boolean).join(" · ");
   if (ev.error) return [ev.tool, ev.error].filter(Boolean).join(": ");
   return [ev.tool, shortParams(ev.params)].filter(Boolean).join(" ");
 }
@@ -94,11 +111,83 @@ function addReply(text) {
   while (list.children.length > MAX_REPLIES) list.lastElementChild.remove();
 }
 
+function serverNow() { return Date.now() + clockOffsetMs; }
+
+function showQuestion(q) {
+  if (!q || typeof q.question_id !== "string") return;
+  if (Number(q.expires_ts) * 1000 <= serverNow()) return;  // replayed, and already over
+  if (question && question.question_id === q.question_id) return;
+  question = q;
+  $("confirm-question").textContent = q.question || "";
+  $("confirm-target").textContent = q.target || "the active window";
+  const steps = $("confirm-steps");
+  steps.replaceChildren();
+  for (const step of q.steps || []) {
+    const li = document.createElement("li");
+    li.textContent = [step.tool, shortParams(step.params)].filter(Boolean).join(" ");
+    steps.append(li);
+  }
+  $("confirm-yes").disabled = $("confirm-no").disabled = false;
+  $("confirm-note").textContent = "";
+  $("confirm").hidden = false;
+  clearInterval(countdown);
+  countdown = setInterval(tick, 250);
+  tick();
+}
+
+function hideQuestion(questionId, note) {
+  if (!question || question.question_id !== questionId) return;
+  question = null;
+  clearInterval(countdown);
+  countdown = null;
+  $("confirm").hidden = true;
+  if (note) $("confirm-note").textContent = note;
+}
+
+function tick() {
+  if (!question) return;
+  const left = Math.max(0, Math.ceil((Number(question.expires_ts) * 1000 - serverNow()) / 1000));
+  $("confirm-countdown").textContent = `${left} s left`;
+  if (left <= 0) hideQuestion(question.question_id, ENDED.timeout());
+}
+
+async function answer(yes) {
+  if (!question) return;
+  const id = question.question_id;
+  $("confirm-yes").disabled = $("confirm-no").disabled = true;  // one tap is one answer
+  let response;
+  try {
+    response = await fetch("/api/confirm", {
+      method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ question_id: id, answer: yes ? "yes" : "no" }),
+    });
+  } catch (_) {
+    $("confirm-note").textContent = "Could not reach AnovaX: try again.";
+    $("confirm-yes").disabled = $("confirm-no").disabled = false;
+    return;
+  }
+  let body = {};
+  try { body = await response.json(); } catch (_) { /* keep {} */ }
+  if (response.status === 401) { showUnpaired(); return; }
+  // 404/409: the question is over (answered elsewhere, timed out); the page stops offering it
+  hideQuestion(id, response.ok ? body.message : (body.error || `Refused (${response.status}).`));
+}
+
+function onConfirmEvent(ev) {
+  const data = ev.data || {};
+  if (ev.type === "CONFIRM_REQUESTED" && (data.frontends || []).length) showQuestion(data);
+  if (ev.type === "CONFIRM_ANSWERED") {
+    const by = data.frontend ? ` on the ${data.frontend}` : "";
+    hideQuestion(data.question_id, (ENDED[data.answer] || ENDED.stopped)(by));
+  }
+}
+
 function onEvent(message) {
   let ev;
   try { ev = JSON.parse(message.data); } catch (_) { return; }
   lastId = Math.max(lastId, Number(message.lastEventId) || 0);
   addEvent(ev);
+  onConfirmEvent(ev);
   if (ev.type === "COMMAND_DONE" && ev.data) addReply(ev.data.message);
   if (ev.type === "REMOTE_VIEWERS" && ev.data) $("screen-note").textContent = `${ev.data.viewers} watching`;
 }
@@ -143,6 +232,13 @@ async function checkPaired() {
     return false;
   }
   if (!response.ok) { setStatus("connecting", `error ${response.status}`); return false; }
+  let info = null;
+  try { info = await response.json(); } catch (_) { /* an old server: no questions */ }
+  const confirm = info && info.confirm;
+  if (confirm) {
+    clockOffsetMs = Number(confirm.server_time) * 1000 - Date.now();
+    if (confirm.can_answer && confirm.pending) showQuestion(confirm.pending);
+  }
   return true;
 }
 
@@ -179,6 +275,8 @@ async function start() {
     send(input.value);
     input.value = "";
   });
+  $("confirm-yes").addEventListener("click", () => answer(true));
+  $("confirm-no").addEventListener("click", () => answer(false));
   $("screen-toggle").addEventListener("click", () => { screenOn = !screenOn; updateScreen(); });
   document.addEventListener("visibilitychange", updateScreen);
   if (!(await checkPaired())) return;
