@@ -228,6 +228,19 @@ SCREEN_SUM = """() => {
 }"""
 
 
+def playwright_or_skip():
+    """Playwright's ``sync_playwright``, or skip the test when it or Debian's Chromium is missing."""
+    import pytest
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install playwright; it is in the [dev] extra)")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"{CHROMIUM} is missing (Debian package chromium; `make test` installs it)")
+    return sync_playwright
+
+
 def phone_settings(tmp_path) -> Settings:
     """The assistant behind the phone page: offline planner, all state in ``tmp_path``."""
     return Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
@@ -257,11 +270,15 @@ def desktop_screen(tmp_path) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None) -> Iterator[tuple[Assistant, RemoteServer, Any]]:
+def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None, *, confirm_timeout_s: float | None = None
+                 ) -> Iterator[tuple[Assistant, RemoteServer, Any]]:
     """The assistant (offline, ``desktop`` or a simulated one) behind a started remote that streams
-    ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards."""
+    ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards.
+    ``confirm_timeout_s`` shortens the 20 s a held plan waits for a yes (timeout tests)."""
     settings = phone_settings(tmp_path)
     assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
+    if confirm_timeout_s is not None:
+        assistant.confirmations.timeout_s = confirm_timeout_s
     try:
         with desktop_screen(tmp_path) as frames:
             server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),

@@ -1,0 +1,110 @@
+"""The phone page's Yes / No in Debian's Chromium (Playwright, phone viewport): a held plan's
+question appears on a paired phone only, names the target window, counts down, and a tap answers it."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import in_thread, wait_for
+from remote_kit import CHROMIUM, PHONE, phone_remote, playwright_or_skip
+
+from anovax.confirm import Answer
+from anovax.events import EventType
+
+QUESTION = "Type `ls` and press Enter in Terminal?"
+STEPS = [{"index": 1, "tool": "type_text", "params": {"text": "ls"}}, {"index": 2, "tool": "press_key",
+                                                                       "params": {"keys": "enter"}}]
+TARGET = "xterm — ~/projects"
+XSS = '<img src=x onerror="document.title=\'owned\'">'
+
+
+def _ask(assistant, target: str = TARGET):
+    q = assistant.confirmations.new_question("c-phone", QUESTION, STEPS, target)
+    return q, in_thread(lambda: assistant.confirmations.ask(q, None))
+
+
+def _paired_page(browser, server):
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(server.pairing_url)
+    page.wait_for_selector("#remote:not([hidden])")
+    return page
+
+
+def test_a_paired_phone_sees_the_question_and_answers_yes_or_no_and_an_unpaired_one_sees_nothing(tmp_path):
+    sync_playwright = playwright_or_skip()
+    with phone_remote(tmp_path, confirm_timeout_s=60.0) as (assistant, server, _frames):
+        confirmations = assistant.confirmations
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            stranger = browser.new_context(**PHONE).new_page()
+            stranger.goto(server.address + "/")
+            stranger.wait_for_selector("#unpaired:not([hidden])")
+
+            page = _paired_page(browser, server)
+            # the open page is what makes the phone a front end the question may wait for
+            wait_for(lambda: confirmations.frontends() == ("phone",), what="the phone registered")
+
+            q, reply = _ask(assistant)
+            page.wait_for_selector("#confirm:not([hidden])")
+            assert page.locator("#confirm-question").inner_text() == QUESTION
+            assert page.locator("#confirm-target").inner_text() == TARGET  # the window the keys go to
+            assert re.fullmatch(r"\d+ s left", page.locator("#confirm-countdown").inner_text())
+            assert page.locator("#confirm-steps li").all_inner_texts() == ["type_text ls", "press_key enter"]
+            page.tap("#confirm-yes")
+            got = reply.result(timeout=20)
+            assert got.answer is Answer.YES and got.frontend == "phone"
+            page.wait_for_selector("#confirm", state="hidden")
+            wait_for(lambda: "yes" in page.locator("#confirm-note").inner_text(), what="the yes noted")
+
+            q, reply = _ask(assistant, target=XSS)  # a window title is anybody's text: shown, never run
+            page.wait_for_selector("#confirm:not([hidden])")
+            assert page.locator("#confirm-target").inner_text() == XSS
+            assert page.locator("#confirm img").count() == 0
+            page.tap("#confirm-no")
+            got = reply.result(timeout=20)
+            assert got.answer is Answer.NO and got.frontend == "phone"
+            page.wait_for_selector("#confirm", state="hidden")
+
+            # the stranger's page asked nothing, streamed nothing and shows no question
+            assert stranger.locator("#confirm-question").inner_text() == ""
+            assert stranger.locator("#unpaired").is_visible()
+            assert server.phones_watching == 1
+            assert page.title() == "AnovaX remote"
+            browser.close()
+
+
+def test_a_page_opened_while_a_question_waits_shows_it_from_the_server_state(tmp_path):
+    sync_playwright = playwright_or_skip()
+    with phone_remote(tmp_path, confirm_timeout_s=60.0) as (assistant, server, _frames):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            unregister = assistant.confirmations.register("orb")  # someone else can answer meanwhile
+            q, reply = _ask(assistant)
+            wait_for(lambda: assistant.confirmations.pending == q, what="the question pending")
+            for _ in range(30):  # push the question out of what a new stream replays (20 events)
+                assistant.bus.emit(EventType.SPEAK_END, "noise")
+            page = _paired_page(browser, server)
+            page.wait_for_selector("#confirm:not([hidden])")
+            assert page.locator("#confirm-target").inner_text() == TARGET
+            page.tap("#confirm-yes")
+            assert reply.result(timeout=20).frontend == "phone"
+            unregister()
+            browser.close()
+
+
+def test_an_unanswered_question_times_out_on_the_page_too(tmp_path):
+    sync_playwright = playwright_or_skip()
+    with phone_remote(tmp_path, confirm_timeout_s=3.0) as (assistant, server, _frames):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = _paired_page(browser, server)
+            wait_for(lambda: assistant.confirmations.frontends() == ("phone",), what="the phone registered")
+            q, reply = _ask(assistant)
+            page.wait_for_selector("#confirm:not([hidden])")
+            assert reply.result(timeout=30).answer is Answer.TIMEOUT
+            page.wait_for_selector("#confirm", state="hidden", timeout=30_000)
+            wait_for(lambda: "No answer in time" in page.locator("#confirm-note").inner_text(),
+                     what="the timeout noted")
+            # a late tap has nothing left to answer: the buttons are gone with the card
+            assert not page.locator("#confirm-yes").is_visible()
+            browser.close()
