@@ -108,3 +108,32 @@ def test_an_unanswered_question_times_out_on_the_page_too(tmp_path):
             # a late tap has nothing left to answer: the buttons are gone with the card
             assert not page.locator("#confirm-yes").is_visible()
             browser.close()
+
+
+#: what the browser does when the phone's screen goes off or another app comes to the front
+HIDE = """(hidden) => {
+  Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+  Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => hidden ? 'hidden' : 'visible'});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def test_a_hidden_page_is_not_asked_and_a_page_shown_again_is(tmp_path):
+    sync_playwright = playwright_or_skip()
+    with phone_remote(tmp_path, confirm_timeout_s=60.0) as (assistant, server, _frames):
+        confirmations = assistant.confirmations
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = _paired_page(browser, server)
+            wait_for(lambda: confirmations.frontends() == ("phone",), what="the phone registered")
+            page.evaluate(HIDE, True)
+            wait_for(lambda: confirmations.frontends() == (), timeout_s=10, what="the hidden phone unregistered")
+            q, reply = _ask(assistant)
+            assert reply.result(timeout=10).answer is Answer.NOBODY  # nobody was looking: denied at once
+            page.evaluate(HIDE, False)
+            wait_for(lambda: confirmations.frontends() == ("phone",), timeout_s=10, what="registered again")
+            q, reply = _ask(assistant)
+            page.wait_for_selector("#confirm:not([hidden])")
+            page.tap("#confirm-yes")
+            assert reply.result(timeout=20).frontend == "phone"
+            browser.close()

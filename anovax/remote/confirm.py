@@ -10,10 +10,10 @@ When the phone counts (``PhoneSeats``): the remote registers "phone" with the br
 while at least one paired phone holds its event stream (``/api/events``) open. Why the
 stream and not the pairing: a question waits up to 20 s for every registered front end, and
 a phone that was paired last week and lies in a drawer cannot answer. The phone page keeps
-its stream open while it is shown and reconnects within 3 s when it drops; a page that is
-closed or a phone that left the network loses its stream (the peer-gone check, keep-alives
-and TCP_USER_TIMEOUT end it within 30 s) and stops counting, so a question is only held
-for the phone when someone could see it in time. A phone that opens its page while a
+its stream open only while it is shown (it lets go when hidden: screen off, another app) and
+reconnects within 3 s when it drops; a page that is closed or a phone that left the network
+loses its stream (the peer-gone check, keep-alives and TCP_USER_TIMEOUT end it within 30 s)
+and stops counting, so a question is only held for the phone when someone could see it in time. A phone that opens its page while a
 question is already pending still sees it (``GET /api/state`` carries it) and may answer.
 """
 

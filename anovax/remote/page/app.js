@@ -202,11 +202,25 @@ function connectEvents() {
   source.onerror = () => {
     if (source && source.readyState === EventSource.CLOSED) {
       source = null;
-      checkPaired().then((ok) => { if (ok) setTimeout(connectEvents, 2000); });
+      checkPaired().then((ok) => { if (ok && !document.hidden) setTimeout(connectEvents, 2000); });
     } else {
       setStatus("connecting", "reconnecting…");
     }
   };
+}
+
+// The open event stream is what tells AnovaX that this phone can be asked (remote/confirm.py):
+// a hidden page (screen off, another app) lets go of it, so no question waits for a phone
+// nobody is looking at; coming back replays what was missed and shows a question still open.
+function updateEvents() {
+  if (!paired) return;
+  if (document.hidden && source) {
+    source.close();
+    source = null;
+    setStatus("connecting", "paused");
+  } else if (!document.hidden && !source) {
+    checkPaired().then((ok) => { if (ok && paired && !document.hidden && !source) connectEvents(); });
+  }
 }
 
 function updateScreen() {
@@ -278,12 +292,12 @@ async function start() {
   $("confirm-yes").addEventListener("click", () => answer(true));
   $("confirm-no").addEventListener("click", () => answer(false));
   $("screen-toggle").addEventListener("click", () => { screenOn = !screenOn; updateScreen(); });
-  document.addEventListener("visibilitychange", updateScreen);
+  document.addEventListener("visibilitychange", () => { updateScreen(); updateEvents(); });
   if (!(await checkPaired())) return;
   paired = true;
   $("unpaired").hidden = true;
   $("remote").hidden = false;
-  connectEvents();
+  if (!document.hidden) connectEvents();
   updateScreen();
 }
 
