@@ -276,9 +276,9 @@ def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None, *, confirm_t
     ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards.
     ``confirm_timeout_s`` shortens the 20 s a held plan waits for a yes (timeout tests)."""
     settings = phone_settings(tmp_path)
-    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
     if confirm_timeout_s is not None:
-        assistant.confirmations.timeout_s = confirm_timeout_s
+        settings = dataclasses.replace(settings, confirm_timeout_s=confirm_timeout_s)
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
     try:
         with desktop_screen(tmp_path) as frames:
             server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),

@@ -9,6 +9,7 @@ from helpers import in_thread, wait_for
 from remote_kit import CHROMIUM, PHONE, phone_remote, playwright_or_skip
 
 from anovax.confirm import Answer
+from anovax.desktop import SimulatedDesktop
 from anovax.events import EventType
 
 QUESTION = "Type `ls` and press Enter in Terminal?"
@@ -54,7 +55,8 @@ def test_a_paired_phone_sees_the_question_and_answers_yes_or_no_and_an_unpaired_
             got = reply.result(timeout=20)
             assert got.answer is Answer.YES and got.frontend == "phone"
             page.wait_for_selector("#confirm", state="hidden")
-            wait_for(lambda: "yes" in page.locator("#confirm-note").inner_text(), what="the yes noted")
+            wait_for(lambda: re.match(r"(You said|Answered) yes", page.locator("#confirm-note").inner_text()),
+                     what="the yes noted")
 
             q, reply = _ask(assistant, target=XSS)  # a window title is anybody's text: shown, never run
             page.wait_for_selector("#confirm:not([hidden])")
@@ -136,4 +138,83 @@ def test_a_hidden_page_is_not_asked_and_a_page_shown_again_is(tmp_path):
             page.wait_for_selector("#confirm:not([hidden])")
             page.tap("#confirm-yes")
             assert reply.result(timeout=20).frontend == "phone"
+            browser.close()
+
+
+# -- the real chain: offline planner, safety's third verdict, the orchestrator holding the batch ----
+
+COMMAND = "open a terminal and type ls and press enter"
+
+
+def _finished(assistant) -> int:
+    return sum(1 for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE)
+
+
+def _send(page, assistant, text: str = COMMAND) -> int:
+    """Type ``text`` on the phone and wait for its question; how many commands had finished before."""
+    before = _finished(assistant)
+    page.fill("#command-text", text)
+    page.press("#command-text", "Enter")
+    page.wait_for_selector("#confirm:not([hidden])", timeout=30_000)
+    assert page.locator("#confirm-question").inner_text() == QUESTION
+    return before
+
+
+def _done(assistant, before: int) -> dict:
+    """The COMMAND_DONE data of the command sent when ``before`` commands had finished."""
+    def finished():
+        done = [e for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE]
+        return done[before] if len(done) > before else None
+    return dict(wait_for(finished, timeout_s=30, what="the command to finish").data)
+
+
+def _typed(desktop) -> list[tuple[str, str]]:
+    return [(a.kind, a.arg) for a in desktop.actions if a.kind in ("type", "keys")]
+
+
+def test_phone_yes_types_ls_into_the_terminal_and_no_types_nothing(tmp_path):
+    sync_playwright = playwright_or_skip()
+    desktop = SimulatedDesktop()
+    with phone_remote(tmp_path, desktop, confirm_timeout_s=60.0) as (assistant, server, _frames):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = _paired_page(browser, server)
+            wait_for(lambda: assistant.confirmations.frontends() == ("phone",), what="the phone registered")
+
+            sent = _send(page, assistant)
+            assert page.locator("#confirm-target").inner_text() == "terminal"
+            assert _typed(desktop) == []  # held: the terminal is open, not one key typed yet
+            page.tap("#confirm-yes")
+            done = _done(assistant, sent)
+            assert done["status"] == "done", done
+            assert _typed(desktop) == [("type", "ls"), ("keys", "enter")]
+            page.wait_for_selector("#confirm", state="hidden")
+
+            desktop.take_actions()
+            sent = _send(page, assistant)
+            page.tap("#confirm-no")
+            done = _done(assistant, sent)
+            assert done["status"] != "done" and "no" in done["message"].lower(), done
+            assert _typed(desktop) == []
+            # the answer's own reply or its CONFIRM_ANSWERED, whichever reaches the page first
+            wait_for(lambda: re.match(r"(You said|Answered) no", page.locator("#confirm-note").inner_text()),
+                     what=lambda: f"the no noted, not {page.locator('#confirm-note').inner_text()!r}")
+            answered = [e for e in assistant.bus.recent(0) if e.type == EventType.CONFIRM_ANSWERED]
+            assert [(e.data["answer"], e.data["frontend"]) for e in answered] == [("yes", "phone"), ("no", "phone")]
+            browser.close()
+
+
+def test_phone_left_unanswered_times_out_and_types_nothing(tmp_path):
+    sync_playwright = playwright_or_skip()
+    desktop = SimulatedDesktop()
+    with phone_remote(tmp_path, desktop, confirm_timeout_s=2.0) as (assistant, server, _frames):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = _paired_page(browser, server)
+            wait_for(lambda: assistant.confirmations.frontends() == ("phone",), what="the phone registered")
+            sent = _send(page, assistant)
+            done = _done(assistant, sent)
+            assert done["status"] != "done" and "no answer" in done["message"].lower(), done
+            assert _typed(desktop) == []
+            page.wait_for_selector("#confirm", state="hidden")
             browser.close()
