@@ -112,6 +112,34 @@ def test_an_unanswered_question_times_out_on_the_page_too(tmp_path):
             browser.close()
 
 
+#: a tap that lands on Yes the instant the card appears (it was aimed at what the card pushed down)
+TAP_ON_ARRIVAL = """() => {
+  const card = document.getElementById('confirm');
+  window.earlyTaps = 0;
+  new MutationObserver(() => {
+    if (!card.hidden) { window.earlyTaps += 1; document.getElementById('confirm-yes').click(); }
+  }).observe(card, {attributes: true, attributeFilter: ['hidden']});
+}"""
+
+
+def test_a_tap_the_moment_the_question_appears_does_not_answer_it(tmp_path):
+    sync_playwright = playwright_or_skip()
+    with phone_remote(tmp_path, confirm_timeout_s=60.0) as (assistant, server, _frames):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = _paired_page(browser, server)
+            wait_for(lambda: assistant.confirmations.frontends() == ("phone",), what="the phone registered")
+            page.evaluate(TAP_ON_ARRIVAL)
+            q, reply = _ask(assistant)
+            page.wait_for_selector("#confirm:not([hidden])")
+            assert page.evaluate("() => window.earlyTaps") == 1
+            page.wait_for_selector("#confirm-yes:enabled")  # armed: now a tap counts
+            assert assistant.confirmations.pending == q and not reply.done()
+            page.tap("#confirm-no")
+            assert reply.result(timeout=20).answer is Answer.NO
+            browser.close()
+
+
 #: what the browser does when the phone's screen goes off or another app comes to the front
 HIDE = """(hidden) => {
   Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});

@@ -5,6 +5,8 @@
 const $ = (id) => document.getElementById(id);
 const MAX_EVENTS = 120;
 const MAX_REPLIES = 6;
+// how long a new question's buttons ignore taps (browsers guard their own prompts the same way)
+const ARM_MS = 600;
 // colour of an event in the list, by what it says about the agent or command
 const KIND = {
   COMMAND_RECEIVED: "info", PLAN_READY: "info", AGENT_SPAWNED: "running", AGENT_STARTED: "running",
@@ -127,7 +129,12 @@ function showQuestion(q) {
     li.textContent = [step.tool, shortParams(step.params)].filter(Boolean).join(" ");
     steps.append(li);
   }
-  $("confirm-yes").disabled = $("confirm-no").disabled = false;
+  // the card appears above everything and pushes the page down: a tap meant for what was there
+  // a moment ago must not land on Yes, so the buttons only take taps once they have been seen
+  $("confirm-yes").disabled = $("confirm-no").disabled = true;
+  setTimeout(() => {
+    if (question === q) $("confirm-yes").disabled = $("confirm-no").disabled = false;
+  }, ARM_MS);
   $("confirm-note").textContent = "";
   $("confirm").hidden = false;
   clearInterval(countdown);
