@@ -359,9 +359,13 @@ class Orchestrator:
         cancel.check()
         verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used)
         if not verdict.ok:
-            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
+            # a sub-plan is never asked about: it runs on an agent's thread, under its TTL, and the
+            # person asked for the whole task, not for what a model made of a part of it
+            reason = (f"Part of this needs your yes ({verdict.question}); ask me for that part directly."
+                      if verdict.needs_yes else verdict.reason)
+            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=reason,
                           data={"rule": verdict.rule, "depth": depth + 1, "goal": goal})
-            raise PermanentToolError(verdict.reason)
+            raise PermanentToolError(reason)
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "depth": depth + 1})
         return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, cancel=cancel)
 
