@@ -7,6 +7,7 @@ tap on Yes re-activates it and types ``ls`` + Enter, which the recorder reads ba
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 
@@ -58,14 +59,16 @@ def _window_name(window: int) -> str:
                           timeout=5).stdout.strip()
 
 
-def test_phone_yes_types_ls_into_a_real_xterm_and_no_types_nothing(desk_env, tmp_path):
+@contextlib.contextmanager
+def phone_on_x(xvfb, tmp_path, confirm_timeout_s: float):
+    """The assistant on the real LinuxDesktop behind a started remote, and a paired phone page:
+    yields (assistant, desktop, page)."""
     from anovax.desktop.linux import LinuxDesktop
     from anovax.speech.engine import ConsoleSpeech
 
-    record, xvfb = desk_env
     sync_playwright = playwright_or_skip()
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
-                        remote_bind="127.0.0.1", confirm_timeout_s=60.0)
+                        remote_bind="127.0.0.1", confirm_timeout_s=confirm_timeout_s)
     desk = LinuxDesktop(settings)
     assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desk, speech=ConsoleSpeech())
     server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
@@ -79,31 +82,7 @@ def test_phone_yes_types_ls_into_a_real_xterm_and_no_types_nothing(desk_env, tmp
             page.goto(server.pairing_url)
             page.wait_for_selector("#remote:not([hidden])")
             wait_for(lambda: assistant.confirmations.frontends() == ("phone",), what="the phone registered")
-
-            for word, expected in (("yes", ["ls"]), ("no", ["ls"])):
-                done_before = sum(1 for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE)
-                page.fill("#command-text", COMMAND)
-                page.press("#command-text", "Enter")
-                page.wait_for_selector("#confirm:not([hidden])", timeout=30_000)
-                # the terminal is open and has the focus; not one key has reached it yet
-                wait_for(lambda: record.with_name(record.name + ".started").exists(), timeout_s=15,
-                         what="the recorder running in xterm")
-                assert _lines(record) == (["ls"] if word == "no" else [])
-                title = page.locator("#confirm-target").inner_text()
-                assert desk.target_window is not None and title == _window_name(desk.target_window)
-                page.tap(f"#confirm-{word}")
-                done = wait_for(lambda: [e for e in assistant.bus.recent(0)
-                                         if e.type == EventType.COMMAND_DONE][done_before:], timeout_s=60,
-                                what="the command to finish")[0]
-                if word == "yes":
-                    assert done.data["status"] == "done", done.data
-                    wait_for(lambda: _lines(record) == expected, timeout_s=15,
-                             what=lambda: f"ls + Enter in the terminal (it read {_lines(record)!r})")
-                else:
-                    assert done.data["status"] != "done", done.data
-                record.with_name(record.name + ".started").unlink()
-            # the No's terminal read nothing: still only the Yes's one line, after every key of it was handled
-            assert _lines(record) == ["ls"]
+            yield assistant, desk, page
             browser.close()
     finally:
         server.stop()
@@ -111,3 +90,53 @@ def test_phone_yes_types_ls_into_a_real_xterm_and_no_types_nothing(desk_env, tmp
         for child in desk.children:
             child.terminate()
         desk.close()
+
+
+def _ask_from_the_phone(page, assistant, desk, record) -> int:
+    """Send the command from the phone and wait for its question while the new terminal waits;
+    how many commands had finished before."""
+    started = record.with_name(record.name + ".started")
+    started.unlink(missing_ok=True)
+    before = sum(1 for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE)
+    page.fill("#command-text", COMMAND)
+    page.press("#command-text", "Enter")
+    page.wait_for_selector("#confirm:not([hidden])", timeout=30_000)
+    wait_for(lambda: started.exists(), timeout_s=15, what="the recorder running in the new xterm")
+    # the question names the real window the keys would go to
+    assert desk.target_window is not None
+    assert page.locator("#confirm-target").inner_text() == _window_name(desk.target_window)
+    return before
+
+
+def _done(assistant, before: int) -> dict:
+    return dict(wait_for(lambda: [e for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE][before:],
+                         timeout_s=60, what="the command to finish")[0].data)
+
+
+def test_phone_yes_types_ls_into_a_real_xterm_and_no_types_nothing(desk_env, tmp_path):
+    record, xvfb = desk_env
+    with phone_on_x(xvfb, tmp_path, confirm_timeout_s=60.0) as (assistant, desk, page):
+        before = _ask_from_the_phone(page, assistant, desk, record)
+        assert _lines(record) == []  # the terminal is open and has the focus; not one key yet
+        page.tap("#confirm-yes")
+        done = _done(assistant, before)
+        assert done["status"] == "done", done
+        wait_for(lambda: _lines(record) == ["ls"], timeout_s=15,
+                 what=lambda: f"ls + Enter in the terminal (it read {_lines(record)!r})")
+
+        before = _ask_from_the_phone(page, assistant, desk, record)
+        page.tap("#confirm-no")
+        done = _done(assistant, before)
+        assert done["status"] == "needs_yes", done
+        # the No's terminal read nothing: still only the Yes's one line
+        assert _lines(record) == ["ls"]
+
+
+def test_phone_left_unanswered_times_out_and_the_real_xterm_gets_nothing(desk_env, tmp_path):
+    record, xvfb = desk_env
+    with phone_on_x(xvfb, tmp_path, confirm_timeout_s=2.0) as (assistant, desk, page):
+        before = _ask_from_the_phone(page, assistant, desk, record)
+        done = _done(assistant, before)
+        assert done["status"] == "needs_yes" and "no answer" in done["message"].lower(), done
+        page.wait_for_selector("#confirm", state="hidden")
+        assert _lines(record) == []
