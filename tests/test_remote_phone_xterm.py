@@ -2,7 +2,8 @@
 running a $SHELL that records each line it reads, and the phone page in Chromium.
 
 "open a terminal and type ls and press enter" from the phone opens the terminal and is held; a
-tap on Yes re-activates it and types ``ls`` + Enter, which the recorder reads back; a No types nothing.
+tap on Yes re-activates it and types ``ls`` + Enter, which the recorder reads back; a No, and a
+question left unanswered past its (here 2 s) window, type nothing.
 """
 
 from __future__ import annotations
