@@ -138,7 +138,8 @@ def make_remote(assistant: AssistantPort) -> Any:
     except ImportError as exc:
         print(f"anovax: the phone remote is unavailable ({exc}).", file=sys.stderr)
         return None
-    remote = RemoteServer(assistant.settings, assistant.bus, assistant.submit, state=assistant_state(assistant))
+    remote = RemoteServer(assistant.settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
+                          confirmations=assistant.confirmations)
     if assistant.settings.remote:
         try:
             remote.start()

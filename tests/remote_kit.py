@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anovax.app import Assistant, CommandResult, Status, build_assistant
+from anovax.confirm import Confirmations
 from anovax.desktop import SimulatedDesktop
 from anovax.events import EventBus
 from anovax.memory import Memory
@@ -59,6 +60,8 @@ class Remote:
     submit: RecordingSubmit
     screen: SyntheticScreen
     seen: list = field(default_factory=list)
+    #: the broker the remote answers through (start_remote(confirm_timeout_s=...)), else None
+    confirmations: Confirmations | None = None
 
     @property
     def host(self) -> str:
@@ -180,7 +183,7 @@ class Stream:
 
 
 def start_remote(tmp_path, *, limits: Limits = TEST_LIMITS, policy: AuthPolicy | None = None, clock=None,
-                 token: str | None = None, **settings: Any) -> Remote:
+                 token: str | None = None, confirm_timeout_s: float | None = None, **settings: Any) -> Remote:
     bus = EventBus()
     submit = RecordingSubmit()
     screen = SyntheticScreen(320, 180)
@@ -189,9 +192,10 @@ def start_remote(tmp_path, *, limits: Limits = TEST_LIMITS, policy: AuthPolicy |
     guard_kwargs: dict[str, Any] = {"policy": policy or AuthPolicy(max_failures=5)}
     if clock is not None:
         guard_kwargs["clock"] = clock
+    confirmations = Confirmations(bus, timeout_s=confirm_timeout_s) if confirm_timeout_s is not None else None
     server = RemoteServer(dataclasses.replace(base, **settings), bus, submit, frames=screen, limits=limits,
-                          guard=Guard(token, **guard_kwargs))
-    remote = Remote(server, bus, submit, screen)
+                          guard=Guard(token, **guard_kwargs), confirmations=confirmations)
+    remote = Remote(server, bus, submit, screen, confirmations=confirmations)
     bus.subscribe("test-seen", remote.seen.append)
     server.start()
     return remote
@@ -224,6 +228,19 @@ SCREEN_SUM = """() => {
 }"""
 
 
+def playwright_or_skip():
+    """Playwright's ``sync_playwright``, or skip the test when it or Debian's Chromium is missing."""
+    import pytest
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install playwright; it is in the [dev] extra)")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"{CHROMIUM} is missing (Debian package chromium; `make test` installs it)")
+    return sync_playwright
+
+
 def phone_settings(tmp_path) -> Settings:
     """The assistant behind the phone page: offline planner, all state in ``tmp_path``."""
     return Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
@@ -253,15 +270,19 @@ def desktop_screen(tmp_path) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None) -> Iterator[tuple[Assistant, RemoteServer, Any]]:
+def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None, *, confirm_timeout_s: float | None = None
+                 ) -> Iterator[tuple[Assistant, RemoteServer, Any]]:
     """The assistant (offline, ``desktop`` or a simulated one) behind a started remote that streams
-    ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards."""
+    ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards.
+    ``confirm_timeout_s`` shortens the 20 s a held plan waits for a yes (timeout tests)."""
     settings = phone_settings(tmp_path)
+    if confirm_timeout_s is not None:
+        settings = dataclasses.replace(settings, confirm_timeout_s=confirm_timeout_s)
     assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
     try:
         with desktop_screen(tmp_path) as frames:
             server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
-                                  frames=frames, limits=TEST_LIMITS)
+                                  frames=frames, limits=TEST_LIMITS, confirmations=assistant.confirmations)
             server.start()
             try:
                 yield assistant, server, frames

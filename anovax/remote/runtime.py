@@ -23,6 +23,7 @@ from typing import Any
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
+from anovax.confirm import Confirmations
 from anovax.events import EventBus, EventType
 from anovax.net import lan_address
 from anovax.remote.auth import Ban, Guard, allowed_hosts
@@ -126,12 +127,14 @@ class RemoteServer:
 
     def __init__(self, settings: Settings, bus: EventBus, submit: Submit, state: Callable[[], Mapping[str, Any]]
                  | None = None, frames: FrameSource | None = None, *, limits: Limits | None = None,
-                 guard: Guard | None = None) -> None:
+                 guard: Guard | None = None, confirmations: Confirmations | None = None) -> None:
         self.settings = settings
         self.bus = bus
         self.limits = limits or Limits()
+        # ``confirmations``: the assistant's broker; a paired phone with its page open answers
+        # held plans through it (remote/confirm.py says when the phone counts as a front end)
         self.app = create_app(settings, bus, submit, state=state, frames=frames, guard=guard, limits=self.limits,
-                              on_viewers=self._viewers_changed)
+                              on_viewers=self._viewers_changed, confirmations=confirmations)
         self._ctx: RemoteContext = self.app.extensions["anovax.remote"]
         self._ctx.on_ban = self._banned
         self._ctx.on_pair = self._paired
@@ -179,6 +182,11 @@ class RemoteServer:
     @property
     def event_clients(self) -> int:
         return self._ctx.events.clients
+
+    @property
+    def phones_watching(self) -> int:
+        """Paired phones with their event stream open: the phone is asked while this is > 0."""
+        return self._ctx.seats.open if self._ctx.seats is not None else 0
 
     def bans(self) -> list[Ban]:
         return self._ctx.guard.bans()

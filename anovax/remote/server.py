@@ -5,7 +5,8 @@ cross-site check on ``Origin``/``Sec-Fetch-Site`` (403), then for ``/api/*`` the
 credentials (401, counted towards a ban). Writes must be ``application/json`` (415)
 within ``max_body_bytes`` (413). Errors are JSON without tracebacks; every response
 carries the security headers. A command only enters the assistant's queue through
-``submit``, so it meets the same planner and ``safety_check`` as a spoken one.
+``submit``, so it meets the same planner and ``safety_check`` as a spoken one; an answer to
+a held plan only reaches the ``Confirmations`` broker from a paired phone (remote/confirm.py).
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from flask import Flask, Response, current_app, g, jsonify, redirect, request, s
 from werkzeug.exceptions import HTTPException
 from werkzeug.wsgi import ClosingIterator
 
+from anovax.confirm import Confirmations
 from anovax.events import Event, EventBus
 from anovax.remote.auth import Guard, Identity, allowed_hosts, host_ok, origin_ok
 from anovax.remote.capture import FrameSource, MssScreen
+from anovax.remote.confirm import PhoneSeats
 from anovax.remote.streams import EventFanout, ScreenBroadcaster
 from anovax.settings import Settings
 
@@ -96,6 +99,10 @@ class RemoteContext:
     stopping: threading.Event = field(default_factory=threading.Event)
     on_ban: Callable[[str, int], None] | None = None
     on_pair: Callable[[str], None] | None = None
+    #: the broker a paired phone answers held plans through (None: this remote takes no answers)
+    confirmations: Confirmations | None = None
+    #: registers "phone" with ``confirmations`` while a paired phone's event stream is open
+    seats: PhoneSeats | None = None
     _commands: dict[str, deque[float]] = field(default_factory=dict)
     _commands_lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -125,7 +132,8 @@ def ctx() -> RemoteContext:
 def create_app(settings: Settings, bus: EventBus, submit: Submit, *,
                state: Callable[[], Mapping[str, Any]] | None = None, frames: FrameSource | None = None,
                guard: Guard | None = None, limits: Limits | None = None,
-               on_viewers: Callable[[int], None] | None = None) -> Flask:
+               on_viewers: Callable[[int], None] | None = None,
+               confirmations: Confirmations | None = None) -> Flask:
     """The Flask app. ``frames`` defaults to the real screen; ``hosts`` is filled in once the port is known."""
     limits = limits or Limits()
     app = Flask(__name__, static_folder=str(PAGE_DIR), static_url_path="/static")
@@ -139,7 +147,8 @@ def create_app(settings: Settings, bus: EventBus, submit: Submit, *,
     app.extensions["anovax.remote"] = RemoteContext(
         bus=bus, submit=submit, guard=guard or Guard(settings.remote_token or None), screen=screen,
         events=EventFanout(bus, max_clients=limits.max_event_clients, queue_size=limits.event_queue),
-        limits=limits, state=state, hosts=allowed_hosts(("127.0.0.1", "localhost", "::1"), settings.remote_port))
+        limits=limits, state=state, hosts=allowed_hosts(("127.0.0.1", "localhost", "::1"), settings.remote_port),
+        confirmations=confirmations, seats=PhoneSeats(confirmations) if confirmations is not None else None)
     app.url_map.merge_slashes = False  # "/static//etc/passwd" is a 404, not a redirect to a cleaned-up path
     app.before_request(_gatekeeper)
     app.after_request(_secure_headers)

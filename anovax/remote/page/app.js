@@ -5,12 +5,23 @@
 const $ = (id) => document.getElementById(id);
 const MAX_EVENTS = 120;
 const MAX_REPLIES = 6;
+// how long a new question's buttons ignore taps (browsers guard their own prompts the same way)
+const ARM_MS = 600;
 // colour of an event in the list, by what it says about the agent or command
 const KIND = {
   COMMAND_RECEIVED: "info", PLAN_READY: "info", AGENT_SPAWNED: "running", AGENT_STARTED: "running",
   AGENT_RETRY: "warn", AGENT_VERIFIED: "ok", AGENT_DONE: "ok", AGENT_FAILED: "bad", AGENT_EXPIRED: "bad",
   SAFETY_REFUSED: "bad", COMMAND_REJECTED: "bad", PLANNER_FAULT: "warn", SPEAK_START: "info",
   RECOVERY_STARTED: "warn", RECOVERY_DONE: "info", REMOTE_BANNED: "bad",
+  CONFIRM_REQUESTED: "warn", CONFIRM_ANSWERED: "info",
+};
+// what the phone says when a question ends, by how it ended
+const ENDED = {
+  yes: (by) => `Answered yes${by}.`,
+  no: (by) => `Answered no${by}: nothing ran.`,
+  timeout: () => "No answer in time, so nothing ran.",
+  nobody: () => "Nobody could answer, so nothing ran.",
+  stopped: () => "Stopped.",
 };
 // noisy events the phone does not list
 const HIDDEN = new Set(["SPEAK_END", "REMOTE_VIEWERS", "VOICE_HEARD", "SPECULATION_MISS"]);
@@ -19,6 +30,11 @@ let source = null;
 let lastId = 0;
 let screenOn = true;
 let paired = false;
+// the question a held plan waits on (null: none). Its countdown runs on the server's clock:
+// a phone's own clock may be minutes off, so the page keeps the offset from GET /api/state.
+let question = null;
+let clockOffsetMs = 0;
+let countdown = null;
 
 function setStatus(state, text) {
   const el = $("status");
@@ -29,6 +45,7 @@ function setStatus(state, text) {
 function showUnpaired(why) {
   paired = false;
   if (source) { source.close(); source = null; }
+  if (question) hideQuestion(question.question_id);  // an unpaired page can answer nothing
   $("screen").removeAttribute("src");
   $("remote").hidden = true;
   $("unpaired").hidden = false;
@@ -49,6 +66,8 @@ function describe(ev) {
   if (ev.type === "COMMAND_RECEIVED") return data.text || "";
   if (ev.type === "COMMAND_DONE") return data.message || data.status || "";
   if (ev.type === "SPEAK_START") return data.text || "";
+  if (ev.type === "CONFIRM_REQUESTED") return data.question || "";
+  if (ev.type === "CONFIRM_ANSWERED") return [data.answer, data.frontend].filter(Boolean).join(" · ");
   if (ev.error) return [ev.tool, ev.error].filter(Boolean).join(": ");
   return [ev.tool, shortParams(ev.params)].filter(Boolean).join(" ");
 }
@@ -94,11 +113,88 @@ function addReply(text) {
   while (list.children.length > MAX_REPLIES) list.lastElementChild.remove();
 }
 
+function serverNow() { return Date.now() + clockOffsetMs; }
+
+function showQuestion(q) {
+  if (!q || typeof q.question_id !== "string") return;
+  if (Number(q.expires_ts) * 1000 <= serverNow()) return;  // replayed, and already over
+  if (question && question.question_id === q.question_id) return;
+  question = q;
+  $("confirm-question").textContent = q.question || "";
+  $("confirm-target").textContent = q.target || "the active window";
+  const steps = $("confirm-steps");
+  steps.replaceChildren();
+  for (const step of q.steps || []) {
+    const li = document.createElement("li");
+    li.textContent = [step.tool, shortParams(step.params)].filter(Boolean).join(" ");
+    steps.append(li);
+  }
+  // the card appears above everything and pushes the page down: a tap meant for what was there
+  // a moment ago must not land on Yes, so the buttons only take taps once they have been seen
+  $("confirm-yes").disabled = $("confirm-no").disabled = true;
+  setTimeout(() => {
+    if (question === q) $("confirm-yes").disabled = $("confirm-no").disabled = false;
+  }, ARM_MS);
+  $("confirm-note").textContent = "";
+  $("confirm").hidden = false;
+  clearInterval(countdown);
+  countdown = setInterval(tick, 250);
+  tick();
+}
+
+function hideQuestion(questionId, note) {
+  if (!question || question.question_id !== questionId) return;
+  question = null;
+  clearInterval(countdown);
+  countdown = null;
+  $("confirm").hidden = true;
+  if (note) $("confirm-note").textContent = note;
+}
+
+function tick() {
+  if (!question) return;
+  const left = Math.max(0, Math.ceil((Number(question.expires_ts) * 1000 - serverNow()) / 1000));
+  $("confirm-countdown").textContent = `${left} s left`;
+  if (left <= 0) hideQuestion(question.question_id, ENDED.timeout());
+}
+
+async function answer(yes) {
+  if (!question) return;
+  const id = question.question_id;
+  $("confirm-yes").disabled = $("confirm-no").disabled = true;  // one tap is one answer
+  let response;
+  try {
+    response = await fetch("/api/confirm", {
+      method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ question_id: id, answer: yes ? "yes" : "no" }),
+    });
+  } catch (_) {
+    $("confirm-note").textContent = "Could not reach AnovaX: try again.";
+    $("confirm-yes").disabled = $("confirm-no").disabled = false;
+    return;
+  }
+  let body = {};
+  try { body = await response.json(); } catch (_) { /* keep {} */ }
+  if (response.status === 401) { showUnpaired(); return; }
+  // 404/409: the question is over (answered elsewhere, timed out); the page stops offering it
+  hideQuestion(id, response.ok ? body.message : (body.error || `Refused (${response.status}).`));
+}
+
+function onConfirmEvent(ev) {
+  const data = ev.data || {};
+  if (ev.type === "CONFIRM_REQUESTED" && (data.frontends || []).length) showQuestion(data);
+  if (ev.type === "CONFIRM_ANSWERED") {
+    const by = data.frontend ? ` on the ${data.frontend}` : "";
+    hideQuestion(data.question_id, (ENDED[data.answer] || ENDED.stopped)(by));
+  }
+}
+
 function onEvent(message) {
   let ev;
   try { ev = JSON.parse(message.data); } catch (_) { return; }
   lastId = Math.max(lastId, Number(message.lastEventId) || 0);
   addEvent(ev);
+  onConfirmEvent(ev);
   if (ev.type === "COMMAND_DONE" && ev.data) addReply(ev.data.message);
   if (ev.type === "REMOTE_VIEWERS" && ev.data) $("screen-note").textContent = `${ev.data.viewers} watching`;
 }
@@ -113,11 +209,25 @@ function connectEvents() {
   source.onerror = () => {
     if (source && source.readyState === EventSource.CLOSED) {
       source = null;
-      checkPaired().then((ok) => { if (ok) setTimeout(connectEvents, 2000); });
+      checkPaired().then((ok) => { if (ok && !document.hidden) setTimeout(connectEvents, 2000); });
     } else {
       setStatus("connecting", "reconnecting…");
     }
   };
+}
+
+// The open event stream is what tells AnovaX that this phone can be asked (remote/confirm.py):
+// a hidden page (screen off, another app) lets go of it, so no question waits for a phone
+// nobody is looking at; coming back replays what was missed and shows a question still open.
+function updateEvents() {
+  if (!paired) return;
+  if (document.hidden && source) {
+    source.close();
+    source = null;
+    setStatus("connecting", "paused");
+  } else if (!document.hidden && !source) {
+    checkPaired().then((ok) => { if (ok && paired && !document.hidden && !source) connectEvents(); });
+  }
 }
 
 function updateScreen() {
@@ -143,6 +253,13 @@ async function checkPaired() {
     return false;
   }
   if (!response.ok) { setStatus("connecting", `error ${response.status}`); return false; }
+  let info = null;
+  try { info = await response.json(); } catch (_) { /* an old server: no questions */ }
+  const confirm = info && info.confirm;
+  if (confirm) {
+    clockOffsetMs = Number(confirm.server_time) * 1000 - Date.now();
+    if (confirm.can_answer && confirm.pending) showQuestion(confirm.pending);
+  }
   return true;
 }
 
@@ -179,13 +296,15 @@ async function start() {
     send(input.value);
     input.value = "";
   });
+  $("confirm-yes").addEventListener("click", () => answer(true));
+  $("confirm-no").addEventListener("click", () => answer(false));
   $("screen-toggle").addEventListener("click", () => { screenOn = !screenOn; updateScreen(); });
-  document.addEventListener("visibilitychange", updateScreen);
+  document.addEventListener("visibilitychange", () => { updateScreen(); updateEvents(); });
   if (!(await checkPaired())) return;
   paired = true;
   $("unpaired").hidden = true;
   $("remote").hidden = false;
-  connectEvents();
+  if (!document.hidden) connectEvents();
   updateScreen();
 }
 

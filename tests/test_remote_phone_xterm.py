@@ -1,0 +1,143 @@
+"""The phone's Yes into a real terminal: Xvfb + openbox, the real LinuxDesktop, Debian's xterm
+running a $SHELL that records each line it reads, and the phone page in Chromium.
+
+"open a terminal and type ls and press enter" from the phone opens the terminal and is held; a
+tap on Yes re-activates it and types ``ls`` + Enter, which the recorder reads back; a No, and a
+question left unanswered past its (here 2 s) window, type nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+
+import pytest
+from helpers import wait_for
+from remote_kit import CHROMIUM, PHONE, TEST_LIMITS, playwright_or_skip
+
+from anovax.app import build_assistant
+from anovax.events import EventType
+from anovax.memory import Memory
+from anovax.remote import MssScreen, RemoteServer
+from anovax.remote.state import assistant_state
+from anovax.settings import Settings
+
+COMMAND = "open a terminal and type ls and press enter"
+#: what xterm runs instead of a shell: every line the terminal hands it, appended to $RECORD
+RECORDER = """#!/bin/sh
+: > "$RECORD.started"
+while IFS= read -r line; do printf '%s\\n' "$line" >> "$RECORD"; done
+"""
+
+pytestmark = pytest.mark.skipif(not (shutil.which("xterm") and shutil.which("xdotool")),
+                                reason="needs xterm and xdotool (Debian packages xterm, xdotool)")
+
+
+@pytest.fixture
+def desk_env(xvfb, monkeypatch, tmp_path):
+    """This test's process on the private X server, with $SHELL the recorder: (record file, env)."""
+    if not xvfb.wm:
+        pytest.skip("openbox is not installed: without a window manager no window gets the focus")
+    recorder = tmp_path / "record.sh"
+    recorder.write_text(RECORDER)
+    recorder.chmod(0o755)
+    record = tmp_path / "typed.txt"
+    for key, value in xvfb.env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("SHELL", str(recorder))
+    monkeypatch.setenv("RECORD", str(record))
+    return record, xvfb
+
+
+def _lines(record) -> list[str]:
+    return record.read_text().splitlines() if record.exists() else []
+
+
+def _window_name(window: int) -> str:
+    return subprocess.run(["xdotool", "getwindowname", str(window)], capture_output=True, text=True,
+                          timeout=5).stdout.strip()
+
+
+@contextlib.contextmanager
+def phone_on_x(xvfb, tmp_path, confirm_timeout_s: float):
+    """The assistant on the real LinuxDesktop behind a started remote, and a paired phone page:
+    yields (assistant, desktop, page)."""
+    from anovax.desktop.linux import LinuxDesktop
+    from anovax.speech.engine import ConsoleSpeech
+
+    sync_playwright = playwright_or_skip()
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None, remote_port=0,
+                        remote_bind="127.0.0.1", confirm_timeout_s=confirm_timeout_s)
+    desk = LinuxDesktop(settings)
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desk, speech=ConsoleSpeech())
+    server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
+                          frames=MssScreen(display=xvfb.display), limits=TEST_LIMITS,
+                          confirmations=assistant.confirmations)
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(server.pairing_url)
+            page.wait_for_selector("#remote:not([hidden])")
+            wait_for(lambda: assistant.confirmations.frontends() == ("phone",), what="the phone registered")
+            yield assistant, desk, page
+            browser.close()
+    finally:
+        server.stop()
+        assistant.close()
+        for child in desk.children:
+            child.terminate()
+        desk.close()
+
+
+def _ask_from_the_phone(page, assistant, desk, record) -> int:
+    """Send the command from the phone and wait for its question while the new terminal waits;
+    how many commands had finished before."""
+    started = record.with_name(record.name + ".started")
+    started.unlink(missing_ok=True)
+    before = sum(1 for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE)
+    page.fill("#command-text", COMMAND)
+    page.press("#command-text", "Enter")
+    page.wait_for_selector("#confirm:not([hidden])", timeout=30_000)
+    wait_for(lambda: started.exists(), timeout_s=15, what="the recorder running in the new xterm")
+    # the question names the real window the keys would go to
+    assert desk.target_window is not None
+    assert page.locator("#confirm-target").inner_text() == _window_name(desk.target_window)
+    return before
+
+
+def _done(assistant, before: int) -> dict:
+    return dict(wait_for(lambda: [e for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE][before:],
+                         timeout_s=60, what="the command to finish")[0].data)
+
+
+def test_phone_yes_types_ls_into_a_real_xterm_and_no_types_nothing(desk_env, tmp_path):
+    record, xvfb = desk_env
+    with phone_on_x(xvfb, tmp_path, confirm_timeout_s=60.0) as (assistant, desk, page):
+        before = _ask_from_the_phone(page, assistant, desk, record)
+        assert _lines(record) == []  # the terminal is open and has the focus; not one key yet
+        page.tap("#confirm-yes")
+        done = _done(assistant, before)
+        assert done["status"] == "done", done
+        wait_for(lambda: _lines(record) == ["ls"], timeout_s=15,
+                 what=lambda: f"ls + Enter in the terminal (it read {_lines(record)!r})")
+
+        before = _ask_from_the_phone(page, assistant, desk, record)
+        page.tap("#confirm-no")
+        done = _done(assistant, before)
+        assert done["status"] == "needs_yes", done
+        # the No's terminal read nothing: still only the Yes's one line
+        assert _lines(record) == ["ls"]
+
+
+def test_phone_left_unanswered_times_out_and_the_real_xterm_gets_nothing(desk_env, tmp_path):
+    record, xvfb = desk_env
+    with phone_on_x(xvfb, tmp_path, confirm_timeout_s=2.0) as (assistant, desk, page):
+        before = _ask_from_the_phone(page, assistant, desk, record)
+        done = _done(assistant, before)
+        assert done["status"] == "needs_yes" and "no answer" in done["message"].lower(), done
+        page.wait_for_selector("#confirm", state="hidden")
+        assert _lines(record) == []
