@@ -130,6 +130,11 @@ class Confirmations:
                 self._frontends[frontend] -= 1
                 if self._frontends[frontend] <= 0:
                     del self._frontends[frontend]
+                if not self._frontends and self._pending is not None and self._answer is None:
+                    # the last one that could answer went away (the orb closed, the phone's page
+                    # hid): nobody is left to say yes, so the question ends now, not in 20 s
+                    self._answer = (Answer.NOBODY, "")
+                    self._answered.set()
         return unregister
 
     def frontends(self) -> tuple[str, ...]:
@@ -188,7 +193,8 @@ class Confirmations:
                 if self._answered.wait(_POLL_S):
                     with self._lock:
                         if self._answer is not None:
-                            return self._answer
+                            answer, frontend = self._answer
+                            return answer, frontend or None
                 if cancel is not None and cancel.cancelled:
                     result: tuple[Answer, str | None] = (Answer.STOPPED, None)
                 elif self._clock() - started >= self.timeout_s:

@@ -95,6 +95,16 @@ def test_a_stop_while_waiting_ends_the_question_as_stopped():
     assert future.result(timeout=5).answer is Answer.STOPPED
 
 
+def test_when_the_last_front_end_goes_away_the_question_ends_as_nobody():
+    c = Confirmations(EventBus(), timeout_s=20)
+    unregister = c.register("phone")
+    future = in_thread(lambda: c.ask(question(c)))
+    wait_for(lambda: c.pending is not None, 5.0, "the question")
+    unregister()  # the only phone's page was hidden
+    reply = future.result(timeout=5)
+    assert reply.answer is Answer.NOBODY and reply.frontend is None and reply.seconds < 5
+
+
 def test_only_a_true_bool_is_a_yes():
     c = Confirmations(EventBus(), timeout_s=20)
     c.register("phone")
