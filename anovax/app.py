@@ -17,6 +17,7 @@ from typing import Any
 
 from anovax.assistant import MAX_COMMAND_CHARS, QUEUE_SIZE, Assistant, Recover
 from anovax.cancel import CancelToken
+from anovax.confirm import Confirmations
 from anovax.desktop.base import Desktop
 from anovax.desktop.launcher import state_dir
 from anovax.desktop.simulated import SimulatedDesktop
@@ -76,7 +77,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
                     model: JsonModel | None = DEFAULT, planner: Planner | None = None,
                     memory: Memory | None = None, bus: EventBus | None = None,
                     clock: Callable[[], float] | None = None, recover: Recover | None = DEFAULT,
-                    orchestrator_options: dict[str, Any] | None = None) -> Assistant:
+                    orchestrator_options: dict[str, Any] | None = None,
+                    confirmations: Confirmations | None = None) -> Assistant:
     """The whole assistant, wired. Every port may be given (a fake in tests); what is not is
     made from ``settings``:
 
@@ -87,10 +89,14 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
       plans (``planner``, else a model-backed planner with the offline one behind it) and runs
       recovery (``recover``; None: no recovery).
     - ``clock``: the orchestrator's monotonic clock (agent TTLs, the janitor).
+    - ``confirmations``: who is asked about a plan held for a yes (default: a broker with the
+      settings' answer window, which front ends register with).
     """
     # the user's own app names are apps to the offline planner too ("open the test editor")
     register_user_apps(name for app in settings.apps for name in app.names)
     bus = bus if bus is not None else EventBus()
+    if confirmations is None:
+        confirmations = Confirmations(bus, timeout_s=settings.confirm_timeout_s)
     memory = memory if memory is not None else Memory(settings.memory_path)
     if model is DEFAULT:
         model = make_model(settings) if planner is None else None
@@ -114,7 +120,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
             options.setdefault("clock", clock)
         orchestrator = Orchestrator(desktop, bus, speaker=speaker,
                                     subtasks=SubtaskRunner(plan=_subgoal_planner(planner), check=safety_check),
-                                    remember=memory.remember, set_current_app=memory.session.set_app, **options)
+                                    remember=memory.remember, set_current_app=memory.session.set_app,
+                                    confirmations=confirmations, **options)
     if recover is DEFAULT:
         recover = None
         if model is not None and orchestrator is not None:
@@ -125,7 +132,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
             recover = lambda text, outcome, command_id, budget, cancel: loop.run(  # noqa: E731
                 text, outcome, command_id=command_id, budget=budget, cancel=cancel)
     assistant = Assistant(settings, planner=planner, memory=memory, bus=bus, desktop=desktop,
-                          orchestrator=orchestrator, speaker=speaker, recover=recover, closers=closers)
+                          orchestrator=orchestrator, speaker=speaker, recover=recover, closers=closers,
+                          confirmations=confirmations)
     built.append(assistant)
     return assistant
 

@@ -286,7 +286,11 @@ class Assistant:
                                    focused_app=self.memory.session.current_app)
             timings["safety"] = (time.perf_counter() - started) * 1000
         cancel.check()
-        if not verdict.ok:
+        if verdict.needs_yes and self.orchestrator is None:  # a dry run: nobody would be asked
+            message = f"This needs a yes first, and a dry run asks nobody: {verdict.question}"
+            return self._finish(CommandResult(status=Status.NEEDS_YES, message=message, plan=plan,
+                                              verdict=verdict, timings_ms=timings, **base))
+        if not verdict.ok and not verdict.needs_yes:
             self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
                           data={"rule": verdict.rule, "step": verdict.step})
             return self._finish(CommandResult(status=Status.REFUSED, message=verdict.reason, plan=plan,
@@ -297,8 +301,9 @@ class Assistant:
 
         started = time.perf_counter()
         budget = AgentBudget()  # one budget for the plan, its sub-plans and any recovery
-        outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel)
-        if not outcome.ok and self._recover is not None and not cancel.cancelled:
+        outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel,
+                                             verdict=verdict)
+        if not outcome.ok and not outcome.denied and self._recover is not None and not cancel.cancelled:
             outcome = self._recover(text, outcome, command_id, budget, cancel)
         timings["dispatch"] = (time.perf_counter() - started) * 1000
         if cancel.cancelled:  # a stop that came as the last step ended still stopped the command
@@ -306,6 +311,8 @@ class Assistant:
         if outcome.ok:
             message = outcome.spoken or "Done."
             status = Status.DONE
+        elif outcome.denied:
+            message, status = outcome.denied, Status.NEEDS_YES
         else:
             message = f"I couldn't finish that: {outcome.error_summary()}"
             status = Status.FAILED

@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from anovax import __version__
 from anovax.app import Assistant, CommandResult, Status
 from anovax.cancel import is_stop_utterance
+from anovax.console_question import ConsoleQuestion
 from anovax.desktop import SimulatedDesktop
 from anovax.interrupts import interrupt_handled
 from anovax.port import AssistantPort
@@ -41,14 +42,23 @@ def format_result(result: CommandResult) -> str:
     if result.verdict is not None:
         if result.verdict.ok:
             lines.append("Safety: allowed")
+        elif result.verdict.needs_yes:
+            lines.append(f"Safety: asks first: {result.verdict.question}")
         else:
             lines.append(f"Safety: refused [{result.verdict.rule}] {result.verdict.reason}")
     if result.outcome is not None:
+        held = 0
         for step in result.outcome.steps:
+            if result.outcome.denied and step.error == result.outcome.denied:
+                held += 1  # said once below, not once per step
+                continue
             note = step.value if step.ok else (step.error or step.status.value)
             lines.append(f"  [{step.status.value}] {step.tool}: {note}")
+        if held:
+            lines.append(f"  [not_run] {held} step{'s' if held != 1 else ''} held for a yes")
     # a stopped command is not an error: it reads like any other reply ("AnovaX: Stopped.")
-    label = {Status.REFUSED: "Refused", Status.FAILED: "Failed"}.get(result.status, "AnovaX")
+    label = {Status.REFUSED: "Refused", Status.FAILED: "Failed", Status.NEEDS_YES: "Not done"}.get(
+        result.status, "AnovaX")
     lines.append(f"{label}: {result.message}")
     return "\n".join(lines)
 
@@ -149,11 +159,15 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
         if not as_json:  # with --json the COMMAND_STOPPED event is the output
             say(report.message)
 
+    asking = ConsoleQuestion(assistant, out, hold, status) if interactive and not as_json else None
+
     def run(text: str) -> None:
         nonlocal at_end
         future = assistant.submit(text, source="console")
         while not future.done():
             try:
+                if asking is not None:
+                    asking.show_pending()
                 if at_end:  # no more input can come: wait on the command alone
                     futures_wait([future], timeout=0.2)
                     continue
@@ -166,20 +180,35 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
                 continue
             if line is None:
                 at_end = True  # finish this command, then leave
+            elif asking is not None and asking.take(line):
+                continue  # the answer to the question shown
             elif is_stop_utterance(line.strip()):
                 stop()
             elif line.strip():
                 pending.append(line)
+        if asking is not None:
+            asking.end()
         with hold():
             show(future.result())
 
     if greeting is not None:
         say(greeting)
+    try:
+        return _loop(assistant, reader, out, pending, say, run, stop, interactive=interactive, status=status,
+                     hold=hold, remote=remote, at_end=lambda: at_end)
+    finally:
+        if asking is not None:
+            asking.close()
+
+
+def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: deque[str], say: Callable[[str], None],
+          run: Callable[[str], None], stop: Callable[[], None], *, interactive: bool, status: Any, hold: Any,
+          remote: Any, at_end: Callable[[], bool]) -> int:
     while True:
         try:
             if pending:
                 line: str | None = pending.popleft()
-            elif at_end:
+            elif at_end():
                 return 0
             else:
                 if interactive:

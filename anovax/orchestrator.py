@@ -10,6 +10,10 @@ Who owns what:
   actually returns; a thread stuck in a call that ignores its token loses its
   locks after ``lock_grace_s`` instead, so the keyboard is never held forever.
 - Every lifecycle step is an event on the bus; subscribers never block dispatch.
+- A plan held for a yes (a confirm verdict) is asked about by ``dispatch`` itself, on the
+  command thread, just before the batch with the held step: no agent is running then, so no
+  lock is held and no TTL runs while the person thinks. A yes re-activates the target window
+  (under the ``kb_mouse`` lock) and runs exactly the steps shown; anything else runs none of them.
 - It never speaks for a command: the ``speak`` tool's agents talk through the ``Speaker``
   (anovax.speech), whose ``tts`` lock is the one in this orchestrator's lock table.
 """
@@ -26,12 +30,14 @@ from typing import Any
 
 from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.cancel import USER_STOP
-from anovax.desktop.base import Cancelled, CancelToken, Desktop
+from anovax.confirm import Confirmations, Reply, denied_message
+from anovax.desktop.base import Cancelled, CancelToken, Desktop, KeyTarget, keyboard_target, refocus
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.outcome import Outcome, StepResult, StepStatus
 from anovax.plan import Plan, Step
 from anovax.pool import AGENT_BUDGET, AgentBudget, DaemonPool
+from anovax.safety import Verdict
 from anovax.speech.speaker import SilentSpeech, Speaker
 from anovax.tools import TOOLS, ToolRegistry
 
@@ -59,6 +65,15 @@ def batches(steps: tuple[Step, ...], registry: ToolRegistry) -> list[list[int]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Denied:
+    """Why the held steps do not run: a denial (no, no answer, nobody to ask), or a failure
+    to bring the target window back after a yes (``failed``)."""
+
+    error: str
+    failed: bool = False
+
+
 @dataclass
 class SubtaskRunner:
     """How a MetaAgent re-enters the pipeline: plan the goal, check it, dispatch it one level deeper."""
@@ -81,6 +96,7 @@ class Orchestrator:
         subtasks: SubtaskRunner | None = None,
         remember: Callable[[Mapping[str, str]], Any] | None = None,
         set_current_app: Callable[[str], None] | None = None,
+        confirmations: Confirmations | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_workers: int = MAX_WORKERS,
         janitor_interval_s: float | None = JANITOR_INTERVAL_S,
@@ -96,6 +112,8 @@ class Orchestrator:
         self._subtasks = subtasks
         self._remember = remember
         self._set_current_app = set_current_app or (lambda name: None)
+        #: who is asked about a held plan; None: nobody, so every held plan is denied
+        self.confirmations = confirmations if confirmations is not None else Confirmations(bus)
         self._clock = clock
         self._lock_grace_s = lock_grace_s
         self._pool = DaemonPool(max_workers, "agent")
@@ -113,7 +131,7 @@ class Orchestrator:
 
     def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
                  cached: Callable[[int, Step], StepResult | None] | None = None,
-                 cancel: CancelToken | None = None) -> Outcome:
+                 cancel: CancelToken | None = None, verdict: Verdict | None = None) -> Outcome:
         """Run a plan that already passed safety_check; returns per-step results in plan order.
 
         Stops at the first failed *core* step (recovery plugs in on the returned
@@ -121,9 +139,13 @@ class Orchestrator:
         here: ``Outcome.spoken`` is what the command's reply would say. ``cached``
         may answer a step from the speculator's cache instead of spawning an agent.
         ``cancel`` (a MetaAgent's token) stops the plan: no new batch starts and the
-        running agents are cancelled.
+        running agents are cancelled. ``verdict``: a confirm verdict holds the plan before its
+        ``step`` until a person says yes; with nobody to ask it is denied before anything runs.
         """
         budget = budget or AgentBudget()
+        held = verdict.step if verdict is not None and verdict.needs_yes else None
+        if held is not None and not self.confirmations.can_ask:
+            held = 0  # nobody can answer: deny it before the first step, so nothing at all runs
         if plan.remember and self._remember is not None:
             self._remember(plan.remember)
         results: list[StepResult | None] = [None] * len(plan.steps)
@@ -134,6 +156,14 @@ class Orchestrator:
                 results[batch[0]] = StepResult(batch[0], plan.steps[batch[0]].tool, StepStatus.NOT_RUN,
                                                error="Stopped before this step.")
                 break
+            if held is not None and verdict is not None and batch[-1] >= held:
+                start, held = min(held, batch[0]), None
+                denied = self._confirm(plan, verdict, start, command_id, cancel)
+                if denied is not None:
+                    for i in range(start, len(plan.steps)):
+                        results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN, error=denied.error)
+                    failed = start if denied.failed else None
+                    return self._outcome(plan, results, failed, denied=denied.error if not denied.failed else "")
             agents = []
             for i in batch:
                 hit = cached(i, plan.steps[i]) if cached is not None else None
@@ -157,15 +187,50 @@ class Orchestrator:
                     break
             if failed is not None:
                 break
-        # what never ran (later batches, budget-refused steps) is what recovery would redo
+        return self._outcome(plan, results, failed)
+
+    def _outcome(self, plan: Plan, results: list[StepResult | None], failed: int | None, *,
+                 denied: str = "") -> Outcome:
+        # what never ran (later batches, budget-refused steps) is what recovery would redo;
+        # steps a person did not say yes to are not: nothing may redo them
         remaining = tuple(step for i, step in enumerate(plan.steps) if failed is not None
                           and (results[i] is None or results[i].status is StepStatus.NOT_RUN))
         final = [r if r is not None else StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN)
                  for i, r in enumerate(results)]
         spoken = ""
-        if failed is None:
+        if failed is None and not denied:
             spoken = " ".join(p for p in [plan.final_response.strip(), *(r.say for r in final if r.say)] if p)
-        return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken)
+        return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken, denied=denied)
+
+    def _confirm(self, plan: Plan, verdict: Verdict, start: int, command_id: str,
+                 cancel: CancelToken | None) -> _Denied | None:
+        """Ask about the steps from ``start`` on; None when the person said yes and the target
+        window has the focus again, else why they do not run."""
+        # denied up front (nobody to ask): the window that has the focus now is not the target
+        target = keyboard_target(self.desktop) if start >= (verdict.step or 0) else None
+        steps = [{"index": i, "tool": step.tool, "params": dict(step.params)}
+                 for i, step in enumerate(plan.steps) if i >= start]
+        question = self.confirmations.new_question(command_id, verdict.question, steps,
+                                                   target.title if target is not None else verdict.target)
+        reply: Reply = self.confirmations.ask(question, cancel)
+        if cancel is not None and cancel.cancelled:
+            raise Cancelled("Stopped while waiting for a yes.")
+        if not reply.yes:
+            return _Denied(denied_message(reply, verdict.target, "type into" if "type" in verdict.action else "do that in"))
+        if target is None:
+            return None
+        owner = f"{command_id}.confirm"
+        token = CancelToken(cancel)
+        try:
+            self.locks.acquire(("kb_mouse",), owner, token)
+            refocus(self.desktop, target, token)
+        except AnovaXError as exc:
+            if isinstance(exc, Cancelled):
+                raise
+            return _Denied(exc.message, failed=True)
+        finally:
+            self.locks.release_all(owner)
+        return None
 
     def janitor_tick(self) -> None:
         """Expire agents past their deadline; free the locks of expired threads that never came back."""

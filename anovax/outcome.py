@@ -59,16 +59,20 @@ class Outcome:
     spoken: str = ""
     #: why the command as a whole did not succeed when no single step says so (recovery gave up)
     error: str = ""
+    #: the steps held for a yes did not get one: the sentence that says so ("You said no, ...")
+    denied: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.failed is None and not self.error
+        return self.failed is None and not self.error and not self.denied
 
     @property
     def done(self) -> tuple[int, ...]:
         return tuple(r.index for r in self.steps if r.ok)
 
     def error_summary(self) -> str:
+        if self.denied:
+            return self.denied
         if self.error:
             return self.error
         if self.failed is None:
@@ -84,4 +88,5 @@ class Outcome:
             "steps": [r.to_dict() for r in self.steps],
             "spoken": self.spoken,
             "error": self.error,
+            "denied": self.denied,
         }

@@ -21,6 +21,8 @@ class Status(enum.Enum):
     DONE = ("done", 0)
     PLANNED = ("planned", 0)  # dry run: planned and checked, nothing executed
     REFUSED = ("refused", 3)
+    #: held for a person's yes that did not come (no, no answer, nobody to ask; a dry run)
+    NEEDS_YES = ("needs_yes", 3)
     FAILED = ("failed", 4)
     #: the user stopped it; 130 is the shell's code for a command ended by Ctrl-C
     STOPPED = ("stopped", 130)
@@ -72,10 +74,7 @@ class CommandResult:
         return self.status.exit_code
 
     def to_dict(self) -> dict[str, Any]:
-        verdict = None
-        if self.verdict is not None:
-            verdict = {"ok": self.verdict.ok, "rule": self.verdict.rule, "reason": self.verdict.reason,
-                       "step": self.verdict.step}
+        verdict = self.verdict.to_dict() if self.verdict is not None else None
         return {
             "command_id": self.command_id,
             "text": self.text,

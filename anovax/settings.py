@@ -96,6 +96,8 @@ class Settings:
     stt: str = "sphinx"
     #: seconds without a phrase before the awake assistant goes back to sleep
     wake_timeout_s: float = 30.0
+    #: seconds a question ("Type `ls` ... in Terminal?") waits for a yes before it is denied
+    confirm_timeout_s: float = 20.0
     #: listen to the microphone: auto (when one exists), on, off
     voice: str = "auto"
     #: the orb window: auto (when there is a display; else the console status line), on, off
@@ -156,6 +158,9 @@ SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("wake_timeout_s", ("ANOVAX_WAKE_TIMEOUT",), "30",
             "Seconds of silence after which the awake assistant goes back to sleep and waits for "
             "\"hey anova\" again (1 to 3600)."),
+    Setting("confirm_timeout_s", ("ANOVAX_CONFIRM_TIMEOUT",), "20",
+            "Seconds a question (\"Type `ls` and press Enter in Terminal?\") waits for a yes from the orb, the "
+            "console, a paired phone or the voice before the plan is denied (1 to 120)."),
     Setting("remote", ("ANOVAX_REMOTE",), "0",
             "`1` starts the phone remote with the assistant (see *Phone remote*); it can also be switched on "
             "from the orb or the console."),
@@ -178,7 +183,7 @@ SETTINGS_DOC: tuple[Setting, ...] = (
 )
 
 _FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level", "gemini_base_url", "ollama_model",
-              "ollama_host", "planner_timeout_s", "pictures_dir", "stt", "wake_timeout_s", "voice", "orb",
+              "ollama_host", "planner_timeout_s", "pictures_dir", "stt", "wake_timeout_s", "confirm_timeout_s", "voice", "orb",
               "remote", "remote_port", "remote_bind", "remote_width", "remote_fps"}
 
 
@@ -271,7 +276,7 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
                "ANOVAX_OLLAMA_MODEL": "ollama_model", "ANOVAX_OLLAMA_HOST": "ollama_host",
                "ANOVAX_PLANNER_TIMEOUT": "planner_timeout_s", "ANOVAX_PICTURES": "pictures_dir",
                "ANOVAX_STT": "stt", "ANOVAX_WAKE_TIMEOUT": "wake_timeout_s", "ANOVAX_VOICE": "voice",
-               "ANOVAX_ORB": "orb",
+               "ANOVAX_ORB": "orb", "ANOVAX_CONFIRM_TIMEOUT": "confirm_timeout_s",
                "ANOVAX_REMOTE": "remote", "ANOVAX_REMOTE_PORT": "remote_port", "ANOVAX_REMOTE_BIND": "remote_bind",
                "ANOVAX_REMOTE_WIDTH": "remote_width", "ANOVAX_REMOTE_FPS": "remote_fps"}
     for var, key in env_map.items():
@@ -303,6 +308,15 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
             raise ConfigError(f"ANOVAX_WAKE_TIMEOUT must be a number of seconds from {low:g} to {high:g}, "
                               f"not {values['wake_timeout_s']!r}.")
         values["wake_timeout_s"] = wake
+    if "confirm_timeout_s" in values:
+        try:
+            confirm = float(values["confirm_timeout_s"])
+        except ValueError:
+            confirm = float("nan")
+        if not 1 <= confirm <= 120:  # also false for nan
+            raise ConfigError(f"ANOVAX_CONFIRM_TIMEOUT must be a number of seconds from 1 to 120, "
+                              f"not {values['confirm_timeout_s']!r}.")
+        values["confirm_timeout_s"] = confirm
     if "log_path" in values:
         off = values["log_path"].strip().lower() in {"off", "none", "0", "false"}
         values["log_path"] = None if off else Path(values["log_path"]).expanduser()

@@ -102,6 +102,32 @@ def launch_evidence(desktop: object) -> LaunchEvidence | None:
     return method() if callable(method) else None
 
 
+@dataclass(frozen=True)
+class KeyTarget:
+    """The window the next keys would go to, named for a question and re-activated after a yes."""
+
+    #: the adapter's window id (X11: the client window); None when only the name is known
+    window: int | None
+    #: its title (or the app's name when the adapter has no titles)
+    title: str
+
+
+def keyboard_target(desktop: object) -> KeyTarget | None:
+    """``desktop``'s optional ``keyboard_target()``: the window keys would go to now, or None
+    when the adapter cannot tell (then a question names the app the plan named)."""
+    method = getattr(desktop, "keyboard_target", None)
+    return method() if callable(method) else None
+
+
+def refocus(desktop: object, target: KeyTarget, cancel: CancelToken) -> None:
+    """``desktop``'s optional ``refocus(target, cancel)``: bring ``target`` back to the front and
+    verify it has the focus before the first key of a confirmed plan (a click on the orb's Yes
+    moved the focus to the orb). Raises PermanentToolError when it cannot."""
+    method = getattr(desktop, "refocus", None)
+    if callable(method):
+        method(target, cancel)
+
+
 class Desktop(Protocol):
     """What agents may do to the machine. One implementation per platform, plus a simulated one.
 

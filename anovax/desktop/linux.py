@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from anovax.desktop import apps
-from anovax.desktop.base import CancelToken
+from anovax.desktop import apps, refocus
+from anovax.desktop.base import CancelToken, KeyTarget
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.launcher import Launcher
 from anovax.desktop.typing import (
@@ -249,6 +249,15 @@ class LinuxDesktop(RealDesktop):
             focus, target = guarded
             if not focus.focused(target):
                 raise self._focus_moved(focus, focus.active_window())
+
+    def keyboard_target(self) -> KeyTarget | None:
+        focus = self._focus_conn()
+        guarded = self._guarded()
+        return refocus.current_target(focus, guarded[1] if guarded else None) if focus is not None else None
+
+    def refocus(self, target: KeyTarget, cancel: CancelToken) -> None:
+        if self._focus is not None:
+            refocus.bring_back(self._focus, target, cancel)
 
     # -- the keyboard -------------------------------------------------------------------
 

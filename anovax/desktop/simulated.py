@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anovax.desktop.apps import LINUX_APPS, index, normalise_name
-from anovax.desktop.base import CancelToken, chunks
+from anovax.desktop.base import CancelToken, KeyTarget, chunks
 from anovax.errors import AnovaXError, PermanentToolError
 
 #: a delay this long never ends unless cancelled: a slow call that honours its token
@@ -143,6 +143,15 @@ class SimulatedDesktop:
     def now(self) -> dt.datetime:
         self._do("clock", "", CancelToken())
         return self._now()
+
+    def keyboard_target(self) -> KeyTarget | None:
+        """The last app launched (a simulated desktop has no windows, only names)."""
+        with self._lock:
+            launched = [a.arg for a in self._actions if a.kind == "launch"]
+        return KeyTarget(None, launched[-1]) if launched else None
+
+    def refocus(self, target: KeyTarget, cancel: CancelToken) -> None:
+        self._do("focus", target.title, cancel)
 
     @classmethod
     def plausible(cls, **kwargs) -> SimulatedDesktop:

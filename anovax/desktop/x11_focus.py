@@ -147,6 +147,21 @@ class X11Focus:
         with self._lock:
             return self._active_window() == window and self._has_input_focus(window)
 
+    def activate(self, window: int) -> None:
+        """Ask the window manager to raise and focus ``window`` (EWMH _NET_ACTIVE_WINDOW, source
+        2 = a pager: the user's own request, which openbox and others honour without the
+        focus-stealing prevention an application's request meets)."""
+        from Xlib import X
+        from Xlib.protocol import event
+
+        with self._lock:
+            target = self._display.create_resource_object("window", window)
+            message = event.ClientMessage(window=target, client_type=self._active,
+                                          data=(32, [2, X.CurrentTime, 0, 0, 0]))
+            mask = X.SubstructureRedirectMask | X.SubstructureNotifyMask
+            self._root.send_event(message, event_mask=mask)
+            self._display.flush()
+
     def client_windows(self) -> set[int]:
         """The top-level windows the window manager manages now (_NET_CLIENT_LIST)."""
         with self._lock:

@@ -80,6 +80,8 @@ class ConsoleStatus:
         self._on_screen = ""
         #: what the console shows while it waits for a line ("you> "; "" while a command runs)
         self.prompt = ""
+        #: the console is asking a question on this line ([y/N]): the status must not draw over it
+        self.paused = False
         # the idle state at start-up is not news
         self._last_key: tuple | None = self._key(self.model.snapshot(clock()))
         self._closed = threading.Event()
@@ -119,7 +121,8 @@ class ConsoleStatus:
             if self.inline:
                 # only while a command runs: a failed chip that lingers after it must not be
                 # drawn over the prompt that came back with its result
-                line = render_status(snap, max(20, self._width() - 1)) if self.model.in_flight else ""
+                busy = self.model.in_flight and not self.paused
+                line = render_status(snap, max(20, self._width() - 1)) if busy else ""
                 if line != self._on_screen:
                     self.out.write(_CLEAR + (line or self.prompt))
                     self.out.flush()

@@ -2,7 +2,8 @@
 
 Modules, in the order a plan meets them:
 
-- ``verdict``: the Verdict returned and the stable rule codes;
+- ``verdict``: the Verdict returned (allow, confirm, refuse) and the stable rule codes;
+- ``ask``: when shell input is held for a yes instead of refused, and the question;
 - ``limits``: the field caps (plan size is ``anovax.plan.LIMITS``); ``context``: trusted runtime
   state, validated;
 - ``check``: ``safety_check`` itself, orchestrating the stages below and never raising;
@@ -16,6 +17,6 @@ Modules, in the order a plan meets them:
 """
 
 from anovax.safety.check import safety_check
-from anovax.safety.verdict import Rule, Verdict
+from anovax.safety.verdict import Decision, Rule, Verdict
 
-__all__ = ["Rule", "Verdict", "safety_check"]
+__all__ = ["Decision", "Rule", "Verdict", "safety_check"]

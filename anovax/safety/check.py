@@ -2,7 +2,9 @@
 
 Order (CWE-180): trusted counters -> strict parse -> shape and limits -> forbidden
 characters -> per-step content -> sequences and focus -> split commands -> memory -> taint.
-Each stage returns a refusal or None; the first refusal wins. Nothing here raises: any
+Each stage returns a refusal, a confirm or None; the first refusal wins, and a confirm only
+stands when every later stage passes too (a question is never asked about a plan that would
+be refused anyway). Nothing here raises: any
 unexpected exception is itself a refusal (``internal_error``), because a check that crashed
 has not checked anything.
 """
@@ -53,11 +55,15 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
         lambda: memory.check_remember(plan),
         lambda: taint.check(plan, ctx),
     )
+    held: Verdict | None = None
     for stage in stages:
         verdict = stage()
-        if verdict is not None:
+        if verdict is None:
+            continue
+        if not verdict.needs_yes:
             return verdict
-    return Verdict.allow()
+        held = held or verdict
+    return held or Verdict.allow()
 
 
 def safety_check(
@@ -72,7 +78,7 @@ def safety_check(
     focused_app: str | None = None,
     registry: ToolRegistry = TOOLS,
 ) -> Verdict:
-    """Allow or refuse ``plan`` (a Plan or untrusted raw data); never raises."""
+    """Allow, hold for a yes, or refuse ``plan`` (a Plan or untrusted raw data); never raises."""
     try:
         ctx = build(
             user_text=user_text,

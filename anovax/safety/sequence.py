@@ -1,12 +1,19 @@
 """Sequence rules: what the steps do *together*, tracked through a model of keyboard focus.
 
-* No keystroke-driven shell. Typing while a terminal, REPL or run box may have focus is an
-  unlisted ``run_shell`` tool. Once the plan opens one (by name, by a terminal hotkey, or by
-  typing a shell's name into a launcher) every later typed character, paste, history key or
-  Enter is refused, even ``ls`` (strict: a later ``open_app`` does not lift it, since
-  keystrokes can land in the shell while the next window starts). When the *session* reports
-  a focused terminal, typing is refused until the plan opens another app by name, and again
-  after any window switch. Opening a terminal alone is allowed.
+* No keystroke-driven shell without a person's yes. Typing while a terminal, REPL or run box
+  may have focus is an unlisted ``run_shell`` tool. Once the plan opens one (by name, by a
+  terminal hotkey, or by typing a shell's name into a launcher) every later keystroke is shell
+  input (strict: a later ``open_app`` does not lift it, since keystrokes can land in the shell
+  while the next window starts). When the *session* reports a focused terminal, the same holds
+  until the plan opens another app by name, and again after any window switch. Opening a
+  terminal alone is allowed.
+  Shell input is *held for a yes* (a confirm verdict, see ``anovax.safety.ask``) only when the
+  question can show exactly what will happen: the terminal was opened by name (or is the one
+  the session reports), the input is plain printable ASCII and Enter, short enough to read, and
+  the content rules (run before this stage) flagged nothing. Everything else stays refused:
+  pastes and history keys (their text is not in the plan), Tab and Backspace (completion and
+  editing change what runs), shifted or modified keys, terminals reached by a hotkey or a
+  launcher (the desktop cannot vouch for which window they are), and recovery turns.
 * Launchers: after a search launcher (win, win+s, cmd+space, alt+space...) the typed text must
   be a plain app name; win+r and friends are refused outright by the key rules.
 * GUI destruction: alt+f4 on the desktop (the shut-down dialog), select-all + delete in a
@@ -19,10 +26,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, prose, web
+from anovax.safety import apps, ask, keys, prose, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
@@ -66,6 +73,12 @@ class _Focus:
     launch_buffer: str = ""
     #: alt+f4 presses so far
     closes: int = 0
+    #: the terminal was opened by name (or reported by the session): the desktop can vouch for it
+    terminal_vouched: bool = False
+    #: the name the plan (or the session) gave the terminal, for the question
+    terminal_name: str = ""
+    #: shell input held for a yes, in order: (step index, text) with "\n" for Enter
+    held: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _shell_may_have_focus(state: _Focus) -> bool:
@@ -81,14 +94,31 @@ def _initial(ctx: Context) -> _Focus:
     if ctx.focused_app is None:
         return _Focus(where=None)
     where = apps.kind(ctx.focused_app).value
-    return _Focus(where=where, session_terminal=where == AppKind.TERMINAL.value)
+    terminal = where == AppKind.TERMINAL.value
+    return _Focus(where=where, session_terminal=terminal, terminal_vouched=terminal,
+                  terminal_name=ctx.focused_app if terminal else "")
 
 
-def _open(state: _Focus, name: str, ctx: Context, index: int) -> Verdict | None:
+def _hold(state: _Focus, text: str, ctx: Context, index: int) -> Verdict | None:
+    """Shell input: held for a yes when the question can show exactly what runs, else refused."""
+    why = ask.unaskable(text, state.terminal_vouched, ctx.recovering)
+    if why:
+        return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail=f"keystrokes into a terminal ({why})")
+    state.held.append((index, text))
+    if ask.too_long(state.held):
+        return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="too much shell input to ask about")
+    return None
+
+
+def _open(state: _Focus, name: str, ctx: Context, index: int, *, by_name: bool = False) -> Verdict | None:
+    """``by_name``: an ``open_app`` step, whose window the desktop finds and verifies."""
     kind = apps.kind(name)
     if kind is AppKind.TERMINAL:
         if ctx.recovering:
             return Verdict.refuse(Rule.SHELL_TYPING, _RECOVERY_SHELL_REASON, step=index)
+        # one terminal reached some other way taints the rest: its window is not the one named
+        state.terminal_vouched = by_name and (state.terminal_vouched or not state.terminal_seen)
+        state.terminal_name = state.terminal_name or name
         state.terminal_seen = True
     state.where = kind.value
     state.selected_all = state.deleted_all = False
@@ -103,14 +133,17 @@ def _chord(state: _Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdic
     if state.where == LAUNCHER and char is not None:
         return _launcher_input(state, char, ctx, index)
     if _shell_may_have_focus(state) and (char is not None or chord in keys.PASTE or chord & {"up", "down"}):
-        return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="keystrokes into a terminal")
+        if char is None or chord != frozenset({"enter" if char == "\n" else "space" if char == " " else char}):
+            # a paste, a history key, a shifted key: the question could not show what runs
+            return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="keystrokes into a terminal")
+        return _hold(state, char, ctx, index)
     if state.where == AppKind.RECYCLE_BIN.value and not (chord <= _RECYCLE_SAFE or chord in keys.WINDOW_SWITCH
                                                           or chord == keys.CLOSE):
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _RECYCLE_REASON, step=index)
     if chord in keys.TERMINAL_OPENERS or (state.where == BROWSER and chord in keys.DEVTOOLS):
         if ctx.recovering:
             return Verdict.refuse(Rule.SHELL_TYPING, _RECOVERY_SHELL_REASON, step=index)
-        state.terminal_seen, state.where = True, AppKind.TERMINAL.value
+        state.terminal_seen, state.where, state.terminal_vouched = True, AppKind.TERMINAL.value, False
     elif chord in keys.SEARCH_LAUNCHERS:
         if ctx.recovering:
             return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _RECOVERY_LAUNCHER_REASON, step=index)
@@ -122,12 +155,12 @@ def _chord(state: _Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdic
     elif chord in keys.SYSTEM_OPENERS:
         state.where = AppKind.FILE_MANAGER.value if chord == frozenset({"win", "e"}) else AppKind.SYSTEM.value
     elif chord in keys.WINDOW_SWITCH:
-        state.where = None
+        state.where, state.terminal_vouched = None, False  # whichever window comes up, nobody named it
     elif chord == keys.CLOSE:
         state.closes += 1
         if state.where == DESKTOP:
             return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="alt+f4 on the desktop")
-        state.where = None
+        state.where, state.terminal_vouched = None, False
     elif "enter" in chord and state.closes >= 2:
         # closing window after window ends on the desktop, whose alt+f4 is the shut-down dialog
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="alt+f4 repeatedly, then enter")
@@ -176,7 +209,7 @@ def _launcher_input(state: _Focus, text: str, ctx: Context, index: int) -> Verdi
 
 def _type(state: _Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     if _shell_may_have_focus(state):
-        return Verdict.refuse(Rule.SHELL_TYPING, step=index)
+        return _hold(state, text, ctx, index)
     if state.where == LAUNCHER:
         return _launcher_input(state, text, ctx, index)
     folded = fold(text)
@@ -205,7 +238,7 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
         verdict: Verdict | None = None
         for sink, value in spec.texts(step.params):
             if sink is Sink.APP:
-                verdict = verdict or _open(state, value, ctx, index)
+                verdict = verdict or _open(state, value, ctx, index, by_name=True)
             elif sink is Sink.KEYS:
                 for chord in keys.parse(value):  # content.check_steps refused keys that do not parse
                     verdict = verdict or _chord(state, chord, ctx, index)
@@ -214,10 +247,12 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
         if spec.effect is Effect.BROWSER:
             state.where = BROWSER
         elif spec.effect is Effect.SUBPLAN:
-            state.where = None  # the sub-plan may move focus anywhere
+            state.where, state.terminal_vouched = None, False  # the sub-plan may move focus anywhere
         if verdict:
             return verdict
     if state.url_step is not None and state.paste_step is not None:
         if state.address_bar or state.paste_step > state.url_step:
             return Verdict.refuse(Rule.EXFILTRATION, step=state.url_step, detail="web address typed with a paste")
+    if state.held:
+        return ask.confirm_shell(state.held, state.terminal_name)
     return None

@@ -1,6 +1,9 @@
-"""The answer safety_check gives: allowed, or refused with a rule code and one spoken sentence.
+"""The answer safety_check gives: allow, confirm (hold for a person's yes) or refuse, with a
+rule code and one spoken sentence.
 
-The orchestrator decides what to do with a verdict; the check never acts. ``rule`` is a
+The orchestrator decides what to do with a verdict; the check never acts. A confirm verdict
+has ``ok`` False, so code that does not know about questions (a sub-plan, a recovery turn)
+treats it as the refusal it becomes when nobody answers. ``rule`` is a
 stable machine code (logs, tests, metrics); ``reason`` is one plain sentence the assistant
 can say out loud, so it never echoes the offending payload back (a spoken ``rm -rf`` or a
 secret read aloud would be a second leak); ``detail`` carries the technical specifics for logs.
@@ -75,6 +78,14 @@ DEFAULT_REASONS: dict[Rule, str] = {
 }
 
 
+class Decision(str, Enum):
+    """The three answers; only ALLOW runs without a person."""
+
+    ALLOW = "allow"
+    CONFIRM = "confirm"
+    REFUSE = "refuse"
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The outcome of safety_check."""
@@ -89,6 +100,29 @@ class Verdict:
     step: int | None = None
     #: technical detail for logs only; never spoken
     detail: str = ""
+    #: confirm only: the one question put to the person ("Type `ls` and press Enter in Terminal?")
+    question: str = ""
+    #: confirm only: the app the held steps act on, as the question names it ("Terminal")
+    target: str = ""
+    #: confirm only: what a yes allows, for the sentence said when it is denied ("type into Terminal")
+    action: str = ""
+
+    @property
+    def decision(self) -> Decision:
+        if self.ok:
+            return Decision.ALLOW
+        return Decision.CONFIRM if self.question else Decision.REFUSE
+
+    @property
+    def needs_yes(self) -> bool:
+        return self.decision is Decision.CONFIRM
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"ok": self.ok, "decision": self.decision.value, "rule": self.rule,
+                                  "reason": self.reason, "step": self.step}
+        if self.question:
+            out.update(question=self.question, target=self.target)
+        return out
 
     @classmethod
     def allow(cls) -> Verdict:
@@ -117,6 +151,16 @@ class Verdict:
             except ValueError:
                 raise ValueError(f"rule {code!r} has no standard reason; pass one") from None
         return cls(ok=False, reason=reason, rule=code, step=step, detail=detail)
+
+
+    @classmethod
+    def confirm(cls, rule: Rule, question: str, *, step: int, target: str, action: str,
+                detail: str = "") -> Verdict:
+        """Hold the plan from ``step`` on until a person says yes; denied when nobody does."""
+        if not question:
+            raise ValueError("a confirm verdict needs a question")
+        return cls(ok=False, reason=f"This needs your yes first: {question}", rule=rule.value, step=step,
+                   detail=detail, question=question, target=target, action=action)
 
 
 _ALLOW = Verdict(ok=True, reason=DEFAULT_REASONS[Rule.OK], rule=Rule.OK.value)

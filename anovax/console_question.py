@@ -1,0 +1,77 @@
+"""The console's [y/N]: a plan held for a yes is asked about on the terminal.
+
+Only when standard input is a terminal and the output is for a person (not ``--json``): piped
+input was typed before the question existed, so it must never answer one. The line typed
+after the question is shown is the answer ("y" or "yes" is yes; anything else, an empty line
+included, is no); lines typed before it stay commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from anovax.confirm import Question
+from anovax.port import AssistantPort
+
+YES_WORDS = frozenset({"y", "yes"})
+
+
+class ConsoleQuestion:
+    """Registered as the "console" front end for as long as the prompt runs."""
+
+    def __init__(self, assistant: AssistantPort, out: TextIO, hold: Any, status: Any = None) -> None:
+        self._confirmations = assistant.confirmations
+        self._out = out
+        self._hold = hold
+        self._status = status
+        self._shown: Question | None = None
+        #: questions already shown: one answered here stays pending a moment until the command
+        #: thread takes the answer, and must not be asked again
+        self._asked: set[str] = set()
+        self._unregister = self._confirmations.register("console")
+
+    def show_pending(self) -> None:
+        """Print the pending question once; end its line if it went away unanswered here."""
+        question = self._confirmations.pending
+        if self._shown is not None and (question is None or question.question_id != self._shown.question_id):
+            self._forget(newline=True)  # answered elsewhere, or timed out
+        if question is None or self._shown is not None or question.question_id in self._asked:
+            return
+        self._shown = question
+        self._asked.add(question.question_id)
+        where = f' (window "{question.target}")' if question.target else ""
+        prompt = f"AnovaX asks{where}: {question.text} [y/N] "
+        with self._hold():
+            self._out.write(prompt)
+            self._out.flush()
+            if self._status is not None:
+                self._status.prompt, self._status.paused = prompt, True
+
+    def take(self, line: str) -> bool:
+        """Answer the shown question with ``line``; False when no question is shown."""
+        question, pending = self._shown, self._confirmations.pending
+        if question is None:
+            return False
+        if pending is None or pending.question_id != question.question_id:
+            self._forget(newline=False)
+            return False
+        self._confirmations.answer(question.question_id, line.strip().lower() in YES_WORDS, "console")
+        self._forget(newline=False)  # the person's Enter ended the line
+        return True
+
+    def end(self) -> None:
+        """The command ended: a question still shown went unanswered here."""
+        if self._shown is not None:
+            self._forget(newline=True)
+
+    def close(self) -> None:
+        self._unregister()
+
+    def _forget(self, *, newline: bool) -> None:
+        self._shown = None
+        with self._hold():
+            if self._status is not None:
+                self._status.prompt, self._status.paused = "", False
+            if newline:
+                self._out.write("\n")
+                self._out.flush()
