@@ -11,6 +11,7 @@ fixed time: conditions are polled with deadlines.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -36,7 +37,7 @@ if not voicegen.have_espeak():
     pytest.skip("espeak-ng is not installed (Debian package espeak-ng)", allow_module_level=True)
 sr = pytest.importorskip("speech_recognition")
 
-from test_voice_listener import FakeMicrophone, recording  # noqa: E402 - after the skips above
+from test_voice_listener import FakeMicrophone, pulse, pulse_env, recording  # noqa: E402,F401 - fixtures too
 
 REPO = Path(__file__).resolve().parents[1]
 #: not one of voicegen.VOICES, which the corpus and its settings were measured and tuned on
@@ -243,6 +244,58 @@ def test_a_muted_microphone_cannot_answer(said, recognizer, tmp_path):
         assert assistant.confirmations.frontends() == ()
     finally:
         assistant.close()
+
+
+def test_the_real_microphone_path_answers(pulse_env, said, recognizer, tmp_path):
+    """PulseAudio's null sink as the microphone, the phrases played into it by paplay."""
+    from anovax.voice.listener import open_microphone
+
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
+    desktop = SimulatedDesktop()
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
+    try:
+        from anovax.voice.listener import VoiceInput
+
+        states, results, heard = [], [], []
+        voice = VoiceInput.for_assistant(assistant, microphone_factory=open_microphone,
+                                         recognizer_factory=lambda: recognizer, on_state=states.append,
+                                         on_result=results.append, on_heard=heard.append)
+        voice.start()
+        wait_for(voice.settled.is_set, timeout_s=30, what="the listener to open the microphone")
+        if states and states[-1].state == "unavailable":
+            pytest.skip(f"PortAudio does not reach PulseAudio here: {states[-1].detail}")
+        assert assistant.confirmations.frontends() == ("voice",)
+        pulse_env.play(said(COMMAND))
+        wait_for(lambda: assistant.confirmations.pending is not None, 60,
+                 lambda: f"the question; heard {[h.decision for h in heard]}")
+        pulse_env.play(said("yes"))
+        wait_for(lambda: results, 60, lambda: f"the command's end; heard {[h.decision for h in heard]}")
+        assert results[0].status is Status.DONE and typed_by(desktop) == ["ls"], [h.decision for h in heard]
+        voice.close()
+        assert assistant.confirmations.frontends() == ()
+    finally:
+        assistant.close()
+
+
+def test_a_recording_stops_a_running_command_too(said, tmp_path):
+    """The command runs while the recording goes on: a "cancel" in the file stops half a minute of
+    typing (before, the recording waited for the command to end)."""
+    from anovax.frontends import audio_file_main
+
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
+    slow = build_assistant(settings, memory=Memory(settings.memory_path),
+                           desktop=SimulatedDesktop(delays={"type": 30.0}))
+    path = recording(tmp_path / "stop.wav", [said("hey anova type hello world"), said("cancel")], gap_s=1.5)
+    out = io.StringIO()
+    finished = []
+    slow.bus.subscribe("t", lambda e: finished.append(e.data) if e.type.value == "COMMAND_DONE" else None)
+    try:
+        audio_file_main(slow, path, False, out)
+        wait_for(lambda: finished, 10, "COMMAND_DONE")
+        assert 'heard "cancel" -> command "cancel"' in out.getvalue(), out.getvalue()
+        assert [d["status"] for d in finished] == ["stopped"], finished
+    finally:
+        slow.close()
 
 
 # --- a real terminal: xterm on Xvfb, its $SHELL a recorder ----------------------------------------------

@@ -12,8 +12,8 @@ Threads, all owned by ``VoiceInput`` and joined by ``close``:
 - The gate follows SPEAK_START/SPEAK_END and CONFIRM_REQUESTED/ANSWERED through an event-bus
   subscription ("voice-gate"). While the microphone is up and not muted, "voice" is registered
   with the assistant's ``confirmations``: a question then waits for a spoken yes or no, which
-  the listener thread hands to ``confirmations.answer`` itself (the command that asked is
-  blocked on "voice-commands"' behalf, so an answer must not queue behind it).
+  the listener thread hands to ``confirmations.answer`` itself (the command that asked keeps
+  "voice-commands" busy while it waits, so an answer must not queue behind it).
 
 Nothing here may take the assistant down: no SpeechRecognition, no PyAudio, no sound card or a
 microphone that dies mid-way is one VOICE_STATE "unavailable" event (and one console line
