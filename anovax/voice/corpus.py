@@ -37,7 +37,7 @@ from hassil.expression import (
 from anovax.desktop.apps import TABLES
 from anovax.planner import lexicon as lx
 from anovax.planner.grammar import load_grammar
-from anovax.voice.answers import NO_PHRASES, YES_PHRASES
+from anovax.voice.answers import NO_PHRASES, YES_PHRASES, YES_SOUND_ALIKES
 
 #: the assistant's name: the token the wake gate looks for
 WAKE_NAME = "anova"
@@ -146,6 +146,7 @@ def command_sentences() -> list[str]:
     keep.update(f"{w} {s}" for w in WAKE_PHRASES for s in SLEEP_PHRASES)
     keep.update(SOUND_ALIKES)
     keep.update(ANSWER_PHRASES)
+    keep.update(YES_SOUND_ALIKES)
     keep.update(f"{WAKE_NAME} {a}" for a in ANSWER_PHRASES)
     keep.update(f"{w} {a}" for w in WAKE_PHRASES[1:] for a in ANSWER_PHRASES[:1] + NO_PHRASES[:1])
     for request in TERMINAL_REQUESTS:
