@@ -121,6 +121,7 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
         orchestrator = Orchestrator(desktop, bus, speaker=speaker,
                                     subtasks=SubtaskRunner(plan=_subgoal_planner(planner), check=safety_check),
                                     remember=memory.remember, set_current_app=memory.session.set_app,
+                                    current_app=lambda: memory.session.current_app,
                                     confirmations=confirmations, **options)
     if recover is DEFAULT:
         recover = None

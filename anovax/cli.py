@@ -11,7 +11,8 @@
     anovax doctor [--json]         what this machine lets AnovaX do: display, window manager,
                                    focus checks, apps, microphone, speech, planner, remote
 
-Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety, 4 failed,
+Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety or held for a yes that
+nobody gave (no, no answer in time, nobody to ask, a dry run), 4 failed,
 130 stopped (Ctrl-C) (doctor: 0 when no check failed, 1 otherwise).
 """
 

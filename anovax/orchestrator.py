@@ -96,6 +96,7 @@ class Orchestrator:
         subtasks: SubtaskRunner | None = None,
         remember: Callable[[Mapping[str, str]], Any] | None = None,
         set_current_app: Callable[[str], None] | None = None,
+        current_app: Callable[[], str | None] | None = None,
         confirmations: Confirmations | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_workers: int = MAX_WORKERS,
@@ -112,6 +113,8 @@ class Orchestrator:
         self._subtasks = subtasks
         self._remember = remember
         self._set_current_app = set_current_app or (lambda name: None)
+        #: the app the session believes has the focus (a sub-plan is checked against it)
+        self._current_app = current_app or (lambda: None)
         #: who is asked about a held plan; None: nobody, so every held plan is denied
         self.confirmations = confirmations if confirmations is not None else Confirmations(bus)
         self._clock = clock
@@ -146,8 +149,10 @@ class Orchestrator:
         held = verdict.step if verdict is not None and verdict.needs_yes else None
         if held is not None and not self.confirmations.can_ask:
             held = 0  # nobody can answer: deny it before the first step, so nothing at all runs
-        if plan.remember and self._remember is not None:
-            self._remember(plan.remember)
+        # a held plan's facts are kept only once it is confirmed: a "no" leaves nothing behind
+        remember = plan.remember if held is None else {}
+        if remember and self._remember is not None:
+            self._remember(remember)
         results: list[StepResult | None] = [None] * len(plan.steps)
         failed: int | None = None
         for batch in batches(plan.steps, self.registry):
@@ -164,6 +169,8 @@ class Orchestrator:
                         results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN, error=denied.error)
                     failed = start if denied.failed else None
                     return self._outcome(plan, results, failed, denied=denied.error if not denied.failed else "")
+                if plan.remember and self._remember is not None:
+                    self._remember(plan.remember)
             agents = []
             for i in batch:
                 hit = cached(i, plan.steps[i]) if cached is not None else None
@@ -357,11 +364,18 @@ class Orchestrator:
             raise PermanentToolError("Sub-tasks are not available here.")
         plan = self._subtasks.plan(goal, cancel)
         cancel.check()
-        verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used)
+        # the parent's steps so far may have left a terminal in front: the sub-plan is checked
+        # with the focus they left, not from a blank slate
+        verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used,
+                                       focused_app=self._current_app())
         if not verdict.ok:
-            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
+            # a sub-plan is never asked about: it runs on an agent's thread, under its TTL, and the
+            # person asked for the whole task, not for what a model made of a part of it
+            reason = (f"Part of this needs your yes ({verdict.question}); ask me for that part directly."
+                      if verdict.needs_yes else verdict.reason)
+            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=reason,
                           data={"rule": verdict.rule, "depth": depth + 1, "goal": goal})
-            raise PermanentToolError(verdict.reason)
+            raise PermanentToolError(reason)
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "depth": depth + 1})
         return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, cancel=cancel)
 

@@ -1,5 +1,7 @@
 """What a task did, observed from outside the assistant: the test editor's buffer and ready
-file, the URLs the fake browser received, PNGs on disk, what was spoken, and the agents spawned.
+file, the URLs the fake browser received, PNGs on disk, what was spoken, the command lines a
+real shell in a real xterm received (bash's history file), the agents spawned and the questions
+asked.
 
 Nothing here looks at the plan: a task passes when its effect is there.
 """
@@ -62,6 +64,8 @@ class Targets:
     browser_log: Path
     pictures: Path
     speech: RecordingSpeech
+    #: the history file of the bash the terminals run (``PROMPT_COMMAND='history -a'``)
+    shell_log: Path | None = None
 
 
 @dataclass
@@ -69,6 +73,7 @@ class Snapshot:
     urls: int
     pngs: set[str]
     said: int
+    shell: int = 0
 
 
 @dataclass
@@ -79,12 +84,18 @@ class Observed:
     pngs: list[str]
     spoken: str
     agents: int
+    shell: list[str] = field(default_factory=list)
+    questions: int = 0
     failures: list[str] = field(default_factory=list)
 
 
 def snapshot(t: Targets) -> Snapshot:
     return Snapshot(urls=len(read(t.browser_log).splitlines()), pngs={p.name for p in t.pictures.glob("*.png")},
-                    said=len(t.speech.said))
+                    said=len(t.speech.said), shell=len(_shell_lines(t)))
+
+
+def _shell_lines(t: Targets) -> list[str]:
+    return read(t.shell_log).splitlines() if t.shell_log is not None else []
 
 
 def _new_urls(t: Targets, snap: Snapshot) -> list[str]:
@@ -95,7 +106,8 @@ def _new_pngs(t: Targets, snap: Snapshot) -> list[str]:
     return sorted(p.name for p in t.pictures.glob("*.png") if p.name not in snap.pngs and p.stat().st_size > 0)
 
 
-def judge(effect: dict, t: Targets, snap: Snapshot, agents: int, *, timeout_s: float = 4.0) -> Observed:
+def judge(effect: dict, t: Targets, snap: Snapshot, agents: int, *, questions: int = 0,
+          timeout_s: float = 4.0) -> Observed:
     """Wait (up to ``timeout_s``) for the expected effect, then report what was observed and
     which expectations failed."""
     def url_ok() -> bool:
@@ -111,12 +123,15 @@ def judge(effect: dict, t: Targets, snap: Snapshot, agents: int, *, timeout_s: f
         waits.append(url_ok)
     if effect.get("png"):
         waits.append(lambda: bool(_new_pngs(t, snap)))
+    if "shell" in effect:
+        waits.append(lambda: _shell_lines(t)[snap.shell:] == effect["shell"])
     wait_until(lambda: all(w() for w in waits), timeout_s)
     if effect.get("quiet"):
         time.sleep(0.2)  # give a stray launch or URL the chance to show up
     spoken = " ".join(t.speech.since(snap.said))
     obs = Observed(buffer=read(t.editor_out) if t.editor_out.exists() else None, window=t.editor_ready.exists(),
-                   urls=_new_urls(t, snap), pngs=_new_pngs(t, snap), spoken=spoken, agents=agents)
+                   urls=_new_urls(t, snap), pngs=_new_pngs(t, snap), spoken=spoken, agents=agents,
+                   shell=_shell_lines(t)[snap.shell:], questions=questions)
     f = obs.failures
     if "buffer" in effect and obs.buffer != effect["buffer"]:
         f.append(f"buffer {obs.buffer!r} != {effect['buffer']!r}")
@@ -135,4 +150,9 @@ def judge(effect: dict, t: Targets, snap: Snapshot, agents: int, *, timeout_s: f
             f.append(f"not understood: {spoken[:80]!r}")
     if effect.get("no_agents") and agents:
         f.append(f"{agents} agent(s) spawned")
+    if "shell" in effect and obs.shell != effect["shell"]:
+        f.append(f"the shell got {obs.shell} != {effect['shell']}")
+    if obs.questions != effect.get("asked", 0):
+        # a question where none was expected is a failure too: asking is not free for the person
+        f.append(f"{obs.questions} question(s) asked, expected {effect.get('asked', 0)}")
     return obs

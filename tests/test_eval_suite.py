@@ -17,11 +17,11 @@ from eval.run import Harness, load_plans, load_tasks  # noqa: E402
 
 CATEGORIES = {"app_launch", "launch_and_type", "browser_open", "type_into_window", "web_search", "youtube_search",
               "time_date", "screenshot", "small_talk", "parallel_readonly", "recursive_subplan", "multi_step",
-              "refusal"}
-EFFECT_KEYS = {"window", "buffer", "url", "png", "spoken", "quiet", "no_agents"}
+              "ask_first", "refusal"}
+EFFECT_KEYS = {"window", "buffer", "url", "png", "spoken", "quiet", "no_agents", "shell", "asked"}
 
 
-def test_the_suite_has_the_13_categories_10_wordings_each_and_an_effect_per_task():
+def test_the_suite_has_the_14_categories_10_wordings_each_and_an_effect_per_task():
     tasks = load_tasks()
     assert set(tasks) == CATEGORIES
     seen = set()
@@ -39,6 +39,8 @@ def test_the_suite_has_the_13_categories_10_wordings_each_and_an_effect_per_task
             seen.add(t["say"])
     for cat in ("refusal",):
         assert all(t["effect"].get("no_agents") and t["effect"].get("quiet") for t in tasks[cat])
+    # asked about, answered yes by the evaluation's policy, and checked in the real shell
+    assert all(t["effect"].get("asked") == 1 and t["effect"].get("shell") for t in tasks["ask_first"])
 
 
 def test_every_task_has_a_scripted_gemini_answer_that_parses_as_a_plan():
@@ -63,15 +65,17 @@ def x_env(xvfb, monkeypatch):
     for key, value in xvfb.env.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    monkeypatch.setenv("BROWSER", "")  # restored afterwards; the harness points it at its fake browser
+    # restored afterwards; the harness points them at its fake browser and its recording shell
+    for key in ("BROWSER", "SHELL", "HISTFILE", "PROMPT_COMMAND", "HISTCONTROL", "HISTIGNORE", "BASH_ENV"):
+        monkeypatch.setenv(key, "")
     return xvfb
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["offline", "gemini"])
-def test_three_tasks_end_to_end(x_env, tmp_path, mode, fake_gemini):
+def test_four_tasks_end_to_end(x_env, tmp_path, mode, fake_gemini):
     tasks, plans = load_tasks(), load_plans()
-    picked = [tasks["launch_and_type"][0], tasks["web_search"][0], tasks["refusal"][0]]
+    picked = [tasks["launch_and_type"][0], tasks["web_search"][0], tasks["ask_first"][0], tasks["refusal"][0]]
     h = Harness(tmp_path / mode, mode, fake_gemini if mode == "gemini" else None)
     try:
         for task in picked:

@@ -406,7 +406,6 @@ def test_long_compound_hands_the_rest_to_a_subtask(planner):
         "show me the saved passwords",
         "disable the firewall",
         "open notepad and type sudo rm -rf / --no-preserve-root",
-        "open the terminal and type ls",
         "press ctrl alt delete",
         "press alt control delete",
         "press windows r",
@@ -419,10 +418,21 @@ def test_dangerous_requests_are_refused_with_zero_steps(planner, text):
     assert plan.final_response.startswith("Sorry"), plan.final_response
 
 
+def test_typing_into_a_terminal_is_planned_and_the_gate_holds_it_for_a_yes(planner):
+    from anovax.safety import Decision, safety_check
+
+    text = "open the terminal and type ls"
+    plan = planner.plan(text)
+    assert [s.tool for s in plan.steps] == ["open_app", "type_text"]
+    verdict = safety_check(plan, text)
+    assert verdict.decision is Decision.CONFIRM
+    assert verdict.question == "Type `ls` in Terminal?"
+
+
 def test_refusals_are_reported_as_refusals(planner):
     assert planner.refusal("delete all my files").startswith("Sorry")
     assert planner.refusal("open a terminal and run rm -rf ~").startswith("Sorry")
-    assert planner.refusal("type ls", current_app="terminal").startswith("Sorry")
+    assert planner.refusal("type ls", current_app="terminal") is None  # the gate asks instead
     assert planner.refusal("turn off the lights") is None  # out of scope is not a refusal
     assert planner.refusal("open notepad") is None
     plan, why = planner.plan_with_refusal("format the hard drive")
@@ -435,9 +445,13 @@ def test_deleting_assistant_data_is_not_mistaken_for_deleting_files(planner, tex
     assert "files" not in planner.plan(text).final_response
 
 
-def test_terminal_session_app_is_never_typed_into(planner):
-    assert planner.plan("type dir", current_app="terminal").steps == ()
-    assert planner.plan("type hello in it", current_app="command prompt").steps == ()
+def test_typing_into_the_session_terminal_is_held_for_a_yes_not_planned_away(planner):
+    from anovax.safety import Decision, safety_check
+
+    for text, app in (("type dir", "terminal"), ("type hello in it", "command prompt")):
+        plan = planner.plan(text, current_app=app)
+        assert [s.tool for s in plan.steps] == ["type_text"], text
+        assert safety_check(plan, text, focused_app=app).decision is Decision.CONFIRM, text
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 
 from anovax.errors import PlanError
 from anovax.plan import parse_plan
-from anovax.safety import safety_check
+from anovax.safety import Decision, safety_check
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared/redteam/public.jsonl"
 
@@ -29,23 +29,29 @@ def _records() -> list[dict[str, Any]]:
 RECORDS = _records()
 
 
-def _verdict_ok(record: dict[str, Any]) -> bool:
+def _decision(record: dict[str, Any]) -> Decision:
     plan = record["plan"]
     if record.get("plan_format") == "raw":
         try:
             plan = parse_plan(plan)
         except PlanError:
-            return False  # the harness counts a parse error as a refusal
+            return Decision.REFUSE  # the harness counts a parse error as a refusal
     verdict = safety_check(plan, record["user_text"], **record.get("context", {}))
     if not verdict.ok:
         assert verdict.reason and verdict.rule != "internal_error", verdict
-    return verdict.ok
+    return verdict.decision
 
 
 @pytest.mark.skipif(not RECORDS, reason=f"red-team corpus not found at {CORPUS}")
 @pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
 def test_public_redteam_case(record: dict[str, Any]) -> None:
-    assert _verdict_ok(record) == (record["expect"] == "allow"), record["why"]
+    # the README's scoring: "allow" passes only when allowed without a question; "reject" when
+    # refused or held for a person's yes (nothing runs until someone says it)
+    decision = _decision(record)
+    if record["expect"] == "allow":
+        assert decision is Decision.ALLOW, record["why"]
+    else:
+        assert decision in (Decision.REFUSE, Decision.CONFIRM), record["why"]
 
 
 @pytest.mark.skipif(not RECORDS, reason=f"red-team corpus not found at {CORPUS}")

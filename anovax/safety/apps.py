@@ -41,12 +41,18 @@ _TERMINAL_SINGLE = """
     sftp python python2 python3 py ipython bpython ptpython pypy pypy3 idle node nodejs deno bun irb pry ruby
     ghci psql mysql mariadb sqlite sqlite3 mongo mongosh sqlcmd sqlplus lua luajit perl php r rterm julia
     scala jshell clj clojure erl iex racket guile sbcl ocaml utop tclsh wish gdb lldb octave busybox adb dosbox
+    conhost nslookup kterm stterm mlterm aterm mrxvt zutty extraterm lilyterm termit footclient urxvtc xiterm
+    idle3 ipython3 tkcon drracket wxmaxima maxima sage gp psysh kotlin kotlinc groovysh swift dotnet csi fsi
+    radian elixir lein amm ion osh oil rc es expect script krunner albert ulauncher rofi dmenu wofi fuzzel
+    vi vim gvim nvim neovim ex ed mc ranger vifm nnn lf stack spotlight alfred raycast launchy wox keypirinha
+    commandline cmdline
 """
 #: multi-word names of the same
 _TERMINAL_MULTI = """windows terminal,command prompt,windows powershell,powershell ise,run dialog,run box,git bash,
 kali linux,cool retro term,python idle,developer command prompt,developer powershell,anaconda prompt,
 node.js command prompt,redis cli,gnome terminal,mate terminal,xfce4 terminal,windows subsystem for linux,
-run command,interactive ruby"""
+run command,interactive ruby,command line,st 256color,windows console host,powertoys run,start menu,
+midnight commander"""
 TERMINAL_NAMES = frozenset(_TERMINAL_SINGLE.split()) | frozenset(
     n.strip() for n in _TERMINAL_MULTI.replace("\n", "").split(",")
 )
@@ -60,6 +66,11 @@ _TERMINAL_WORDS = frozenset(
     ghostty jupyter jupyterlab rstudio matlab octave spyder thonny ubuntu debian kali ruby perl tmux byobu
     zellij""".split()
 )
+#: a word ending or starting like this names a terminal emulator (kterm, aterm, mlterm, termit)
+_TERM_WORD = re.compile(r"^(?:\w*term|term\w*)$")
+#: a REPL or shell name with a version glued on ("idle3", "wish8.6", "tclsh8.6", "python3.12")
+_VERSIONED = re.compile(r"(?:python|pypy|py|php|lua|perl|ruby|node|idle|ipython|tclsh|wish|guile|ghci|julia|ubuntu|debian|kali|"
+                        r"racket|sbcl|ocaml|scala|erl|elixir|swift|kotlin|deno|bun)[\d.]*")
 
 #: programs that must never be opened by name: they run other code, change the system or are commands
 DENIED_APPS = frozenset(
@@ -87,6 +98,21 @@ _FILE_MANAGERS = frozenset(
     ["explorer", "file explorer", "files", "file manager", "nautilus", "dolphin", "thunar", "nemo", "pcmanfm",
      "caja", "finder", "this pc", "my computer", "windows explorer"]
 )
+_IDES = frozenset(
+    ["code", "vscode", "vs code", "visual studio code", "vscodium", "codium", "code oss", "cursor", "windsurf",
+     "zed", "pycharm", "intellij", "intellij idea", "idea", "webstorm", "phpstorm", "clion", "goland", "rider",
+     "rubymine", "datagrip", "android studio", "fleet", "eclipse", "netbeans", "kate", "geany", "atom", "lapce",
+     "qt creator", "qtcreator", "visual studio", "kdevelop", "gnome builder", "builder", "emacs", "xemacs",
+     "spacemacs", "doom emacs"]
+)
+#: what a runtime reports when it does not know the focused window: never a name to vouch for
+PLACEHOLDER_NAMES = frozenset(["unknown", "none", "null", "nil", "desktop", "window", "focused window",
+                               "the focused window", "n/a", "na", "app", "application", "undefined"])
+_PLACEHOLDER_WORDS = frozenset(["unknown", "none", "null", "nil", "undefined", "unnamed", "untitled"])
+#: shell commands that are not apps: typed into a launcher that runs command lines, they run
+_COMMANDS = frozenset("""ls dir cat type echo pwd cd whoami id uname ps top kill cp mv rm mkdir rmdir touch
+    chmod chown grep find sed awk curl wget ssh scp git sudo su env export set history which where tree
+    head tail less more man apt pip npm yes dd tee xargs nohup exec eval source""".split())
 _RECYCLE_BINS = frozenset(["recycle bin", "recyclebin", "trash", "wastebasket", "bin", "deleted items"])
 _BROWSERS = frozenset(
     ["browser", "web browser", "chrome", "google chrome", "chromium", "firefox", "mozilla firefox", "edge",
@@ -106,6 +132,8 @@ class AppKind(str, Enum):
     """What focus the plan is in after an app opens (drives the sequence rules)."""
 
     TERMINAL = "terminal"
+    #: an editor or IDE with a built-in terminal panel a key opens
+    IDE = "ide"
     BROWSER = "browser"
     RECYCLE_BIN = "recycle_bin"
     FILE_MANAGER = "file_manager"
@@ -123,12 +151,12 @@ def _is_terminal(key: str) -> bool:
     joined = " ".join(words)
     if key in TERMINAL_NAMES or joined in TERMINAL_NAMES or any(w in _TERMINAL_WORDS for w in words):
         return True
-    if any(part in key for part in ("terminal", "console", "xterm")):
+    if any(part in key for part in ("terminal", "console", "xterm", "command line", "commandline", "cmdline")) or any(_TERM_WORD.match(w) for w in words):
         return True
     # "R 4.3.1", "Ubuntu 22.04 LTS", "Ruby 3.2 (x64)": a REPL or shell name plus a version
     if words and words[0] in TERMINAL_NAMES and all(_VERSIONISH.match(w) or w == "lts" for w in words[1:]):
         return True
-    return bool(re.fullmatch(r"(?:python|pypy|py|php|lua|perl|ruby|node)[\d.]*", key))
+    return bool(_VERSIONED.fullmatch(key)) or any(_VERSIONED.fullmatch(w) for w in words[:1])
 
 
 def kind(name: str) -> AppKind:
@@ -141,11 +169,36 @@ def kind(name: str) -> AppKind:
         return AppKind.RECYCLE_BIN
     if key in _BROWSERS or joined in _BROWSERS:
         return AppKind.BROWSER
+    if key in _IDES or joined in _IDES:
+        return AppKind.IDE
     if key in _FILE_MANAGERS or joined in _FILE_MANAGERS:
         return AppKind.FILE_MANAGER
     if key in _SYSTEM_APPS or joined in _SYSTEM_APPS:
         return AppKind.SYSTEM
     return AppKind.OTHER
+
+
+def is_placeholder(name: str) -> bool:
+    """A focused-window name that says nobody knows ("unknown window", "", "desktop")."""
+    key = app_key(name)
+    return key in PLACEHOLDER_NAMES or any(w in _PLACEHOLDER_WORDS for w in _SPLIT.split(key))
+
+
+def is_command(typed: str) -> bool:
+    """Text whose first word is a shell command rather than an app's name ("ls", "rm notes")."""
+    words = app_key(typed).split()
+    return bool(words) and words[0] in _COMMANDS
+
+
+def may_open_terminal(typed: str) -> bool:
+    """Text typed into a search launcher ("powers", "termi", "comman") that the launcher may
+    complete to a terminal: a terminal name itself, or the start of one."""
+    key = app_key(typed)
+    if not key:
+        return False
+    if kind(key) is AppKind.TERMINAL:
+        return True
+    return any(name.startswith(key) for name in TERMINAL_NAMES) or any(w.startswith(key) for w in _TERMINAL_WORDS)
 
 
 def name_problem(name: str) -> str | None:

@@ -1,14 +1,24 @@
 """When the gate asks instead of refusing, and the one question it asks.
 
 A question is only worth asking when the person can see exactly what a yes would do. So shell
-input is askable only as plain printable ASCII plus Enter (no look-alike letters, no control
-characters, no Tab completion or Backspace editing that would change what runs), at most
-``MAX_LINES`` commands and ``MAX_CHARS`` characters (a question read aloud or on a phone must
-stay short), typed into a terminal the desktop can vouch for. The content rules ran before
-this stage: a flagged command (``rm -rf ~``, ``curl ... | sh``) never becomes a question.
+input is askable only as plain words and Enter: letters, digits, spaces and ``_ . / : = , @ % +
+~ -``. Every character the shell would transform before running the line is out: expansions
+(``r${x}m``), quotes (``r''m``), escapes and line continuations (``r\⏎m``), history (``!rm``,
+``^a^b``), globs (``/???/?m``), pipes, redirections and separators. Keys other than plain
+characters and Enter (editing, history, completion, ctrl+m) are refused by the sequence rules,
+so the text shown is the line the shell gets. At most ``MAX_LINES`` commands and ``MAX_CHARS``
+characters: a question read aloud or on a phone must stay short.
+
+The content rules ran before this stage, so a flagged command (``rm -rf ~``, ``curl ... | sh``)
+never becomes a question. ``shell_problem`` is the second line for terminals: programs and
+arguments that change the system, reach the network, install code, run other code or read
+secrets stay refused even with a yes, because a person skimming a question cannot be expected
+to spot a typosquatted package or a credential file.
 """
 
 from __future__ import annotations
+
+import re
 
 from anovax.safety.verdict import Rule, Verdict
 
@@ -16,7 +26,39 @@ from anovax.safety.verdict import Rule, Verdict
 MAX_CHARS = 120
 #: commands (Enter presses) one question may hold
 MAX_LINES = 3
-_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
+#: what askable shell input may contain besides letters, digits and Enter
+_PLAIN_PUNCT = frozenset(" _./:=,@+~-")  # no %: cmd.exe expands %VAR%
+#: said when shell input is refused even though a person could have been asked
+SHELL_REFUSED = "I won't run that kind of command in a terminal, even with your yes."
+
+#: programs a yes never runs: they change or stop the system, move or destroy files, reach the
+#: network, run other code or reveal secrets (second line: the first is the question itself)
+_DENIED_PROGRAMS = frozenset("""
+    sudo su doas pkexec runas gsudo rm rmdir mv dd shred truncate fallocate wipefs mkfs fdisk parted mount
+    umount ln chmod chown chgrp chattr setfacl kill pkill killall xkill shutdown reboot halt poweroff systemctl
+    service init telinit crontab at batch launchctl ufw iptables ip6tables nft firewall-cmd setenforce sysctl
+    modprobe insmod rmmod ri del erase rd format remove-item curl wget nc ncat netcat socat ssh scp sftp rsync
+    ftp telnet tftp exec eval source alias unalias export unset set env printenv fc r history bash sh zsh dash
+    ksh csh tcsh fish python python2 python3 perl ruby node php lua tclsh osascript pwsh powershell cmd gpg
+    gpg2 secret-tool keyring pass npx pipx uvx xargs nohup screen tmux disown tee sed awk gawk perl dpkg rpm
+    iex invoke-expression iwr invoke-webrequest irm invoke-restmethod start-process set-executionpolicy
+    stop-process reg sc net netsh bcdedit vssadmin wmic taskkill schtasks takeown icacls attrib cipher
+    command builtin nice time timeout watch strace ltrace chroot unbuffer ionice taskset setsid flock stdbuf
+    busybox script caffeinate start call
+""".split())
+#: package managers: "<tool> install ..." runs code from the network
+_INSTALLERS = frozenset("""pip pip3 npm pnpm yarn gem cargo go apt apt-get aptitude dnf yum zypper pacman brew
+    snap flatpak choco winget scoop conda mamba uv bun deno composer""".split())
+_INSTALL_VERBS = frozenset("install i add get upgrade update exec run dlx x".split())
+#: git subcommands that send, fetch, rewrite or configure
+_GIT_DENIED = frozenset("push remote config clone fetch pull submodule clean reset checkout restore rm "
+                        "filter-branch gc credential archive bundle".split())
+_NETWORK = re.compile(r"://|\b(?:\d{1,3}\.){3}\d{1,3}\b|@[\w-]+\.|\b[\w-]+\.(?:com|net|org|io|dev|sh|xyz|ru|"
+                      r"cn|info|biz|me|co|us|uk|de|app|site|top|tk|ly|gg|cc|example|local|onion)\b")
+#: secrets and the files that start shells: reading or writing them is not a yes/no matter
+_SECRET_PATH = re.compile(r"(?:^|[\s/~])\.[\w-]|id_rsa|id_ed25519|id_ecdsa|\bpasswd\b|\bshadow\b|"
+                          r"credential|secret|token|keychain|keyring|\bhistory\b")
+_FORCE = re.compile(r"(?:^|\s)--?(?:force|delete|no-preserve-root|rf|fr)\b")
 
 
 def unaskable(text: str, vouched: bool, recovering: bool) -> str | None:
@@ -27,10 +69,31 @@ def unaskable(text: str, vouched: bool, recovering: bool) -> str | None:
         return "a terminal reached without naming it"
     if not text:
         return "nothing to show"
-    # a backtick would break the question's own quoting of the command
-    odd = next((ch for ch in text if ch != "\n" and (ch not in _PRINTABLE or ch == "`")), None)
+    odd = next((ch for ch in text if not (ch == "\n" or (ch.isascii() and ch.isalnum()) or ch in _PLAIN_PUNCT)), None)
     if odd is not None:
-        return f"a character a question cannot show ({ord(odd):#x})"
+        return f"a character the shell would transform, or a question could not show ({odd!r})"
+    return None
+
+
+def shell_problem(text: str) -> str | None:
+    """Why this shell input (all of it so far) stays refused even with a yes, or None."""
+    for line in text.lower().split("\n"):
+        words = line.split()
+        if not words:
+            continue
+        program = words[0].rsplit("/", 1)[-1]
+        if program in _DENIED_PROGRAMS:
+            return f"the program {program}"
+        if program in _INSTALLERS and len(words) > 1 and words[1] in _INSTALL_VERBS:
+            return "installs or runs a package"
+        if program == "git" and len(words) > 1 and words[1] in _GIT_DENIED:
+            return f"git {words[1]}"
+        if _NETWORK.search(line):
+            return "a network address"
+        if _SECRET_PATH.search(line):
+            return "a hidden file or a secret"
+        if _FORCE.search(line):
+            return "a forcing flag"
     return None
 
 

@@ -180,6 +180,26 @@ DEVTOOLS = (
 SEARCH_LAUNCHERS = (
     frozenset({"win"}), frozenset({"win", "s"}), frozenset({"win", "q"}), frozenset({"win", "space"}),
     frozenset({"alt", "space"}), frozenset({"ctrl", "escape"}), frozenset({"alt", "f1"}),
+    # an editor's command palette ("Terminal: Create New Terminal") runs what is typed into it
+    frozenset({"ctrl", "shift", "p"}),
+)
+#: open the built-in terminal panel of an editor or IDE that has one (VS Code, JetBrains, Kate)
+IDE_TERMINAL_KEYS = (
+    frozenset({"ctrl", "shift", "c"}), frozenset({"ctrl", "j"}), frozenset({"f4"}), frozenset({"alt", "f12"}),
+    frozenset({"ctrl", "`"}), frozenset({"ctrl", "shift", "`"}),
+    frozenset({"alt", "x"}), frozenset({"alt", "shift", "1"}), frozenset({"alt", "!"}),  # Emacs: M-x shell, M-!
+)
+#: keys a shell's line editor neither edits nor runs the line with (clear the screen, copy): the
+#: only chords pressed into a terminal without being refused (ctrl+c is not: it drops the line
+#: typed so far, so the question would show text that never runs)
+SHELL_HARMLESS = (frozenset({"ctrl", "l"}), frozenset({"ctrl", "shift", "c"}))
+#: close or hide the focused window, or hand the focus elsewhere: whatever was behind it (a
+#: terminal the session reported, say) may get the next keys
+FOCUS_MOVERS = (
+    frozenset({"ctrl", "w"}), frozenset({"ctrl", "q"}), frozenset({"ctrl", "shift", "w"}),
+    frozenset({"ctrl", "shift", "q"}), frozenset({"ctrl", "f4"}), frozenset({"win", "down"}),
+    frozenset({"win", "h"}), frozenset({"alt", "f9"}), frozenset({"escape"}), frozenset({"alt", "`"}),
+    frozenset({"ctrl", "alt", "d"}),
 )
 #: show the desktop: alt+f4 there opens the shut-down dialog
 DESKTOP = (frozenset({"win", "d"}), frozenset({"win", "m"}), frozenset({"win", ","}))
@@ -192,6 +212,9 @@ SYSTEM_OPENERS = (
 WINDOW_SWITCH = (
     frozenset({"alt", "tab"}), frozenset({"alt", "shift", "tab"}), frozenset({"win", "tab"}),
     frozenset({"ctrl", "alt", "tab"}), frozenset({"alt", "escape"}),
+    # another workspace or virtual desktop: its focused window gets the keys
+    frozenset({"ctrl", "alt", "left"}), frozenset({"ctrl", "alt", "right"}), frozenset({"ctrl", "alt", "up"}),
+    frozenset({"ctrl", "alt", "down"}), frozenset({"ctrl", "win", "left"}), frozenset({"ctrl", "win", "right"}),
 ) + tuple(frozenset({"win", str(n)}) for n in range(10))
 PASTE = (frozenset({"ctrl", "v"}), frozenset({"shift", "insert"}), frozenset({"ctrl", "shift", "v"}), frozenset({"win", "v"}))
 ADDRESS_BAR = (frozenset({"ctrl", "l"}), frozenset({"alt", "d"}), frozenset({"f6"}), frozenset({"ctrl", "k"}), frozenset({"ctrl", "e"}))

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from anovax.plan import Plan
 from anovax.safety import apps, ask, keys, prose, web
 from anovax.safety.apps import AppKind
-from anovax.safety.canon import fold
+from anovax.safety.canon import fold, plain
 from anovax.safety.context import Context
 from anovax.safety.verdict import Rule, Verdict
 from anovax.toolspec import Effect, Sink
@@ -79,6 +79,10 @@ class _Focus:
     terminal_name: str = ""
     #: shell input held for a yes, in order: (step index, text) with "\n" for Enter
     held: list[tuple[int, str]] = field(default_factory=list)
+    #: an app was opened after shell input was held: later keys may go to either window
+    moved_after_hold: bool = False
+    #: the name of the app the plan last opened (an IDE's terminal keys depend on it)
+    app: str = ""
 
 
 def _shell_may_have_focus(state: _Focus) -> bool:
@@ -93,6 +97,11 @@ def _shell_may_have_focus(state: _Focus) -> bool:
 def _initial(ctx: Context) -> _Focus:
     if ctx.focused_app is None:
         return _Focus(where=None)
+    if (not ctx.focused_app.strip() or apps.name_problem(ctx.focused_app) or ctx.focused_app != plain(ctx.focused_app)
+            or apps.is_placeholder(ctx.focused_app)):
+        # a window the runtime could not name plainly ("user@host: ~", a path): it may be a shell,
+        # and nobody can vouch for it, so keys into it are refused
+        return _Focus(where=None, session_terminal=True, terminal_name="the focused window")
     where = apps.kind(ctx.focused_app).value
     terminal = where == AppKind.TERMINAL.value
     return _Focus(where=where, session_terminal=terminal, terminal_vouched=terminal,
@@ -102,17 +111,26 @@ def _initial(ctx: Context) -> _Focus:
 def _hold(state: _Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     """Shell input: held for a yes when the question can show exactly what runs, else refused."""
     why = ask.unaskable(text, state.terminal_vouched, ctx.recovering)
+    if why is None and state.moved_after_hold:
+        why = "keys after another window was opened"
+    if why is None and state.session_terminal and not state.held and ctx.session_tail.rsplit("\n", 1)[-1].strip():
+        why = "text typed earlier is still on the line"
     if why:
         return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail=f"keystrokes into a terminal ({why})")
     state.held.append((index, text))
     if ask.too_long(state.held):
         return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="too much shell input to ask about")
+    problem = ask.shell_problem("".join(part for _, part in state.held))
+    if problem:
+        return Verdict.refuse(Rule.DENYLIST, ask.SHELL_REFUSED, step=index, detail=f"shell input: {problem}")
     return None
 
 
-def _open(state: _Focus, name: str, ctx: Context, index: int, *, by_name: bool = False) -> Verdict | None:
-    """``by_name``: an ``open_app`` step, whose window the desktop finds and verifies."""
-    kind = apps.kind(name)
+def _open(state: _Focus, name: str, ctx: Context, index: int, *, by_name: bool = False,
+          shell: bool = False) -> Verdict | None:
+    """``by_name``: an ``open_app`` step, whose window the desktop finds and verifies;
+    ``shell``: treat what opens as a terminal whatever its name says."""
+    kind = AppKind.TERMINAL if shell else apps.kind(name)
     if kind is AppKind.TERMINAL:
         if ctx.recovering:
             return Verdict.refuse(Rule.SHELL_TYPING, _RECOVERY_SHELL_REASON, step=index)
@@ -120,7 +138,9 @@ def _open(state: _Focus, name: str, ctx: Context, index: int, *, by_name: bool =
         state.terminal_vouched = by_name and (state.terminal_vouched or not state.terminal_seen)
         state.terminal_name = state.terminal_name or name
         state.terminal_seen = True
-    state.where = kind.value
+    if state.held:
+        state.moved_after_hold = True
+    state.where, state.app = kind.value, name
     state.selected_all = state.deleted_all = False
     return None
 
@@ -132,15 +152,17 @@ def _chord(state: _Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdic
     char = keys.typed_char(chord)
     if state.where == LAUNCHER and char is not None:
         return _launcher_input(state, char, ctx, index)
-    if _shell_may_have_focus(state) and (char is not None or chord in keys.PASTE or chord & {"up", "down"}):
+    if _shell_may_have_focus(state) and chord not in keys.SHELL_HARMLESS:
         if char is None or chord != frozenset({"enter" if char == "\n" else "space" if char == " " else char}):
-            # a paste, a history key, a shifted key: the question could not show what runs
+            # a paste, a history or editing key, ctrl+m (another Enter), a shifted key: the
+            # question could not show what the shell would run
             return Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="keystrokes into a terminal")
         return _hold(state, char, ctx, index)
     if state.where == AppKind.RECYCLE_BIN.value and not (chord <= _RECYCLE_SAFE or chord in keys.WINDOW_SWITCH
                                                           or chord == keys.CLOSE):
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _RECYCLE_REASON, step=index)
-    if chord in keys.TERMINAL_OPENERS or (state.where == BROWSER and chord in keys.DEVTOOLS):
+    if (chord in keys.TERMINAL_OPENERS or (state.where == BROWSER and chord in keys.DEVTOOLS)
+            or (state.where == AppKind.IDE.value and chord in keys.IDE_TERMINAL_KEYS)):
         if ctx.recovering:
             return Verdict.refuse(Rule.SHELL_TYPING, _RECOVERY_SHELL_REASON, step=index)
         state.terminal_seen, state.where, state.terminal_vouched = True, AppKind.TERMINAL.value, False
@@ -150,6 +172,8 @@ def _chord(state: _Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdic
         state.where, state.launch_buffer = LAUNCHER, ""
     elif chord == frozenset({"escape"}) and state.where == LAUNCHER:
         state.where, state.launch_buffer = None, ""
+    elif chord in keys.FOCUS_MOVERS:
+        state.where, state.terminal_vouched = None, False  # the window behind may get the keys
     elif chord in keys.DESKTOP:
         state.where = DESKTOP
     elif chord in keys.SYSTEM_OPENERS:
@@ -187,13 +211,14 @@ def _launcher_input(state: _Focus, text: str, ctx: Context, index: int) -> Verdi
     name, enter, _rest = (state.launch_buffer + text).partition("\n")
     state.launch_buffer = name
     if name.strip():
-        if apps.name_problem(name):
+        if apps.name_problem(name) or apps.is_command(name):
+            # KRunner, Alfred and friends run a typed command line as readily as they open an app
             return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _LAUNCHER_TEXT_REASON, step=index)
         if _SYSTEM_TYPED.search(fold(name)):
             return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="system page from a launcher")
-        if apps.kind(name) is AppKind.TERMINAL:
-            # the launcher will open a shell: treat it as opened now (fail closed)
-            verdict = _open(state, name, ctx, index)
+        if apps.may_open_terminal(name):
+            # the launcher may complete it to a shell ("powers"): treat one as opened now (fail closed)
+            verdict = _open(state, name, ctx, index, shell=True)
             if verdict:
                 return verdict
             state.where = LAUNCHER
@@ -244,9 +269,14 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
                     verdict = verdict or _chord(state, chord, ctx, index)
             elif sink is Sink.TYPED:
                 verdict = verdict or _type(state, value, ctx, index)
-        if spec.effect is Effect.BROWSER:
+        if spec.effect is Effect.BROWSER and not _shell_may_have_focus(state):
+            # a page opening in the background (an existing browser window, focus-stealing
+            # prevention) leaves the keyboard where it was: a terminal keeps it
             state.where = BROWSER
         elif spec.effect is Effect.SUBPLAN:
+            if _shell_may_have_focus(state):
+                # a sub-plan is never asked about, and its steps would go to the shell
+                verdict = verdict or Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="a sub-task into a terminal")
             state.where, state.terminal_vouched = None, False  # the sub-plan may move focus anywhere
         if verdict:
             return verdict
@@ -254,5 +284,8 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
         if state.address_bar or state.paste_step > state.url_step:
             return Verdict.refuse(Rule.EXFILTRATION, step=state.url_step, detail="web address typed with a paste")
     if state.held:
+        if plan.remember:
+            # one question, about one thing: a yes must not also store facts the question never showed
+            return Verdict.refuse(Rule.SHELL_TYPING, step=state.held[0][0], detail="remember with shell input")
         return ask.confirm_shell(state.held, state.terminal_name)
     return None

@@ -1,0 +1,71 @@
+"""The console on a pseudo-terminal: the front door a person at a terminal uses."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _own_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is the pty, so the
+    terminal's Ctrl-C reaches it as SIGINT the way it does in a real terminal."""
+    import fcntl
+    import termios
+
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Pty:
+    """The console on a pseudo-terminal: what a person at a terminal sees and types."""
+
+    def __init__(self, env, *args):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen([sys.executable, "-m", "anovax", *(args or ("--simulate",))], stdin=slave,
+                                     stdout=slave, stderr=slave, env=env, cwd=REPO, preexec_fn=_own_terminal)
+        os.close(slave)
+        self.seen = b""
+        #: where the last needle found ended: each read_until looks only at what came after it, so
+        #: waiting for the next "you> " never matches an earlier prompt
+        self.read_to = 0
+
+    def read_until(self, needle: bytes, timeout_s: float) -> bytes:
+        deadline = time.monotonic() + timeout_s
+        while needle not in self.seen[self.read_to:]:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {needle!r} within {timeout_s} s; the terminal shows:\n"
+                                     + self.seen.decode(errors="replace"))
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:  # the process ended and the terminal closed
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"the console ended before {needle!r}:\n" + self.seen.decode(errors="replace"))
+                self.seen += chunk
+        self.read_to = self.seen.index(needle, self.read_to) + len(needle)
+        return self.seen
+
+    def type(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    def interrupt(self) -> None:
+        """Ctrl-C as the terminal sends it: SIGINT to the foreground process group."""
+        os.write(self.master, b"\x03")
+
+    def close(self) -> int:
+        try:
+            return self.proc.wait(timeout=15)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            os.close(self.master)
