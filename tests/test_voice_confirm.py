@@ -248,6 +248,26 @@ def test_the_microphone_answers_while_the_command_waits(answer, said, recognizer
         assistant.close()
 
 
+def test_a_question_already_waiting_when_the_microphone_comes_up_can_be_answered(said, recognizer, tmp_path):
+    from helpers import in_thread
+
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())
+    unregister_orb = assistant.confirmations.register("orb")  # the question went to the orb only
+    try:
+        question = assistant.confirmations.new_question("c1", "Type `ls` and press Enter in Terminal?", [], "xterm")
+        reply = in_thread(lambda: assistant.confirmations.ask(question, None))
+        wait_for(lambda: assistant.confirmations.pending is not None, what="the question")
+        voice, _, heard = listening(assistant, RealTimeMicrophone(recording(tmp_path / "y.wav", [said("yes")])),
+                                    recognizer)
+        result = reply.result(60)
+        assert result.answer is Answer.YES and result.frontend == "voice", [h.decision for h in heard]
+        voice.close()
+    finally:
+        unregister_orb()
+        assistant.close()
+
+
 def test_a_muted_microphone_cannot_answer(said, recognizer, tmp_path):
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
     assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop())

@@ -200,6 +200,9 @@ class VoiceInput:
             want = self._hearing and not self._muted.is_set()
             if want and self._unregister is None:
                 self._unregister = self.confirmations.register("voice")
+                pending = self.confirmations.pending  # asked before the microphone came up
+                if pending is not None:
+                    self.gate.question_asked(pending.question_id, pending.expires_ts - time.time())
             elif not want and self._unregister is not None:
                 self._unregister()
                 self._unregister = None
