@@ -132,6 +132,14 @@ def save_png(display: str, box: list[int] | tuple[int, ...], path: Path) -> None
     mss.tools.to_png(rgb, size, output=str(path))
 
 
+def active_window(xvfb: Any) -> str:
+    """The window id ``xdotool getactivewindow`` reports, or "" while none is active (between two
+    activations the window manager may have none, and xdotool then fails)."""
+    done = subprocess.run(["xdotool", "getactivewindow"], env={**os.environ, **xvfb.env}, capture_output=True,
+                          text=True, timeout=20)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
 def dominant_colour(rgb: bytes) -> tuple[int, int, int]:
     from collections import Counter
 
@@ -148,6 +156,14 @@ def orb_colour(display: str, orb: list[int]) -> tuple[int, int, int]:
 
 
 # ----- the harness process --------------------------------------------------------------------
+
+def _focus_name(root: Any) -> str:
+    """The Tk widget with the keyboard focus ("" when another application has it)."""
+    try:
+        return str(root.focus_get() or "")
+    except KeyError:  # the focus is in a widget Tk has no Python object for
+        return "?"
+
 
 def _event_from(spec: dict[str, Any]) -> Any:
     from anovax.events import Event, EventType
@@ -171,6 +187,8 @@ class Harness:
         self.assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=self.desktop)
         self.window: Any = None
         self.calls: list[list[Any]] = []
+        #: how each question started with "ask" ended (Reply.to_dict), in order
+        self.replies: list[dict[str, Any]] = []
         self._out = threading.Lock()
 
     def controls(self, fake: bool) -> Any:
@@ -242,7 +260,9 @@ class Harness:
                 "orb": [w.orb.widget.winfo_rootx() + cx, w.orb.widget.winfo_rooty() + cy, r],
                 "entry": box(w.entry), "chips": chips,
                 "buttons": {n: box(getattr(w, f"{n}_button")) for n in ("mute", "stop", "phone", "pin", "size")},
-                "qr": box(w.qr_label) if w.remote is not None else None}
+                "qr": box(w.qr_label) if w.remote is not None else None,
+                "yes": box(w.question.yes_button) if w.question.shown is not None else None,
+                "no": box(w.question.no_button) if w.question.shown is not None else None}
 
     def cmd_inspect(self, _request: dict[str, Any]) -> dict[str, Any]:
         w = self.window
@@ -260,7 +280,35 @@ class Harness:
                 "viewers": w.viewers_label.cget("text"), "on_top": bool(w.root.attributes("-topmost")),
                 "expanded": w.prefs.expanded, "tooltips": {k: v for k, v in tips.items() if v},
                 "kinds": self.desktop.kinds(), "typed": self.desktop.typed_text, "calls": self.calls,
-                "stats": vars(w.stats).copy()}
+                "stats": vars(w.stats).copy(), **self._question(w)}
+
+    @staticmethod
+    def _question(w: Any) -> dict[str, Any]:
+        panel = w.question
+        shown = panel.shown is not None and bool(panel.frame.winfo_ismapped())
+        return {"question": panel.question_label.cget("text") if shown else "",
+                "question_target": panel.target_label.cget("text") if shown else "",
+                "countdown": panel.countdown_label.cget("text") if shown else "", "question_armed": panel.armed,
+                "answered": panel.note_label.cget("text") if panel.note_label.winfo_ismapped() else "",
+                "focus": _focus_name(w.root)}
+
+    def cmd_ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Hold a question as the command worker would (from a thread of its own); its reply is
+        appended to ``replies`` (cmd "replies") when it ends."""
+        confirmations = self.assistant.confirmations
+        question = confirmations.new_question(request.get("command_id", "held"), request["question"],
+                                              request.get("steps", []), request.get("target", "xterm"))
+        threading.Thread(target=lambda: self.replies.append(confirmations.ask(question).to_dict()),
+                         name="asker", daemon=True).start()
+        return {"question_id": question.question_id}
+
+    def cmd_replies(self, _request: dict[str, Any]) -> dict[str, Any]:
+        return {"replies": list(self.replies), "frontends": list(self.assistant.confirmations.frontends())}
+
+    def cmd_answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Another front end (a phone, the voice) answers."""
+        return {"ok": self.assistant.confirmations.answer(request["question_id"], bool(request["yes"]),
+                                                          request.get("frontend", "phone"))}
 
     def cmd_emit(self, request: dict[str, Any]) -> dict[str, Any]:
         for spec in request["events"]:

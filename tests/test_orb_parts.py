@@ -4,6 +4,8 @@ import json
 
 import pytest
 
+from anovax.confirm import Confirmations
+from anovax.events import EventBus
 from anovax.orb.controls import OrbControls, RemoteInfo
 from anovax.orb.model import OrbState
 from anovax.orb.qr import qr_png, qr_text
@@ -56,6 +58,7 @@ class FakeAssistant:
     def __init__(self, speech_off=None):
         self.calls = []
         self.speech_off = speech_off
+        self.confirmations = Confirmations(EventBus())
 
     def state(self):
         return {"busy": False, "speech_off": self.speech_off}
@@ -81,6 +84,18 @@ def test_controls_for_an_assistant_without_voice_or_remote():
     assert controls.set_muted is None and controls.remote_toggle is None and controls.remote_unban is None
     assert "voice input is off" in controls.reason("set_muted")
     assert controls.reason("remote_toggle") == "the phone remote is not available"
+
+
+def test_the_orb_asks_and_answers_as_the_orb():
+    assistant = FakeAssistant()
+    controls = OrbControls.for_assistant(assistant)
+    assert assistant.confirmations.frontends() == ()
+    unregister = controls.can_ask()
+    assert assistant.confirmations.frontends() == ("orb",)
+    question = assistant.confirmations.new_question("c1", "Type `ls`?", [], "xterm")
+    assert not controls.answer(question.question_id, True)  # nothing is being asked yet
+    unregister()
+    assert assistant.confirmations.frontends() == ()
 
 
 def test_the_controls_carry_why_speech_is_off():

@@ -265,9 +265,27 @@ def test_subtask_is_checked_by_safety_at_the_next_depth(bus):
     sub = ScriptedSubPlanner(plan_of(("get_time", {})))
     orch = make(bus, subtasks=SubtaskRunner(plan=sub, check=check))
     outcome = orch.dispatch(plan_of(("plan_subtask", {"goal": "tidy up"})), command_id="c1", depth=1)
-    assert calls == [{"depth": 2, "agents_spawned": 1}]
+    # the focus the parent's steps left is part of the check (none opened here, so None)
+    assert calls == [{"depth": 2, "agents_spawned": 1, "focused_app": None}]
     assert not outcome.ok and outcome.steps[0].error == "I won't type commands into a terminal."
     assert len(events(bus, EventType.SAFETY_REFUSED)) == 1
+
+
+def test_a_subtask_is_checked_with_the_app_its_parent_left_in_front(bus):
+    calls = []
+
+    def check(plan, text, **context):
+        calls.append(context.get("focused_app"))
+        return Verdict.allow()
+
+    sub = ScriptedSubPlanner(plan_of(("get_time", {})))
+    orch = Orchestrator(SimulatedDesktop(), bus, janitor_interval_s=None,
+                        subtasks=SubtaskRunner(plan=sub, check=check), current_app=lambda: "terminal")
+    try:
+        orch.dispatch(plan_of(("plan_subtask", {"goal": "type ls"})), command_id="c1")
+    finally:
+        orch.close()
+    assert calls == ["terminal"]
 
 
 def test_a_raising_or_stuck_subscriber_changes_nothing(bus):

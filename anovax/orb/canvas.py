@@ -63,6 +63,8 @@ class OrbCanvas:
             pulse = 0.4 * math.sin(2 * math.pi * 1.5 * t)
         elif state is OrbState.SPEAKING:
             pulse = abs(math.sin(2 * math.pi * 2.0 * t))
+        elif state is OrbState.ASKING:  # a slow breath: waiting, not working
+            pulse = 0.8 * math.sin(2 * math.pi * 0.8 * t)
         elif state in (OrbState.REFUSED, OrbState.ERROR):
             pulse = 0.5 * math.sin(2 * math.pi * (2.5 if state is OrbState.ERROR else 1.2) * t)
             # a short shake on entering, like a head shaking "no"

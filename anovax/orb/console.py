@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from anovax.events import Event, EventBus
-from anovax.orb.model import ChipView, OrbModel, Snapshot, clip
+from anovax.orb.model import ChipView, OrbModel, QuestionView, Snapshot, clip
 from anovax.orb.style import HISTORY_MARK, STYLES
 
 #: how often the line is refreshed while something runs (elapsed times tick)
@@ -34,13 +34,24 @@ def render_chip(chip: ChipView) -> str:
     return f"{chip.tool}{arg} ({chip.state.value}{retry} {chip.elapsed_s:.1f}s)"
 
 
+def render_question(question: QuestionView) -> str:
+    """``Type `ls` and press Enter in Terminal? (in xterm, 17 s left)``."""
+    where = f"in {clip(question.target, 30)}, " if question.target else ""
+    return f"{question.text} ({where}{question.seconds_left} s left)"
+
+
 def render_status(snap: Snapshot, width: int = 100) -> str:
-    """``◉ acting: 2 agents: open notepad… | open_app notepad (running 0.4s) | mic muted``."""
+    """``◉ acting: 2 agents: open notepad… | open_app notepad (running 0.4s) | mic muted``;
+    a question comes first, in place of the detail: ``? asking: Type `ls` …? (in xterm, 17 s left)``."""
     style = STYLES[snap.state]
     head = f"{style.mark} {snap.state.value}"
-    if snap.detail:
+    if snap.question is not None:
+        head += f": {render_question(snap.question)}"
+    elif snap.detail:
         head += f": {snap.detail}"
     parts = [head]
+    if snap.answered:
+        parts.append(snap.answered)
     parts += [render_chip(c) for c in snap.chips if c.fade > 0]
     if snap.hidden_chips:
         parts.append(f"+{snap.hidden_chips} more")
@@ -136,7 +147,9 @@ class ConsoleStatus:
 
     @staticmethod
     def _key(snap: Snapshot) -> tuple:
-        return snap.state, tuple((c.agent_id, c.state) for c in snap.chips), snap.voice, snap.viewers
+        question = snap.question.question_id if snap.question is not None else ""
+        return (snap.state, tuple((c.agent_id, c.state) for c in snap.chips), snap.voice, snap.viewers, question,
+                snap.answered)
 
     def _erase(self) -> None:
         if self.inline and self._on_screen:

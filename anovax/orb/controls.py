@@ -58,6 +58,12 @@ class OrbControls:
     why_off: Mapping[str, str] = field(default_factory=dict)
     #: why replies are not heard on this machine ("" when they are), for the idle hint
     speech_off: str = ""
+    #: answer the open question (Yes / No, Enter / Esc): (question_id, yes) -> whether it still counted.
+    #: Called on the Tk thread: it only takes the broker's lock, so it cannot freeze the window
+    answer: Callable[[str, bool], bool] | None = None
+    #: say that the orb can ask now (``Confirmations.register("orb")``); returns the unregister
+    #: the window calls when it closes
+    can_ask: Callable[[], Callable[[], None]] | None = None
 
     def reason(self, name: str) -> str:
         return self.why_off.get(name) or _DEFAULT_WHY.get(name, "not available")
@@ -83,12 +89,15 @@ class OrbControls:
         if remote is None:
             why.setdefault("remote_toggle", "the phone remote is not available")
         unban = getattr(remote, "unban", None) if remote is not None else None
+        confirmations = assistant.confirmations
         return cls(submit=lambda text: assistant.submit(text, source="orb"), stop=stop,
                    set_muted=mute if callable(mute) else None,
                    remote_toggle=_remote_toggle(remote) if remote is not None else None,
                    remote_unban=unban if callable(unban) else None,
                    remote_status=_remote_status(remote) if remote is not None else None, why_off=why,
-                   speech_off=str(assistant.state().get("speech_off") or ""))
+                   speech_off=str(assistant.state().get("speech_off") or ""),
+                   answer=lambda question_id, yes: confirmations.answer(question_id, yes, "orb"),
+                   can_ask=lambda: confirmations.register("orb"))
 
 
 def _remote_status(remote: RemoteServerLike) -> Callable[[], RemoteInfo | None]:
@@ -116,4 +125,5 @@ _DEFAULT_WHY = {
     "set_muted": "no microphone",
     "remote_toggle": "the phone remote is not available",
     "remote_unban": "the phone remote is not available",
+    "answer": "questions are answered elsewhere",
 }

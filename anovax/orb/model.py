@@ -7,7 +7,8 @@ Every method that depends on time takes ``now`` (seconds since the epoch, the cl
 
 The state is recomputed from a few facts rather than stored, so events arriving out of
 the expected order (a SPEAK_END from an earlier command, a lost AGENT_DONE) cannot leave
-it stuck: the priority is refused/error flash > speaking > acting > thinking > awake > asleep.
+it stuck: the priority is refused/error flash > asking > speaking > acting > thinking > awake >
+asleep. The question a held plan waits on is folded by ``Asking`` (asking.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from anovax.events import Event, EventType
+from anovax.orb.asking import Asking
 from anovax.orb.snapshot import (
     ENDED,
     Chip,
@@ -24,13 +26,14 @@ from anovax.orb.snapshot import (
     ChipView,
     HistoryEntry,
     OrbState,
+    QuestionView,
     Snapshot,
     clip,
     short_arg,
 )
 
-__all__ = ["ENDED", "Chip", "ChipState", "ChipView", "HistoryEntry", "OrbModel", "OrbState", "Snapshot", "clip",
-           "short_arg"]
+__all__ = ["ENDED", "Chip", "ChipState", "ChipView", "HistoryEntry", "OrbModel", "OrbState", "QuestionView",
+           "Snapshot", "clip", "short_arg"]
 
 
 # the phone remote's events, looked up by name so the orb works with an events.py that lacks them
@@ -66,6 +69,8 @@ class OrbModel:
     #: why replies cannot be heard here ("" when they can): the idle hint says so, once, where
     #: the user looks instead of listening
     speech_off: str = ""
+    #: the question a held plan waits on (CONFIRM_REQUESTED until CONFIRM_ANSWERED)
+    asking: Asking = field(default_factory=Asking)
 
     #: bumped by every change; a front end redraws when it moved
     version: int = field(default=0, init=False, repr=False)
@@ -118,7 +123,7 @@ class OrbModel:
         flash_over = self._flash is not None and now >= self._flash[1]
         if flash_over:
             self._flash = None
-        if gone or stale or flash_over:
+        if self.asking.tick(now) | bool(gone or stale or flash_over):
             self.version += 1
             return True
         return False
@@ -128,6 +133,8 @@ class OrbModel:
     def state(self, now: float) -> OrbState:
         if self._flash is not None and now < self._flash[1]:
             return self._flash[0]
+        if self.asking.question(now) is not None:
+            return OrbState.ASKING
         if any(c.refused for c in self._commands.values()):
             return OrbState.REFUSED
         if any(c.speaking > 0 for c in self._commands.values()):
@@ -147,7 +154,7 @@ class OrbModel:
 
     def animating(self, now: float) -> bool:
         """Whether the window must keep redrawing: an idle orb with no chips is a still picture."""
-        return self.state(now) is not OrbState.ASLEEP or bool(self._chips)
+        return self.state(now) is not OrbState.ASLEEP or bool(self._chips) or self.asking.active
 
     def snapshot(self, now: float) -> Snapshot:
         state = self.state(now)
@@ -155,7 +162,8 @@ class OrbModel:
         return Snapshot(state=state, detail=self._detail(state, now), chips=chips, hidden_chips=hidden,
                         response=self._response, history=tuple(self._history), voice=self._voice,
                         voice_detail=self._voice_detail, viewers=self._viewers, heard=self._heard,
-                        version=self.version, remote_note=self._remote_note, pairings=self._pairings)
+                        version=self.version, remote_note=self._remote_note, pairings=self._pairings,
+                        question=self.asking.question(now), answered=self.asking.note(now))
 
     # -- event handlers ---------------------------------------------------------------------
 
@@ -185,6 +193,7 @@ class OrbModel:
     def _on_done(self, event: Event) -> None:
         data = event.data or {}
         command = self._commands.pop(event.command_id, None) or _Command(event.ts, str(data.get("text", "")))
+        self.asking.command_done(event)
         status = str(data.get("status", "done"))
         message = str(data.get("message", ""))
         self._history.append(HistoryEntry(event.command_id, str(data.get("text", command.text)), status, message))
@@ -198,8 +207,9 @@ class OrbModel:
             self._flash = (OrbState.ERROR, event.ts + self.flash_s, message)
         # "stopped" flashes nothing: the user asked for it, the reply line says "Stopped."
         # chips whose end was lost with a dropped event end with their command
-        ended = {"done": ChipState.DONE, "planned": ChipState.DONE, "stopped": ChipState.STOPPED}.get(
-            status, ChipState.FAILED)
+        # "needs_yes" (denied for want of a yes) is the person's call, as neutral as a stop
+        ended = {"done": ChipState.DONE, "planned": ChipState.DONE, "stopped": ChipState.STOPPED,
+                 "needs_yes": ChipState.STOPPED}.get(status, ChipState.FAILED)
         for chip in self._chips.values():
             if status == "stopped" and chip.command_id == event.command_id and chip.state is ChipState.FAILED:
                 # failed on the way to the stop (a click on Stop takes the focus from the typing):
@@ -333,6 +343,8 @@ class OrbModel:
                 return clip(self._flash[2], 90)
             return clip(next((c.refused for c in self._commands.values() if c.refused), ""), 90)
         command = next(iter(self._commands.values()), None)
+        if state is OrbState.ASKING:
+            return f"waiting for a yes: {clip(command.text, 50)}" if command and command.text else "waiting for a yes"
         if state is OrbState.SPEAKING:
             return "speaking"
         if state is OrbState.ACTING:
@@ -358,6 +370,8 @@ _HANDLERS = {
     EventType.COMMAND_RECEIVED: OrbModel._on_received,
     EventType.COMMAND_REJECTED: OrbModel._on_rejected,
     EventType.SAFETY_REFUSED: OrbModel._on_refused,
+    EventType.CONFIRM_REQUESTED: lambda model, event: model.asking.requested(event),
+    EventType.CONFIRM_ANSWERED: lambda model, event: model.asking.answered(event),
     EventType.RECOVERY_STARTED: OrbModel._on_recovery,
     EventType.RECOVERY_TURN: OrbModel._on_recovery,
     EventType.RECOVERY_DONE: OrbModel._on_recovery,

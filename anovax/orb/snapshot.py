@@ -16,6 +16,8 @@ class OrbState(enum.StrEnum):
     ASLEEP = "asleep"
     AWAKE = "awake"
     THINKING = "thinking"
+    #: a held plan waits for the person's yes or no (CONFIRM_REQUESTED)
+    ASKING = "asking"
     ACTING = "acting"
     SPEAKING = "speaking"
     REFUSED = "refused"
@@ -111,6 +113,24 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True)
+class QuestionView:
+    """The question a held plan waits on, as drawn at one moment (CONFIRM_REQUESTED's data)."""
+
+    #: what an answer names (``Confirmations.answer``): a stale id is refused there
+    question_id: str
+    command_id: str
+    #: the sentence to answer ("Type `ls` and press Enter in Terminal?")
+    text: str
+    #: the window the keys would go to (its title, else the app's name)
+    target: str
+    #: whole seconds until it is denied for want of an answer (the countdown), never below 0
+    seconds_left: int
+    timeout_s: float
+    #: the front ends that were asked (who else may answer first)
+    frontends: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """Everything a front end draws, at one moment."""
 
@@ -134,6 +154,10 @@ class Snapshot:
     #: the phone remote's latest news ("phone paired: 192.168.1.7"); pairings counts REMOTE_PAIRED
     remote_note: str = ""
     pairings: int = 0
+    #: the open question (None: nothing is waiting for a yes)
+    question: QuestionView | None = None
+    #: for a few seconds after a question ended: how it ended ("yes from the phone: going ahead")
+    answered: str = ""
 
     @property
     def running(self) -> tuple[ChipView, ...]:

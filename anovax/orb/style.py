@@ -18,7 +18,10 @@ FAILED = "#ef4444"
 CHIP_BG = {ChipState.WAITING: "#334155", ChipState.RUNNING: "#0e7490", ChipState.DONE: "#166534",
            ChipState.FAILED: "#991b1b", ChipState.EXPIRED: "#9a3412", ChipState.STOPPED: "#475569"}
 HISTORY_MARK = {"done": ("✓", "#22c55e"), "planned": ("✓", "#22c55e"), "refused": ("⊘", "#f59e0b"),
-                "failed": ("✗", "#ef4444"), "rejected": ("✗", "#ef4444"), "stopped": ("■", "#94a3b8")}
+                "failed": ("✗", "#ef4444"), "rejected": ("✗", "#ef4444"), "stopped": ("■", "#94a3b8"),
+                "needs_yes": ("?", "#ec4899")}
+#: the question's buttons: colours no chip or state uses, so a test can find them on the screen
+YES_BG, NO_BG = "#16a34a", "#b91c1c"
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ STYLES: dict[OrbState, StateStyle] = {
     OrbState.ASLEEP: StateStyle("#475569", "Asleep", 0, "·"),
     OrbState.AWAKE: StateStyle("#3b82f6", "Listening", 15, "○"),
     OrbState.THINKING: StateStyle("#8b5cf6", "Thinking", 25, "◌"),
+    # 10 fps: a slow breath and a countdown that moves once a second
+    OrbState.ASKING: StateStyle("#ec4899", "Asking you", 10, "?"),
     OrbState.ACTING: StateStyle("#06b6d4", "Acting", 25, "◉"),
     OrbState.SPEAKING: StateStyle("#22c55e", "Speaking", 25, "♪"),
     OrbState.REFUSED: StateStyle("#f59e0b", "Refused", 20, "⊘"),

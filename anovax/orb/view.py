@@ -31,6 +31,7 @@ from anovax.orb.controls import OrbControls, RemoteInfo
 from anovax.orb.model import OrbModel, Snapshot, clip
 from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, RemotePanel
 from anovax.orb.parts import button as _button
+from anovax.orb.question import QuestionPanel
 from anovax.orb.store import OrbPrefs, clamp_position, load_prefs, save_prefs
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
 from anovax.orb.widgets import FONT, SMALL, ChipList, HistoryList, Tooltip
@@ -94,6 +95,8 @@ class OrbWindow:
         self._apply_size()
         if controls.remote_status is not None:  # the remote may have been started before the window
             self.remote_panel.refresh()
+        # only once the window can show a question: a command before this is denied, not left waiting
+        self._unregister = controls.can_ask() if controls.can_ask is not None else None
         self._tick()
 
     # -- thread-safe entry points -----------------------------------------------------------
@@ -163,9 +166,12 @@ class OrbWindow:
         self.command_entry = CommandEntry(root, self.controls.submit,
                                           say=lambda text: self._text(self.response_label, text))
         self.entry = self.command_entry.entry
+        self.entry.focus_set()  # the window opens ready to type into (also when activated by the WM)
         self._tips["entry"] = Tooltip(self.entry, lambda: self._why("submit", "") if self.controls.submit is None
                                       else "")
 
+        self.question = QuestionPanel(root, self.controls.answer, after=self.detail_label, focus=lambda: self.entry,
+                                      say=lambda text: self._text(self.response_label, text))
         self.history = HistoryList(root)
         self.remote_panel = RemotePanel(root, self.controls, self._worker, self.phone_button,
                                         say=lambda text: self._text(self.response_label, text),
@@ -176,6 +182,7 @@ class OrbWindow:
         self.remote_label = self.remote_panel.remote_label
         self.viewers_label = self.remote_panel.viewers_label
         self.unban_button = self.remote_panel.unban_button
+        self.question.bind_keys()  # once every widget exists: Enter/Esc answer while a question is shown
 
     @property
     def remote(self) -> RemoteInfo | None:
@@ -270,6 +277,7 @@ class OrbWindow:
         self._text(self.state_label, style.label, fg=style.colour)
         self._text(self.detail_label, snap.detail)
         self.chips.update(snap.chips, snap.hidden_chips)
+        self.question.update(snap, WIDTH[self.prefs.expanded] - 20)
         self._text(self.response_label, clip(snap.response, 240))
         if self.prefs.expanded:
             self.history.update(snap.history)
@@ -375,6 +383,8 @@ class OrbWindow:
             pass
         self._save()
         self._worker.close()
+        if self._unregister is not None:
+            self._unregister()
         if self.on_close is not None:
             self.on_close()
         try:

@@ -45,7 +45,12 @@ _TERMINAL_SINGLE = """
     idle3 ipython3 tkcon drracket wxmaxima maxima sage gp psysh kotlin kotlinc groovysh swift dotnet csi fsi
     radian elixir lein amm ion osh oil rc es expect script krunner albert ulauncher rofi dmenu wofi fuzzel
     vi vim gvim nvim neovim ex ed mc ranger vifm nnn lf stack spotlight alfred raycast launchy wox keypirinha
-    commandline cmdline
+    commandline cmdline tcc 4nt cmd32 clink murex wayst kmscon cathode edex-ui edex ish far farmanager totalcmd
+    doublecmd rgui bc dc swipl prolog clisp chez gforth coqtop scilab mathematica wolframscript wolfram tsx
+    ammonite gdb-multiarch r2 radare2 rizin frida scapy metasploit msfconsole minicom picocom lftp remmina
+    rdesktop xfreerdp vncviewer tigervnc anydesk teamviewer qemu virtualbox vmware virt-manager nano micro helix
+    hx hexchat irssi weechat kupfer synapse kickoff bemenu flow-launcher powertoys quicksilver launchbar cerebro
+    openssh
 """
 #: multi-word names of the same
 _TERMINAL_MULTI = """windows terminal,command prompt,windows powershell,powershell ise,run dialog,run box,git bash,
@@ -64,13 +69,14 @@ _TERMINAL_WORDS = frozenset(
     msys2 cmder conemu iterm iterm2 repl python python2 python3 ipython bpython pypy node nodejs irb ghci
     psql mysql sqlite3 mongosh sqlcmd sqlplus julia jshell wsl putty mobaxterm securecrt termius xshell
     ghostty jupyter jupyterlab rstudio matlab octave spyder thonny ubuntu debian kali ruby perl tmux byobu
-    zellij""".split()
+    zellij ssh rdp vnc""".split()
 )
 #: a word ending or starting like this names a terminal emulator (kterm, aterm, mlterm, termit)
 _TERM_WORD = re.compile(r"^(?:\w*term|term\w*)$")
 #: a REPL or shell name with a version glued on ("idle3", "wish8.6", "tclsh8.6", "python3.12")
 _VERSIONED = re.compile(r"(?:python|pypy|py|php|lua|perl|ruby|node|idle|ipython|tclsh|wish|guile|ghci|julia|ubuntu|debian|kali|"
-                        r"racket|sbcl|ocaml|scala|erl|elixir|swift|kotlin|deno|bun)[\d.]*")
+                        r"racket|sbcl|ocaml|scala|erl|elixir|swift|kotlin|deno|bun|powershell|pwsh|cmd|jshell|spyder|"
+                        r"bash|zsh|fish)[\d.]*")
 
 #: programs that must never be opened by name: they run other code, change the system or are commands
 DENIED_APPS = frozenset(
@@ -96,19 +102,20 @@ _INTERPRETERS = frozenset(
 
 _FILE_MANAGERS = frozenset(
     ["explorer", "file explorer", "files", "file manager", "nautilus", "dolphin", "thunar", "nemo", "pcmanfm",
-     "caja", "finder", "this pc", "my computer", "windows explorer"]
+     "caja", "finder", "this pc", "my computer", "windows explorer", "konqueror", "krusader", "spacefm", "xfe"]
 )
 _IDES = frozenset(
     ["code", "vscode", "vs code", "visual studio code", "vscodium", "codium", "code oss", "cursor", "windsurf",
      "zed", "pycharm", "intellij", "intellij idea", "idea", "webstorm", "phpstorm", "clion", "goland", "rider",
      "rubymine", "datagrip", "android studio", "fleet", "eclipse", "netbeans", "kate", "geany", "atom", "lapce",
      "qt creator", "qtcreator", "visual studio", "kdevelop", "gnome builder", "builder", "emacs", "xemacs",
-     "spacemacs", "doom emacs"]
+     "spacemacs", "doom emacs", "notepad++", "notepadqq", "sublime", "sublime text", "subl", "textmate"]
 )
 #: what a runtime reports when it does not know the focused window: never a name to vouch for
 PLACEHOLDER_NAMES = frozenset(["unknown", "none", "null", "nil", "desktop", "window", "focused window",
                                "the focused window", "n/a", "na", "app", "application", "undefined"])
-_PLACEHOLDER_WORDS = frozenset(["unknown", "none", "null", "nil", "undefined", "unnamed", "untitled"])
+_PLACEHOLDER_WORDS = frozenset(["unknown", "none", "null", "nil", "undefined", "unnamed", "untitled", "unavailable",
+                                "unk", "notitle"])
 #: shell commands that are not apps: typed into a launcher that runs command lines, they run
 _COMMANDS = frozenset("""ls dir cat type echo pwd cd whoami id uname ps top kill cp mv rm mkdir rmdir touch
     chmod chown grep find sed awk curl wget ssh scp git sudo su env export set history which where tree
@@ -151,7 +158,11 @@ def _is_terminal(key: str) -> bool:
     joined = " ".join(words)
     if key in TERMINAL_NAMES or joined in TERMINAL_NAMES or any(w in _TERMINAL_WORDS for w in words):
         return True
-    if any(part in key for part in ("terminal", "console", "xterm", "command line", "commandline", "cmdline")) or any(_TERM_WORD.match(w) for w in words):
+    squeezed = key.replace(" ", "")
+    if squeezed in TERMINAL_NAMES or squeezed in ("commandprompt", "windowsterminal", "gitbash"):
+        return True  # "c m d", "commandprompt"
+    if any(part in key for part in ("terminal", "console", "xterm", "command line", "commandline", "cmdline",
+                                    "ssh")) or any(_TERM_WORD.match(w) for w in words):
         return True
     # "R 4.3.1", "Ubuntu 22.04 LTS", "Ruby 3.2 (x64)": a REPL or shell name plus a version
     if words and words[0] in TERMINAL_NAMES and all(_VERSIONISH.match(w) or w == "lts" for w in words[1:]):
@@ -179,9 +190,16 @@ def kind(name: str) -> AppKind:
 
 
 def is_placeholder(name: str) -> bool:
-    """A focused-window name that says nobody knows ("unknown window", "", "desktop")."""
+    """A focused-window name that says nobody knows: "(unknown)", "no active window", "0x3a00007",
+    "pid 1234", "Window 1", "desktop"."""
     key = app_key(name)
-    return key in PLACEHOLDER_NAMES or any(w in _PLACEHOLDER_WORDS for w in _SPLIT.split(key))
+    words = re.findall(r"[a-z0-9]+", key)
+    if not words or key in PLACEHOLDER_NAMES or " ".join(words) in PLACEHOLDER_NAMES:
+        return True
+    if any(w in _PLACEHOLDER_WORDS for w in words) or words[0] in ("no", "not", "pid", "error", "nothing"):
+        return True
+    # a window id or a process number rather than a name
+    return all(re.fullmatch(r"\d+|0x[0-9a-f]+", w) or w in ("window", "win", "id", "pid") for w in words)
 
 
 def is_command(typed: str) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from anovax.safety.canon import plain
 from anovax.safety.verdict import Rule, Verdict
 
 #: the longest shell input a question may hold
@@ -46,13 +47,39 @@ _DENIED_PROGRAMS = frozenset("""
     command builtin nice time timeout watch strace ltrace chroot unbuffer ionice taskset setsid flock stdbuf
     busybox script caffeinate start call
 """.split())
-#: package managers: "<tool> install ..." runs code from the network
-_INSTALLERS = frozenset("""pip pip3 npm pnpm yarn gem cargo go apt apt-get aptitude dnf yum zypper pacman brew
-    snap flatpak choco winget scoop conda mamba uv bun deno composer""".split())
-_INSTALL_VERBS = frozenset("install i add get upgrade update exec run dlx x".split())
-#: git subcommands that send, fetch, rewrite or configure
-_GIT_DENIED = frozenset("push remote config clone fetch pull submodule clean reset checkout restore rm "
-                        "filter-branch gc credential archive bundle".split())
+#: tools with many subcommands: only these read-only ones are put to a person; the rest (install,
+#: run, push, pull, exec, revert...) runs or fetches code, changes a repository or reaches a network
+_READ_ONLY_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    tool: frozenset(subs.split()) for tool, subs in {
+        "git": "status log diff show blame shortlog describe rev-parse ls-files grep help version --version",
+        "pip": "list show freeze check --version -v help", "pip3": "list show freeze check --version -v help",
+        "npm": "ls list view outdated --version -v help", "pnpm": "ls list outdated --version -v",
+        "yarn": "list info outdated --version -v", "gem": "list --version", "cargo": "--version -v",
+        "go": "version env help", "apt": "list show search policy", "apt-get": "--version",
+        "aptitude": "show search", "dnf": "list info search", "yum": "list info search", "zypper": "search info",
+        "pacman": "-q -qi -si -ss", "yay": "-ss", "paru": "-ss", "brew": "list info search --version",
+        "snap": "list info find", "flatpak": "list info search", "choco": "list search", "winget": "list search show",
+        "scoop": "list search info", "conda": "list info search --version", "mamba": "list search",
+        "uv": "--version version", "poetry": "show --version", "composer": "show --version",
+        "docker": "ps images version info --version", "podman": "ps images version info --version",
+        "nerdctl": "ps images version", "kubectl": "get describe version", "nix": "--version",
+        "dotnet": "--version --info --list-sdks", "deno": "--version", "bun": "--version",
+        "svn": "status log diff info", "hg": "status log diff summary",
+    }.items()
+}
+#: build and test tools run whatever the current folder's files say
+_RUNS_FOLDER_CODE = frozenset("""make gmake ninja cmake just task mvn gradle gradlew ant meson bazel scons rake
+    pytest tox nox jest mocha phpunit""".split())
+_DENIED_EXTRA = frozenset("""nix-shell nix-env gh bunx pip-run emerge apk port pkg unlink install tar unzip 7z
+    unrar pastebinit croc wormhole magic-wormhole az aws gcloud gsutil rclone zip bw op lpass run0 machinectl
+    systemd-run gsettings dconf defaults yes find strings shred install-module install-package add-appxpackage
+    dism""".split())
+#: package managers that install when run bare
+_BARE_INSTALLS = frozenset("yarn bun pnpm poetry composer".split())
+_SCRIPT_EXT = re.compile(r"\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|exe|com|py|pyw|pl|rb|js|mjs|vbs|msi|jar|run|bin|"
+                         r"appimage|out|deb|rpm)$")
+#: device and kernel files: /dev/zero fills a disk, /proc/self/environ holds secrets
+_SYSTEM_PATH = re.compile(r"(?:^|[\s=:])/(?:dev|proc|sys)(?:/|\b)")
 _NETWORK = re.compile(r"://|\b(?:\d{1,3}\.){3}\d{1,3}\b|@[\w-]+\.|\b[\w-]+\.(?:com|net|org|io|dev|sh|xyz|ru|"
                       r"cn|info|biz|me|co|us|uk|de|app|site|top|tk|ly|gg|cc|example|local|onion)\b")
 #: secrets and the files that start shells: reading or writing them is not a yes/no matter
@@ -81,13 +108,20 @@ def shell_problem(text: str) -> str | None:
         words = line.split()
         if not words:
             continue
-        program = words[0].rsplit("/", 1)[-1]
-        if program in _DENIED_PROGRAMS:
+        program = words[0]
+        if "/" in program or "\\" in program or _SCRIPT_EXT.search(program) or program == ".":
+            return "runs a program by its path or a script"
+        if program in _DENIED_PROGRAMS or program in _DENIED_EXTRA:
             return f"the program {program}"
-        if program in _INSTALLERS and len(words) > 1 and words[1] in _INSTALL_VERBS:
-            return "installs or runs a package"
-        if program == "git" and len(words) > 1 and words[1] in _GIT_DENIED:
-            return f"git {words[1]}"
+        if program in _RUNS_FOLDER_CODE:
+            return "runs the current folder's build or test code"
+        if program in _BARE_INSTALLS and len(words) == 1:
+            return f"{program} alone installs packages"
+        subs = _READ_ONLY_SUBCOMMANDS.get(program)
+        if subs is not None and len(words) > 1 and words[1] not in subs:
+            return f"{program} {words[1]}"
+        if _SYSTEM_PATH.search(line):
+            return "a device or kernel file"
         if _NETWORK.search(line):
             return "a network address"
         if _SECRET_PATH.search(line):
@@ -120,8 +154,8 @@ def _phrases(text: str) -> list[str]:
 
 
 def display_name(name: str) -> str:
-    """"terminal" -> "Terminal": the app as the question names it."""
-    name = " ".join(name.split())
+    """"terminal" -> "Terminal": the app as the question names it (hidden characters dropped)."""
+    name = " ".join(plain(name).split())
     return name[:1].upper() + name[1:] if name.islower() else name
 
 

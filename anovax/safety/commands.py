@@ -248,6 +248,9 @@ _EXEC = [
     r"\|[ ]*rev(?![\w])",
     r"(?:\\x[0-9a-f]{2}){3,}|(?:\\[0-7]{3}){3,}|(?:\\u[0-9a-f]{4}){3,}|\$'[^'\n]*\\[x0-7u]",
     r"\bcharcodeat\b|string\.fromcharcode",
+    # spreadsheet formulas that start programs: DDE (=cmd|' /c calc'!A0), LibreOffice's DDE()
+    r"(?:^|\n)[ ]*[=+@-][ ]*[\w.]+[ ]*\|[ ]*['\"]",
+    r"\bdde(?:auto)?[ ]*\(",
     # a glob in command position: /???/r?, /bin/r*, r[m] -rf
     r"(?:^|[;&|(\n])[ ]*(?:sudo[ ]+)?[.~]*/\S*[?*\[]\S*",
     r"(?:^|[;&|(\n])[ ]*\{[\w/.~-]+,[^}\s]*\}",  # {rm,-rf,~}

@@ -167,10 +167,15 @@ DENIED: tuple[tuple[Chord, KeyEffect], ...] = (
 #: open a terminal without being refused themselves; typing afterwards is refused
 TERMINAL_OPENERS = (
     frozenset({"ctrl", "`"}), frozenset({"ctrl", "shift", "`"}),  # VS Code terminal
-    frozenset({"win", "enter"}),  # tiling window managers
+    frozenset({"win", "enter"}), frozenset({"win", "shift", "enter"}),  # tiling window managers, dwm
     frozenset({"win", "t"}),  # Pop!_OS / elementary terminal (Windows: taskbar focus, unknown anyway)
     frozenset({"alt", "f12"}),  # JetBrains terminal
+    frozenset({"win", "`"}),  # Windows Terminal's quake mode
+    frozenset({"ctrl", "alt", "enter"}), frozenset({"win", "ctrl", "t"}), frozenset({"win", "shift", "t"}),
 )
+#: drop-down terminals (Guake, Yakuake, Tilda) grab F12 globally; in an app the plan opened
+#: it is that app's key (Save As in Word), so it counts as a terminal only elsewhere
+DROP_DOWN_TERMINAL = frozenset({"f12"})
 #: open a browser's developer console (a JavaScript REPL for the page) when a browser has focus
 DEVTOOLS = (
     frozenset({"f12"}), frozenset({"ctrl", "shift", "j"}), frozenset({"ctrl", "shift", "i"}),
@@ -182,12 +187,30 @@ SEARCH_LAUNCHERS = (
     frozenset({"alt", "space"}), frozenset({"ctrl", "escape"}), frozenset({"alt", "f1"}),
     # an editor's command palette ("Terminal: Create New Terminal") runs what is typed into it
     frozenset({"ctrl", "shift", "p"}),
+    # app menus and grids: GNOME's super+a, Xfce's app finder, the menu key on some desktops
+    frozenset({"win", "a"}), frozenset({"alt", "f3"}), frozenset({"menu"}), frozenset({"shift", "menu"}),
 )
 #: open the built-in terminal panel of an editor or IDE that has one (VS Code, JetBrains, Kate)
 IDE_TERMINAL_KEYS = (
     frozenset({"ctrl", "shift", "c"}), frozenset({"ctrl", "j"}), frozenset({"f4"}), frozenset({"alt", "f12"}),
     frozenset({"ctrl", "`"}), frozenset({"ctrl", "shift", "`"}),
     frozenset({"alt", "x"}), frozenset({"alt", "shift", "1"}), frozenset({"alt", "!"}),  # Emacs: M-x shell, M-!
+    # palettes, quick open (">" makes it a palette), find action, split terminals
+    frozenset({"f1"}), frozenset({"ctrl", "p"}), frozenset({"ctrl", "shift", "p"}), frozenset({"ctrl", "shift", "a"}),
+    frozenset({"ctrl", "shift", "5"}), frozenset({"ctrl", "e"}),
+)
+#: an IDE's run and build keys execute the code in the editor (what the plan may have just typed)
+IDE_RUN_KEYS = (
+    frozenset({"f5"}), frozenset({"ctrl", "f5"}), frozenset({"shift", "f10"}), frozenset({"ctrl", "b"}),
+    frozenset({"f9"}), frozenset({"ctrl", "shift", "b"}), frozenset({"ctrl", "shift", "f10"}), frozenset({"f8"}),
+)
+#: macro dialogs and script editors of office apps (Excel's alt+f8 runs a macro by name)
+MACRO_KEYS = (frozenset({"alt", "f8"}), frozenset({"alt", "f11"}))
+#: Ulauncher's and some desktops' launcher key, when no app the plan opened has the focus
+ORPHAN_LAUNCHER = frozenset({"ctrl", "space"})
+#: a file manager's terminal panel (Dolphin, Konqueror) and its context menu ("Open in Terminal")
+FILE_MANAGER_TERMINAL_KEYS = (
+    frozenset({"f4"}), frozenset({"shift", "f4"}), frozenset({"menu"}), frozenset({"shift", "f10"}),
 )
 #: keys a shell's line editor neither edits nor runs the line with (clear the screen, copy): the
 #: only chords pressed into a terminal without being refused (ctrl+c is not: it drops the line
@@ -199,8 +222,8 @@ FOCUS_MOVERS = (
     frozenset({"ctrl", "w"}), frozenset({"ctrl", "q"}), frozenset({"ctrl", "shift", "w"}),
     frozenset({"ctrl", "shift", "q"}), frozenset({"ctrl", "f4"}), frozenset({"win", "down"}),
     frozenset({"win", "h"}), frozenset({"alt", "f9"}), frozenset({"escape"}), frozenset({"alt", "`"}),
-    frozenset({"ctrl", "alt", "d"}),
-)
+    frozenset({"ctrl", "alt", "d"}), frozenset({"alt", "f6"}), frozenset({"f6"}),
+) + tuple(frozenset({"win", "alt", str(n)}) for n in range(10))
 #: show the desktop: alt+f4 there opens the shut-down dialog
 DESKTOP = (frozenset({"win", "d"}), frozenset({"win", "m"}), frozenset({"win", ","}))
 #: open a system tool (where select-all + delete or typed "reset" does damage)

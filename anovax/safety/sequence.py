@@ -48,6 +48,7 @@ _RECYCLE_REASON = "I won't empty the recycle bin or delete files from it."
 _RECOVERY_SHELL_REASON = "I won't open a terminal while recovering from an error."
 _RECOVERY_LAUNCHER_REASON = "I won't use a launcher shortcut while recovering from an error."
 _LAUNCHER_TEXT_REASON = "I can only type a plain app name into a launcher."
+_RUN_CODE_REASON = "I won't press keys that run code in an editor or run macros."
 _SYSTEM_TYPED = re.compile(
     r"\b(?:reset|recovery|factory|format|erase|wipe|uninstall|disable|turn off|firewall|defender|antivirus|"
     r"virus|uac|user account control|bitlocker|shut ?down|restart|sign out|log ?off|recycle|registry|"
@@ -138,7 +139,8 @@ def _open(state: _Focus, name: str, ctx: Context, index: int, *, by_name: bool =
         state.terminal_vouched = by_name and (state.terminal_vouched or not state.terminal_seen)
         state.terminal_name = state.terminal_name or name
         state.terminal_seen = True
-    if state.held:
+    if state.held or (state.terminal_seen and kind is not AppKind.TERMINAL):
+        # keys from now on may reach either window: no question could name the right one
         state.moved_after_hold = True
     state.where, state.app = kind.value, name
     state.selected_all = state.deleted_all = False
@@ -161,8 +163,15 @@ def _chord(state: _Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdic
     if state.where == AppKind.RECYCLE_BIN.value and not (chord <= _RECYCLE_SAFE or chord in keys.WINDOW_SWITCH
                                                           or chord == keys.CLOSE):
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _RECYCLE_REASON, step=index)
+    if (state.where == AppKind.IDE.value and chord in keys.IDE_RUN_KEYS) or chord in keys.MACRO_KEYS:
+        return Verdict.refuse(Rule.SHELL_TYPING, _RUN_CODE_REASON, step=index, detail="a run, build or macro key")
+    if chord == keys.ORPHAN_LAUNCHER and state.where in (None, DESKTOP):
+        state.where, state.launch_buffer = LAUNCHER, ""
+        return None
     if (chord in keys.TERMINAL_OPENERS or (state.where == BROWSER and chord in keys.DEVTOOLS)
-            or (state.where == AppKind.IDE.value and chord in keys.IDE_TERMINAL_KEYS)):
+            or (chord == keys.DROP_DOWN_TERMINAL and state.where in (None, DESKTOP, AppKind.TERMINAL.value))
+            or (state.where == AppKind.IDE.value and chord in keys.IDE_TERMINAL_KEYS)
+            or (state.where == AppKind.FILE_MANAGER.value and chord in keys.FILE_MANAGER_TERMINAL_KEYS)):
         if ctx.recovering:
             return Verdict.refuse(Rule.SHELL_TYPING, _RECOVERY_SHELL_REASON, step=index)
         state.terminal_seen, state.where, state.terminal_vouched = True, AppKind.TERMINAL.value, False
@@ -235,7 +244,14 @@ def _launcher_input(state: _Focus, text: str, ctx: Context, index: int) -> Verdi
 def _type(state: _Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     if _shell_may_have_focus(state):
         return _hold(state, text, ctx, index)
+    if ctx.recovering and ask.shell_problem(text):
+        # a recovery turn copying a command from what it observed, into whatever has the focus
+        return Verdict.refuse(Rule.PROMPT_INJECTION, step=index, detail="a command typed during recovery")
     if state.where == LAUNCHER:
+        return _launcher_input(state, text, ctx, index)
+    if state.where == DESKTOP:
+        # typing on the desktop selects an icon by name and Enter opens it: a launcher
+        state.where, state.launch_buffer = LAUNCHER, ""
         return _launcher_input(state, text, ctx, index)
     folded = fold(text)
     if state.where == AppKind.RECYCLE_BIN.value:
