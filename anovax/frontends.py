@@ -21,22 +21,32 @@ EXIT_USAGE = 2
 # re-entrant: the console status line's hold() takes it around writes that already hold it
 OUT_LOCK = threading.RLock()
 _GATE_WORDS = {"drop": "dropped", "wake": "awake", "sleep": "asleep", "barge_in": "stop speaking"}
+#: the spoken answer to a question, as the heard line shows it
+_ANSWER_WORDS = {"yes": "answered yes", "no": "answered no"}
 
 
 def format_heard(heard: Any, *, times: bool = True) -> str:
     """One line per recognised phrase: when (in a recording), what was heard, what the wake gate
     did and why."""
     decision = heard.decision
-    what = f'command "{decision.text}"' if decision.action == "command" else _GATE_WORDS[decision.action]
+    if decision.action == "command":
+        what = f'command "{decision.text}"'
+    elif decision.action == "answer":
+        what = _ANSWER_WORDS[decision.text]
+    else:
+        what = _GATE_WORDS[decision.action]
     when = f"[{heard.start:.2f}-{heard.end:.2f} s] " if times else ""
     return f'{when}heard "{decision.heard}" -> {what} ({decision.reason})'
 
 
 def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO) -> int:
     """``--audio-file``: the recording's phrases through the same recogniser and wake gate as the
-    microphone; each command runs to the end before the next phrase is looked at."""
+    microphone, played in recorded time (voice/playback.py): a command runs while the phrases
+    after it are heard, so a "stop" stops it and a "yes" answers the question it asks."""
     from anovax.voice.gate import WakeGate
     from anovax.voice.listener import AudioFileError, Recording, VoicePipeline, VoiceState
+    from anovax.voice.pipeline import follow_events
+    from anovax.voice.playback import PlaybackClock, RecordingPlayer
     from anovax.voice.stt import SttError, make_recognizer
 
     settings = assistant.settings
@@ -45,34 +55,43 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     except (SttError, ImportError, OSError, ValueError) as exc:
         print(f"anovax: speech recognition cannot start: {getattr(exc, 'message', None) or exc}", file=sys.stderr)
         return EXIT_USAGE
-    recording = Recording(path)
-    # a recording cannot contain the assistant's replies, so this gate does not follow SPEAK_*;
-    # its clock is the position in the file, so the sleep timeout runs in recorded time
-    gate = WakeGate(timeout_s=settings.wake_timeout_s, clock=recording.now)
     codes: list[int] = []
 
     def run_command(text: str) -> None:
         result = assistant.on_speech(text, source="voice")
         codes.append(result.exit_code)
-        emit_result(result, as_json, out, assistant, events=as_json)
+        with OUT_LOCK:  # the recording's next phrases are reported meanwhile
+            emit_result(result, as_json, out, assistant, events=as_json)
+
+    # the clock is the position in the file, so the sleep timeout and a question's window run in
+    # recorded time; a recording cannot contain the assistant's replies, so this gate does not
+    # follow SPEAK_*, only the questions it may answer
+    clock = PlaybackClock()
+    gate = WakeGate(timeout_s=settings.wake_timeout_s, clock=clock.now)
+    # after_command: the sleep timeout counts from the end of a command, as at the microphone
+    player = RecordingPlayer(Recording(path), run_command=run_command, confirmations=assistant.confirmations,
+                             clock=clock, after_command=gate.touch)
+    recording = player.recording
+    assistant.bus.subscribe("voice-recording-gate", lambda event: follow_events(gate, event, speech=False))
 
     def report(heard: Any) -> None:
         assistant.bus.emit(EventType.VOICE_HEARD, "voice", data=heard.to_dict())
         if not as_json:
-            out.write(format_heard(heard) + "\n")
-            out.flush()
+            with OUT_LOCK:
+                out.write(format_heard(heard) + "\n")
+                out.flush()
+
+    def answer(question_id: str, yes: bool) -> None:
+        assistant.confirmations.answer(question_id, yes, "voice")
 
     def state(change: VoiceState) -> None:
         assistant.bus.emit(EventType.VOICE_STATE, "voice",
                            data={"state": change.state, "detail": change.detail, "by_phrase": change.by_phrase})
 
-    pipeline = VoicePipeline(recognizer, gate, on_command=run_command, stop_speaking=assistant.stop_speaking,
-                             report=report, on_state=state)
-    heard = 0
+    pipeline = VoicePipeline(recognizer, gate, on_command=player.submit, stop_speaking=assistant.stop_speaking,
+                             report=report, on_state=state, on_answer=answer)
     try:
-        for phrase in recording.phrases():
-            pipeline.handle(phrase)
-            heard += 1
+        heard = player.play(pipeline)
     except AudioFileError as exc:
         print(f"anovax: {exc.message}", file=sys.stderr)
         return EXIT_USAGE

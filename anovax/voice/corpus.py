@@ -37,6 +37,7 @@ from hassil.expression import (
 from anovax.desktop.apps import TABLES
 from anovax.planner import lexicon as lx
 from anovax.planner.grammar import load_grammar
+from anovax.voice.answers import NO_PHRASES, YES_PHRASES, YES_SOUND_ALIKES
 
 #: the assistant's name: the token the wake gate looks for
 WAKE_NAME = "anova"
@@ -55,6 +56,16 @@ SOUND_ALIKES: tuple[str, ...] = (
     "over and over", "it's over", "game over", "come over", "another", "another one", "another day",
     "hey now", "hi now", "and now", "a novel", "a new one", "i know", "no way", "hello there",
     "hey there", "okay", "yeah", "oh no", "a lot", "all over", "hang over", "moving over",
+)
+
+#: the answers to a question the assistant waits on (answers.py): said alone, with the name
+#: ("anova yes") or after a wake phrase, with no wake word needed while the question is open
+ANSWER_PHRASES: tuple[str, ...] = (*YES_PHRASES, *NO_PHRASES)
+#: terminal commands a person asks to have typed (issue 15: held for a yes), said the common ways
+TERMINAL_COMMANDS: tuple[str, ...] = ("ls", "git status", "date")
+TERMINAL_REQUESTS: tuple[str, ...] = (
+    "open a terminal and type {c} and press enter", "open the terminal and type {c} and press enter",
+    "open a terminal and run {c}", "type {c} and press enter", "run {c} in the terminal", "type {c}",
 )
 
 #: how many commands also appear after a wake phrase ("hey anova open notepad"), the wake
@@ -134,6 +145,13 @@ def command_sentences() -> list[str]:
     keep.update(SLEEP_PHRASES)
     keep.update(f"{w} {s}" for w in WAKE_PHRASES for s in SLEEP_PHRASES)
     keep.update(SOUND_ALIKES)
+    keep.update(ANSWER_PHRASES)
+    keep.update(YES_SOUND_ALIKES)
+    keep.update(f"{WAKE_NAME} {a}" for a in ANSWER_PHRASES)
+    keep.update(f"{w} {a}" for w in WAKE_PHRASES[1:] for a in ANSWER_PHRASES[:1] + NO_PHRASES[:1])
+    for request in TERMINAL_REQUESTS:
+        keep.update(request.format(c=c) for c in TERMINAL_COMMANDS)
+        keep.update(f"hey {WAKE_NAME} {request.format(c=c)}" for c in TERMINAL_COMMANDS)
     # the sound-alikes in the places the wake phrase takes ("hey nova", "a nova is ..."), so the
     # model does not prefer "anova" there by thousands to one
     keep.update(f"{w} {a}" for w in WAKE_WORDS for a in ("nova", "a nova", "another", "over", "now", "there"))

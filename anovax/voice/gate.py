@@ -20,6 +20,18 @@ Rules, in the order they apply:
 5. Awake: every phrase is a command; a leading "anova"/"hey anova" is stripped. "go to sleep"
    puts it to sleep, and so does ``timeout_s`` without a phrase (``poll``). Time spent speaking
    never counts towards the timeout.
+
+While a question waits for an answer (``question_asked`` until ``question_closed`` or the end of
+its window), after rules 1-3 and awake or asleep alike:
+
+- a clear yes or no (answers.py: "yes", "no thanks", optionally with the name) is an "answer",
+  no wake word needed, if it was said after the question was put;
+- a phrase with a yes/no word that is not one of those ("yes no", "no yes please") is dropped:
+  ambiguity is never taken either way;
+- anything else follows rules 4-5, but a command is dropped unless it is a stop ("cancel"
+  stops the command that asked): it would otherwise run after the question, out of context.
+
+Outside a question "yes" and "no" are ordinary words: dropped asleep, a command awake.
 """
 
 from __future__ import annotations
@@ -31,6 +43,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
+
+from anovax.cancel import is_stop_utterance
+from anovax.voice.answers import sounds_like_an_answer, spoken_answer
 
 NAME = "anova"
 #: wake words as word sequences; "wake up" is two words, matched as a unit
@@ -45,7 +60,7 @@ BARGE_FILLERS = frozenset({NAME, "please", "now", "it", "that", "talking", "hey"
 SPEECH_TAIL_S = 0.3
 DEFAULT_TIMEOUT_S = 30.0
 
-Action = Literal["drop", "wake", "command", "sleep", "barge_in"]
+Action = Literal["drop", "wake", "command", "sleep", "barge_in", "answer"]
 
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
@@ -61,9 +76,25 @@ class GateDecision:
     reason: str
     #: the phrase as recognised
     heard: str = ""
+    #: for "answer": the question it answers (``text`` is "yes" or "no")
+    question_id: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {"action": self.action, "text": self.text, "reason": self.reason, "heard": self.heard}
+        out = {"action": self.action, "text": self.text, "reason": self.reason, "heard": self.heard}
+        if self.question_id:
+            out["question_id"] = self.question_id
+        return out
+
+
+@dataclass(frozen=True)
+class _Question:
+    """The question the assistant waits on, on the gate's clock."""
+
+    question_id: str
+    #: when the gate heard of it: a phrase that began earlier was not said in answer to it
+    opened: float
+    #: the end of its window (the broker's timeout): later, a "yes" is just a word again
+    deadline: float
 
 
 @dataclass(frozen=True)
@@ -81,6 +112,16 @@ def _find(seq: list[str], pattern: tuple[str, ...], start: int = 0) -> int:
         if tuple(seq[i:i + len(pattern)]) == pattern:
             return i
     return -1
+
+
+def _without_name(seq: list[str]) -> list[str]:
+    """The words without a leading "anova"/"hey anova" or a trailing "anova" ("yes anova")."""
+    span = _wake_span(seq)
+    if span is not None and span[0] == 0:
+        seq = seq[span[1]:]
+    elif seq[:1] == [NAME]:
+        seq = seq[1:]
+    return seq[:-1] if seq[-1:] == [NAME] else seq
 
 
 def _wake_span(seq: list[str]) -> tuple[int, int] | None:
@@ -120,6 +161,7 @@ class WakeGate:
         self._saying = ""
         #: recent (start, end) of the assistant's utterances, for the overlap rule
         self._spoken: deque[tuple[float, float]] = deque(maxlen=16)
+        self._question: _Question | None = None
 
     # -- state ---------------------------------------------------------------------------
 
@@ -159,6 +201,25 @@ class WakeGate:
             if self._awake:
                 self._last_activity = self._clock()
 
+    def question_asked(self, question_id: str, timeout_s: float) -> None:
+        """A question now waits for a yes or no for ``timeout_s`` (CONFIRM_REQUESTED)."""
+        with self._lock:
+            now = self._clock()
+            self._question = _Question(str(question_id), now, now + max(0.0, float(timeout_s)))
+
+    def question_closed(self, question_id: str) -> None:
+        """The question was answered, timed out or dropped (CONFIRM_ANSWERED)."""
+        with self._lock:
+            if self._question is not None and self._question.question_id == question_id:
+                self._question = None
+
+    @property
+    def question(self) -> str | None:
+        """The id of the question an answer would go to now, if any."""
+        with self._lock:
+            question = self._open_question(self._clock())
+            return question.question_id if question is not None else None
+
     def poll(self) -> GateDecision | None:
         """A "sleep" decision when the timeout has just passed, else None. Call it now and then."""
         with self._lock:
@@ -189,20 +250,37 @@ class WakeGate:
             end = now if ended_at is None else max(ended_at, start)
             if self._overlaps_speech(start, end):
                 return out("drop", "overlapped the assistant's own speech")
-            if not self._awake:
-                return self._asleep(words, seq, heard, now, slept)
-            self._last_activity = now
-            if _find(seq, SLEEP_PHRASE) >= 0:
-                self._awake = False
-                return out("sleep", "asked to go to sleep")
-            span = _wake_span(seq)
-            if span is not None:
-                command = self._rest(words, heard, span[1])
-                return out("command", "awake", command) if command else out("wake", "already awake")
-            if seq == [NAME]:
-                return out("wake", "already awake")
-            skip = 1 if seq[0] == NAME else 0  # "anova, open notepad" said to an awake assistant
-            return out("command", "awake", self._rest(words, heard, skip))
+            question = self._open_question(now)
+            if question is None:
+                return self._by_state(words, seq, heard, now, slept)
+            answer = self._answer(seq, heard, start, now, question)
+            if answer is not None:
+                return answer
+            decision = self._by_state(words, seq, heard, now, slept)
+            if decision.action == "command" and not is_stop_utterance(decision.text):
+                return out("drop", "waiting for a yes or no")
+            return decision
+
+    def _by_state(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool) -> GateDecision:
+        """Rules 4 and 5: asleep or awake. Lock held."""
+
+        def out(action: Action, reason: str, text: str = "") -> GateDecision:
+            return GateDecision(action, text, reason, heard)
+
+        if not self._awake:
+            return self._asleep(words, seq, heard, now, slept)
+        self._last_activity = now
+        if _find(seq, SLEEP_PHRASE) >= 0:
+            self._awake = False
+            return out("sleep", "asked to go to sleep")
+        span = _wake_span(seq)
+        if span is not None:
+            command = self._rest(words, heard, span[1])
+            return out("command", "awake", command) if command else out("wake", "already awake")
+        if seq == [NAME]:
+            return out("wake", "already awake")
+        skip = 1 if seq[0] == NAME else 0  # "anova, open notepad" said to an awake assistant
+        return out("command", "awake", self._rest(words, heard, skip))
 
     def _asleep(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool) -> GateDecision:
         asleep = "asleep (timed out)" if slept else "asleep"
@@ -219,6 +297,28 @@ class WakeGate:
             self._awake = False  # "hey anova go to sleep": nothing to do, stay asleep
             return GateDecision("sleep", "", "asked to go to sleep", heard)
         return GateDecision("command", command, "wake words with a command", heard)
+
+    def _answer(self, seq: list[str], heard: str, start: float, now: float,
+                question: _Question) -> GateDecision | None:
+        """An "answer" or an ambiguous-answer drop while ``question`` waits; None: neither. Lock held."""
+        core = _without_name(seq)
+        yes = spoken_answer(core)
+        if yes is None:
+            # "no, stop" is a stop (the command that asked ends), not an unclear answer
+            if sounds_like_an_answer(core) and not is_stop_utterance(heard):
+                return GateDecision("drop", "", "not a clear yes or no", heard)
+            return None
+        if start < question.opened:  # begun before the question existed: not said in answer to it
+            return GateDecision("drop", "", "said before the question was asked", heard)
+        if self._awake:
+            self._last_activity = now
+        return GateDecision("answer", "yes" if yes else "no", "answer to the question", heard, question.question_id)
+
+    def _open_question(self, now: float) -> _Question | None:
+        """The waiting question, forgotten once its window has passed. Lock held."""
+        if self._question is not None and now >= self._question.deadline:
+            self._question = None
+        return self._question
 
     def _while_speaking(self, seq: list[str], heard: str) -> GateDecision:
         said = [w for w in seq if w in BARGE_WORDS]

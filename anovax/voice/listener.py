@@ -9,7 +9,11 @@ Threads, all owned by ``VoiceInput`` and joined by ``close``:
   in the middle of a phrase.
 - "voice-commands" runs ``on_speech`` for the gate's commands one at a time, so the listener
   keeps listening (for "stop" above all) while a command runs and its reply is spoken.
-- The gate follows SPEAK_START/SPEAK_END through an event-bus subscription ("voice-gate").
+- The gate follows SPEAK_START/SPEAK_END and CONFIRM_REQUESTED/ANSWERED through an event-bus
+  subscription ("voice-gate"). While the microphone is up and not muted, "voice" is registered
+  with the assistant's ``confirmations``: a question then waits for a spoken yes or no, which
+  the listener thread hands to ``confirmations.answer`` itself (the command that asked keeps
+  "voice-commands" busy while it waits, so an answer must not queue behind it).
 
 Nothing here may take the assistant down: no SpeechRecognition, no PyAudio, no sound card or a
 microphone that dies mid-way is one VOICE_STATE "unavailable" event (and one console line
@@ -59,12 +63,13 @@ from anovax.voice.microphone import (
     quiet_stderr,
     silence_alsa,
 )
-from anovax.voice.pipeline import Heard, State, VoicePipeline, VoiceState
+from anovax.voice.pipeline import Heard, State, VoicePipeline, VoiceState, follow_events
 from anovax.voice.stt import Recognizer
 
 if TYPE_CHECKING:  # imported lazily: a broken install must not stop the text console
     import speech_recognition as sr
 
+    from anovax.confirm import Confirmations
     from anovax.port import AssistantPort
 
 __all__ = [
@@ -92,8 +97,15 @@ class VoiceInput:
                  microphone_factory: Callable[[], Any] = open_microphone,
                  on_heard: Callable[[Heard], Any] | None = None, on_result: Callable[[Any], Any] | None = None,
                  on_state: Callable[[VoiceState], Any] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 confirmations: Confirmations | None = None) -> None:
         self.gate = gate
+        #: where a spoken yes/no goes, and where "voice" registers while it can hear one
+        self.confirmations = confirmations
+        self._registration_lock = threading.Lock()
+        self._unregister: Callable[[], None] | None = None
+        #: the microphone is up and phrases are being heard (not starting, not closed)
+        self._hearing = False
         self._on_speech = on_speech
         self._stop_speaking = stop_speaking
         self._recognizer_factory = recognizer_factory
@@ -126,6 +138,7 @@ class VoiceInput:
         settings = assistant.settings
         kw.setdefault("gate", WakeGate(timeout_s=settings.wake_timeout_s))
         kw.setdefault("recognizer_factory", lambda: make_recognizer(settings.stt))
+        kw.setdefault("confirmations", assistant.confirmations)
         return cls(on_speech=lambda text: assistant.on_speech(text, source="voice"),
                    stop_speaking=assistant.stop_speaking, bus=assistant.bus, **kw)
 
@@ -144,6 +157,7 @@ class VoiceInput:
             self._muted.set()
         else:
             self._muted.clear()
+        self._sync_registration()
         if self.state is not None and self.state.state in ("listening", "muted", "asleep", "awake"):
             self._set_state(VoiceState("muted", "the microphone is muted") if muted
                             else VoiceState("listening", "unmuted"))
@@ -168,10 +182,36 @@ class VoiceInput:
     # -- the gate follows the assistant's speech -----------------------------------------------------
 
     def _on_event(self, event: Event) -> None:
-        if event.type is EventType.SPEAK_START:
-            self.gate.speaking_started(str((event.data or {}).get("text", "")))
-        elif event.type is EventType.SPEAK_END:
-            self.gate.speaking_ended()
+        follow_events(self.gate, event)
+
+    # -- answering questions -------------------------------------------------------------------------
+
+    @property
+    def registered(self) -> bool:
+        """True while "voice" is registered with the confirmations broker."""
+        return self._unregister is not None
+
+    def _sync_registration(self) -> None:
+        """Registered exactly while the microphone is up and not muted: only then can a question
+        put to "voice" be answered."""
+        if self.confirmations is None:
+            return
+        with self._registration_lock:
+            want = self._hearing and not self._muted.is_set()
+            if want and self._unregister is None:
+                self._unregister = self.confirmations.register("voice")
+                pending = self.confirmations.pending  # asked before the microphone came up
+                if pending is not None:
+                    self.gate.question_asked(pending.question_id, pending.expires_ts - time.time())
+            elif not want and self._unregister is not None:
+                self._unregister()
+                self._unregister = None
+
+    def _answer(self, question_id: str, yes: bool) -> None:
+        if self.confirmations is None:
+            return
+        if not self.confirmations.answer(question_id, yes, "voice"):
+            log.info("spoken %s came too late for question %s", "yes" if yes else "no", question_id)
 
     # -- voice-listener ------------------------------------------------------------------------------
 
@@ -198,7 +238,8 @@ class VoiceInput:
             raise VoiceUnavailable(f"speech recognition cannot start ({reason(exc)})") from exc
         self.recognizer = recognizer
         pipeline = VoicePipeline(recognizer, self.gate, on_command=self._queue_command,
-                                 stop_speaking=self._stop_speaking, report=self._heard, on_state=self._set_state)
+                                 stop_speaking=self._stop_speaking, report=self._heard, on_state=self._set_state,
+                                 on_answer=self._answer)
         try:
             source = enter_microphone(microphone)
         except OSError as exc:
@@ -211,10 +252,14 @@ class VoiceInput:
             if self._stop.is_set():  # closed while starting: nothing to announce
                 return
             where = "offline" if recognizer.offline else "online: phrases are sent to Google"
+            self._hearing = True
+            self._sync_registration()  # before "listening" is announced: a question then reaches voice
             self._set_state(VoiceState("listening", f'say "hey anova" ({recognizer.name} recogniser, {where})'))
             self.settled.set()
             self._loop(source, splitter, pipeline)
         finally:
+            self._hearing = False
+            self._sync_registration()
             try:
                 microphone.__exit__(None, None, None)
             except Exception:  # noqa: BLE001 - a device that vanished may fail to close; what failed first matters

@@ -1,7 +1,8 @@
 """The shared path of every phrase: recognise, let the wake gate decide, act.
 
-The microphone thread (listener.py) and recordings (``anovax --audio-file``) both feed phrases
-through ``VoicePipeline``; ``Heard`` and ``VoiceState`` are what the console and the orb show.
+The microphone thread (listener.py) and recordings (``anovax --audio-file``, playback.py) both
+feed phrases through ``VoicePipeline``; ``Heard`` and ``VoiceState`` are what the console and the
+orb show. ``follow_events`` keeps a gate in step with the assistant's speech and questions.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from anovax.errors import SttError
+from anovax.events import Event, EventType
 from anovax.voice.audio import Phrase
 from anovax.voice.gate import GateDecision, WakeGate
 from anovax.voice.stt import Recognizer
@@ -21,6 +23,21 @@ log = logging.getLogger(__name__)
 
 State = Literal["listening", "unavailable", "awake", "asleep", "stopped", "muted"]
 
+
+def follow_events(gate: WakeGate, event: Event, *, speech: bool = True) -> None:
+    """Tell ``gate`` what the bus says: SPEAK_START/END (``speech``: a microphone hears the
+    loudspeaker, a recording does not) and CONFIRM_REQUESTED/ANSWERED (a question opens the
+    window in which "yes" and "no" answer without the wake word)."""
+    data = event.data or {}
+    if event.type is EventType.CONFIRM_REQUESTED:
+        if data.get("frontends") and data.get("question_id"):  # nobody registered: nothing to answer
+            gate.question_asked(str(data["question_id"]), float(data.get("timeout_s") or 0.0))
+    elif event.type is EventType.CONFIRM_ANSWERED:
+        gate.question_closed(str(data.get("question_id", "")))
+    elif speech and event.type is EventType.SPEAK_START:
+        gate.speaking_started(str(data.get("text", "")))
+    elif speech and event.type is EventType.SPEAK_END:
+        gate.speaking_ended()
 
 
 @dataclass(frozen=True)
@@ -55,20 +72,24 @@ class VoiceState:
 class VoicePipeline:
     """Recogniser → wake gate → action, for the microphone thread and for recordings alike.
 
-    ``on_command`` gets the gate's command text, ``stop_speaking`` is called for a barge-in;
-    ``report`` and ``on_state`` see every phrase and every change of awake/asleep. A failing
-    callback is logged and the pipeline goes on.
+    ``on_command`` gets the gate's command text, ``stop_speaking`` is called for a barge-in,
+    ``on_answer(question_id, yes)`` for a yes or no to a waiting question (right here on the
+    listening thread: the command that asked is blocked waiting for it); ``report`` and
+    ``on_state`` see every phrase and every change of awake/asleep. A failing callback is logged
+    and the pipeline goes on.
     """
 
     def __init__(self, recognizer: Recognizer, gate: WakeGate, *, on_command: Callable[[str], Any],
                  stop_speaking: Callable[[], Any], report: Callable[[Heard], Any] | None = None,
-                 on_state: Callable[[VoiceState], Any] | None = None) -> None:
+                 on_state: Callable[[VoiceState], Any] | None = None,
+                 on_answer: Callable[[str, bool], Any] | None = None) -> None:
         self.recognizer = recognizer
         self.gate = gate
         self._on_command = on_command
         self._stop_speaking = stop_speaking
         self._report = report
         self._on_state = on_state
+        self._on_answer = on_answer
 
     def handle(self, phrase: Phrase) -> Heard:
         started = time.perf_counter()
@@ -95,6 +116,8 @@ class VoicePipeline:
             self._call(self._stop_speaking)
         elif decision.action == "command":
             self._call(self._on_command, decision.text)
+        elif decision.action == "answer":
+            self._call(self._on_answer, decision.question_id, decision.text == "yes")
         return heard
 
     def poll(self) -> None:
