@@ -176,7 +176,8 @@ def test_unclear_answers_and_noise_are_not_a_yes(said, tmp_path, cli_env):
     # the window lasts past the last of them (~5 s of speech after the margin)
     code, lines = audio_file(dict(cli_env, ANOVAX_CONFIRM_TIMEOUT=str(int(ANSWER_GAP_S + 8))), path, "--simulate")
     _, answered = the_question(lines)
-    assert answered["answer"] == "timeout", [e["data"] for e in events(lines, "VOICE_HEARD")]
+    # no answer: the window ran out, or the recording (the only front end) ended first
+    assert answered["answer"] in ("timeout", "nobody"), [e["data"] for e in events(lines, "VOICE_HEARD")]
     heard = [e["data"] for e in events(lines, "VOICE_HEARD")]
     assert [h["action"] for h in heard[1:]] == ["drop"] * len(heard[1:]) and len(heard) >= 3, heard
     assert typed(lines)[0]["typed_text"] == "" and code == 3
