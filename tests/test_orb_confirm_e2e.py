@@ -3,9 +3,8 @@ window, the offline planner, the real X11 desktop) on Xvfb + openbox, driven wit
 
 The command "open a terminal and type ls and press enter" is typed into the orb's text box. The
 plan is held for a yes: the question shows in the orb (CONFIRM_REQUESTED in the event log, the
-Yes button on the screen). The terminal is Debian's xterm, which runs $SHELL: here a recorder
-script that appends every line it is given to a file, so what reached the terminal can be read
-back. A click on Yes must get `ls` there; Esc (no) and no answer at all must get nothing there,
+Yes button on the screen). The terminal is Debian's xterm running bash, whose history file
+(tests/shell_recorder.py) says which command lines reached it. A click on Yes must get `ls` there; Esc (no) and no answer at all must get nothing there,
 and the reply must say why. Every wait polls with a deadline.
 """
 
@@ -26,6 +25,7 @@ import pytest
 from anovax.orb.style import YES_BG, rgb
 from helpers import wait_for
 from orb_harness import active_window, grab
+from shell_recorder import ShellRecorder
 from test_orb_window import xdo, xorb  # noqa: F401 - xorb is a fixture
 
 pytest.importorskip("tkinter", reason="the orb needs Tk (Debian package python3-tk)")
@@ -34,12 +34,6 @@ pytestmark = pytest.mark.skipif(not (shutil.which("xterm") or shutil.which("x-te
                                 reason="no terminal emulator is installed")
 
 COMMAND = "open a terminal and type ls and press enter"
-#: a stand-in shell: xterm runs it; each line it reads is appended to $ANOVAX_TEST_RECORD, and
-#: it says where it runs (its pid and its xterm's) so the test can close that terminal afterwards
-RECORDER = """#!/bin/sh
-echo "$$ $PPID" >> "$ANOVAX_TEST_RECORD.pids"
-while IFS= read -r line; do printf '%s\\n' "$line" >> "$ANOVAX_TEST_RECORD"; done
-"""
 
 
 class Anovax:
@@ -48,15 +42,12 @@ class Anovax:
     def __init__(self, xvfb, tmp: Path, *, confirm_timeout_s: float = 20.0) -> None:
         self.xvfb = xvfb
         self.tmp = tmp
-        self.record = tmp / "terminal.txt"
+        self.shell = ShellRecorder(tmp / "shell")
         self.log = tmp / "events.jsonl"
-        recorder = tmp / "recorder.sh"
-        recorder.write_text(RECORDER)
-        recorder.chmod(0o755)
         env = {**os.environ, **xvfb.env, "ANOVAX_ORB": "on", "ANOVAX_VOICE": "off", "ANOVAX_PLANNER": "offline",
                "ANOVAX_REMOTE": "0", "ANOVAX_MEMORY": str(tmp / "memory.json"), "ANOVAX_LOG": str(self.log),
                "ANOVAX_CONFIRM_TIMEOUT": str(confirm_timeout_s), "XDG_STATE_HOME": str(tmp / "state"),
-               "SHELL": str(recorder), "ANOVAX_TEST_RECORD": str(self.record)}
+               **self.shell.env}
         self.proc = subprocess.Popen([sys.executable, "-m", "anovax"], env=env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
@@ -114,20 +105,7 @@ class Anovax:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        # the terminals this run opened (the recorder wrote down its xterm's pid)
-        pids = self.record.with_name(self.record.name + ".pids")
-        for line in pids.read_text().splitlines() if pids.exists() else []:
-            for pid in line.split():
-                try:
-                    os.kill(int(pid), signal.SIGTERM)
-                except (ProcessLookupError, ValueError):
-                    pass
-
-    def terminal_started(self) -> bool:
-        return self.record.with_name(self.record.name + ".pids").exists()
-
-    def recorded(self) -> str:
-        return self.record.read_text() if self.record.exists() else ""
+        self.shell.close_terminals()  # the terminals this run opened
 
 
 @pytest.fixture
@@ -152,7 +130,7 @@ def held(run: Anovax) -> dict:
     assert "orb" in asked["data"]["frontends"], asked
     assert [s["tool"] for s in asked["data"]["steps"]] == ["type_text", "press_keys"], asked
     wait_for(run.yes_button, 10.0, "the Yes button on the screen")
-    wait_for(run.terminal_started, 30.0, "the recorder shell to run in the terminal")
+    wait_for(run.shell.started, 30.0, "the shell to run in the terminal")
     return asked
 
 
@@ -167,12 +145,12 @@ def done(run: Anovax) -> dict:
 def test_a_click_on_yes_in_the_orb_types_ls_into_the_terminal(anovax):
     run = anovax()
     held(run)
-    assert run.recorded() == ""  # nothing typed before the yes
+    assert run.shell.lines() == []  # nothing typed before the yes
     xdo(run.xvfb, "mousemove", *map(str, run.yes_button()), "click", "1")
     answered = run.event("CONFIRM_ANSWERED")["data"]
     assert (answered["answer"], answered["frontend"]) == ("yes", "orb"), answered
-    wait_for(lambda: run.recorded() == "ls\n", 30.0,
-             lambda: f"`ls` in the terminal: {run.recorded()!r}\n{[e['type'] for e in run.events()]}\n"
+    wait_for(lambda: run.shell.lines() == ["ls"], 30.0,
+             lambda: f"`ls` in the terminal: {run.shell.lines()!r}\n{[e['type'] for e in run.events()]}\n"
                      f"{done(run) if run.events('COMMAND_DONE') else ''}")
     result = done(run)
     assert result["status"] == "done", result
@@ -202,7 +180,7 @@ def test_esc_in_the_orb_means_no_and_the_terminal_gets_nothing(anovax):
     assert result["status"] == "needs_yes" and result["message"] == "You said no, so I didn't type into Terminal.", \
         result
     assert spawned(run) == ["open_app"] and not run.events("COMMAND_STOPPED")
-    assert run.recorded() == ""
+    assert run.shell.lines() == []
 
 
 def test_no_answer_in_time_is_a_no_and_the_terminal_gets_nothing(anovax):
@@ -216,4 +194,4 @@ def test_no_answer_in_time_is_a_no_and_the_terminal_gets_nothing(anovax):
                                 "there.", result
     wait_for(lambda: run.yes_button() is None, 10.0, "the question to leave the orb")
     assert spawned(run) == ["open_app"]
-    assert run.recorded() == ""
+    assert run.shell.lines() == []

@@ -1,8 +1,8 @@
 """The phone's Yes into a real terminal: Xvfb + openbox, the real LinuxDesktop, Debian's xterm
-running a $SHELL that records each line it reads, and the phone page in Chromium.
+running bash, whose history file records each command line it ran, and the phone page in Chromium.
 
 "open a terminal and type ls and press enter" from the phone opens the terminal and is held; a
-tap on Yes re-activates it and types ``ls`` + Enter, which the recorder reads back; a No, and a
+tap on Yes re-activates it and types ``ls`` + Enter, which bash's history file shows; a No, and a
 question left unanswered past its (here 2 s) window, type nothing.
 """
 
@@ -15,6 +15,7 @@ import subprocess
 import pytest
 from helpers import wait_for
 from remote_kit import CHROMIUM, PHONE, TEST_LIMITS, playwright_or_skip
+from shell_recorder import ShellRecorder
 
 from anovax.app import build_assistant
 from anovax.events import EventType
@@ -24,35 +25,21 @@ from anovax.remote.state import assistant_state
 from anovax.settings import Settings
 
 COMMAND = "open a terminal and type ls and press enter"
-#: what xterm runs instead of a shell: every line the terminal hands it, appended to $RECORD
-RECORDER = """#!/bin/sh
-: > "$RECORD.started"
-while IFS= read -r line; do printf '%s\\n' "$line" >> "$RECORD"; done
-"""
-
 pytestmark = pytest.mark.skipif(not (shutil.which("xterm") and shutil.which("xdotool")),
                                 reason="needs xterm and xdotool (Debian packages xterm, xdotool)")
 
 
 @pytest.fixture
 def desk_env(xvfb, monkeypatch, tmp_path):
-    """This test's process on the private X server, with $SHELL the recorder: (record file, env)."""
+    """This test's process on the private X server, its terminals running a recording bash:
+    (recorder, xvfb)."""
     if not xvfb.wm:
         pytest.skip("openbox is not installed: without a window manager no window gets the focus")
-    recorder = tmp_path / "record.sh"
-    recorder.write_text(RECORDER)
-    recorder.chmod(0o755)
-    record = tmp_path / "typed.txt"
-    for key, value in xvfb.env.items():
+    shell = ShellRecorder(tmp_path / "shell")
+    for key, value in {**xvfb.env, **shell.env}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    monkeypatch.setenv("SHELL", str(recorder))
-    monkeypatch.setenv("RECORD", str(record))
-    return record, xvfb
-
-
-def _lines(record) -> list[str]:
-    return record.read_text().splitlines() if record.exists() else []
+    return shell, xvfb
 
 
 def _window_name(window: int) -> str:
@@ -93,16 +80,15 @@ def phone_on_x(xvfb, tmp_path, confirm_timeout_s: float):
         desk.close()
 
 
-def _ask_from_the_phone(page, assistant, desk, record) -> int:
+def _ask_from_the_phone(page, assistant, desk, shell) -> int:
     """Send the command from the phone and wait for its question while the new terminal waits;
     how many commands had finished before."""
-    started = record.with_name(record.name + ".started")
-    started.unlink(missing_ok=True)
+    shell.pids.unlink(missing_ok=True)
     before = sum(1 for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE)
     page.fill("#command-text", COMMAND)
     page.press("#command-text", "Enter")
     page.wait_for_selector("#confirm:not([hidden])", timeout=30_000)
-    wait_for(lambda: started.exists(), timeout_s=15, what="the recorder running in the new xterm")
+    wait_for(shell.started, timeout_s=15, what="the shell running in the new xterm")
     # the question names the real window the keys would go to
     assert desk.target_window is not None
     assert page.locator("#confirm-target").inner_text() == _window_name(desk.target_window)
@@ -115,29 +101,29 @@ def _done(assistant, before: int) -> dict:
 
 
 def test_phone_yes_types_ls_into_a_real_xterm_and_no_types_nothing(desk_env, tmp_path):
-    record, xvfb = desk_env
+    shell, xvfb = desk_env
     with phone_on_x(xvfb, tmp_path, confirm_timeout_s=60.0) as (assistant, desk, page):
-        before = _ask_from_the_phone(page, assistant, desk, record)
-        assert _lines(record) == []  # the terminal is open and has the focus; not one key yet
+        before = _ask_from_the_phone(page, assistant, desk, shell)
+        assert shell.lines() == []  # the terminal is open and has the focus; not one key yet
         page.tap("#confirm-yes")
         done = _done(assistant, before)
         assert done["status"] == "done", done
-        wait_for(lambda: _lines(record) == ["ls"], timeout_s=15,
-                 what=lambda: f"ls + Enter in the terminal (it read {_lines(record)!r})")
+        wait_for(lambda: shell.lines() == ["ls"], timeout_s=15,
+                 what=lambda: f"ls + Enter in the terminal (it read {shell.lines()!r})")
 
-        before = _ask_from_the_phone(page, assistant, desk, record)
+        before = _ask_from_the_phone(page, assistant, desk, shell)
         page.tap("#confirm-no")
         done = _done(assistant, before)
         assert done["status"] == "needs_yes", done
         # the No's terminal read nothing: still only the Yes's one line
-        assert _lines(record) == ["ls"]
+        assert shell.lines() == ["ls"]
 
 
 def test_phone_left_unanswered_times_out_and_the_real_xterm_gets_nothing(desk_env, tmp_path):
-    record, xvfb = desk_env
+    shell, xvfb = desk_env
     with phone_on_x(xvfb, tmp_path, confirm_timeout_s=2.0) as (assistant, desk, page):
-        before = _ask_from_the_phone(page, assistant, desk, record)
+        before = _ask_from_the_phone(page, assistant, desk, shell)
         done = _done(assistant, before)
         assert done["status"] == "needs_yes" and "no answer" in done["message"].lower(), done
         page.wait_for_selector("#confirm", state="hidden")
-        assert _lines(record) == []
+        assert shell.lines() == []
