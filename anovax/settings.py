@@ -194,6 +194,19 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     return norm
 
 
+def _seconds(values: dict[str, Any], key: str, var: str, low: float, high: float) -> None:
+    """Parse ``values[key]`` (if given) as a number of seconds from ``low`` to ``high``."""
+    if key not in values:
+        return
+    try:
+        seconds = float(values[key])
+    except (TypeError, ValueError):
+        seconds = float("nan")
+    if not low <= seconds <= high:  # also false for nan
+        raise ConfigError(f"{var} must be a number of seconds from {low:g} to {high:g}, not {values[key]!r}.")
+    values[key] = seconds
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
@@ -298,25 +311,8 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values["voice"] = _choice("ANOVAX_VOICE", values["voice"], VOICE_MODES)
     if "orb" in values:
         values["orb"] = _choice("ANOVAX_ORB", values["orb"], ORB_MODES)
-    if "wake_timeout_s" in values:
-        try:
-            wake = float(values["wake_timeout_s"])
-        except ValueError:
-            wake = float("nan")
-        low, high = WAKE_TIMEOUT_RANGE
-        if not low <= wake <= high:  # also false for nan
-            raise ConfigError(f"ANOVAX_WAKE_TIMEOUT must be a number of seconds from {low:g} to {high:g}, "
-                              f"not {values['wake_timeout_s']!r}.")
-        values["wake_timeout_s"] = wake
-    if "confirm_timeout_s" in values:
-        try:
-            confirm = float(values["confirm_timeout_s"])
-        except ValueError:
-            confirm = float("nan")
-        if not 1 <= confirm <= 120:  # also false for nan
-            raise ConfigError(f"ANOVAX_CONFIRM_TIMEOUT must be a number of seconds from 1 to 120, "
-                              f"not {values['confirm_timeout_s']!r}.")
-        values["confirm_timeout_s"] = confirm
+    _seconds(values, "wake_timeout_s", "ANOVAX_WAKE_TIMEOUT", *WAKE_TIMEOUT_RANGE)
+    _seconds(values, "confirm_timeout_s", "ANOVAX_CONFIRM_TIMEOUT", 1, 120)
     if "log_path" in values:
         off = values["log_path"].strip().lower() in {"off", "none", "0", "false"}
         values["log_path"] = None if off else Path(values["log_path"]).expanduser()
@@ -325,15 +321,7 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
             values[key] = Path(values[key]).expanduser()
     if "model" in values and not values["model"].strip():
         raise ConfigError("ANOVAX_MODEL must not be empty.")
-    if "planner_timeout_s" in values:
-        try:
-            timeout = float(values["planner_timeout_s"])
-        except ValueError:
-            timeout = float("nan")
-        if not 0.1 <= timeout <= 120:  # also false for nan
-            raise ConfigError(f"ANOVAX_PLANNER_TIMEOUT must be a number of seconds from 0.1 to 120, "
-                              f"not {values['planner_timeout_s']!r}.")
-        values["planner_timeout_s"] = timeout
+    _seconds(values, "planner_timeout_s", "ANOVAX_PLANNER_TIMEOUT", 0.1, 120)
     for key, var in (("gemini_base_url", "ANOVAX_GEMINI_BASE_URL"), ("ollama_host", "ANOVAX_OLLAMA_HOST")):
         if values.get(key) and not str(values[key]).startswith(("http://", "https://")):
             raise ConfigError(f"{var} must be an http:// or https:// address.")
