@@ -13,6 +13,19 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
+def cli_environment(tmp_path: Path, gemini_url: str) -> dict[str, str]:
+    """The environment of ``python -m anovax`` as a person's console runs it in a test: a private
+    home, the Gemini planner on the loopback fake, no voice and no orb."""
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"} and not k.startswith(("ANOVAX_", "GOOGLE_"))}
+    clean.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_STATE_HOME=str(tmp_path / "state"),
+                 XDG_DATA_HOME=str(tmp_path / "data"), ANOVAX_MEMORY=str(tmp_path / "memory.json"),
+                 ANOVAX_LOG=str(tmp_path / "events.jsonl"), PYTHONPATH=str(REPO), GEMINI_API_KEY="test",
+                 ANOVAX_GEMINI_BASE_URL=gemini_url, ANOVAX_PLANNER_TIMEOUT="30", ANOVAX_VOICE="off",
+                 ANOVAX_ORB="off", TERM="dumb")
+    return clean
+
+
 def _own_terminal() -> None:
     """In the child: a session of its own whose controlling terminal is the pty, so the
     terminal's Ctrl-C reaches it as SIGINT the way it does in a real terminal."""

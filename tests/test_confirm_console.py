@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from fakes.fake_gemini import plan_reply
 from helpers import wait_for
-from pty_kit import Pty
+from pty_kit import Pty, cli_environment
 from shell_recorder import ShellRecorder, xterm_windows
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,14 +34,7 @@ TERMINAL_LS = plan_reply({"steps": [step("open_app", name="terminal"), step("typ
 
 @pytest.fixture
 def env(tmp_path, fake_gemini):
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"} and not k.startswith(("ANOVAX_", "GOOGLE_"))}
-    clean.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_STATE_HOME=str(tmp_path / "state"),
-                 XDG_DATA_HOME=str(tmp_path / "data"), ANOVAX_MEMORY=str(tmp_path / "memory.json"),
-                 ANOVAX_LOG=str(tmp_path / "events.jsonl"), PYTHONPATH=str(REPO), GEMINI_API_KEY="test",
-                 ANOVAX_GEMINI_BASE_URL=fake_gemini.base_url, ANOVAX_PLANNER_TIMEOUT="30", ANOVAX_VOICE="off",
-                 ANOVAX_ORB="off", TERM="dumb")
-    return clean
+    return cli_environment(tmp_path, fake_gemini.base_url)
 
 
 def test_a_text_run_has_nobody_to_ask_so_it_shows_the_question_types_nothing_and_exits_3(env, fake_gemini):

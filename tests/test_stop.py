@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fakes.fake_gemini import delay_reply, plan_reply, text_reply
 from helpers import wait_for
-from pty_kit import Pty
+from pty_kit import Pty, cli_environment
 
 from anovax.app import Status, build_assistant
 from anovax.cancel import is_stop_utterance
@@ -264,14 +264,7 @@ def test_a_second_stop_and_a_stop_of_queued_commands_say_what_they_did(tmp_path)
 
 @pytest.fixture
 def cli_env(tmp_path, fake_gemini):
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"} and not k.startswith(("ANOVAX_", "GOOGLE_"))}
-    clean.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_STATE_HOME=str(tmp_path / "state"),
-                 XDG_DATA_HOME=str(tmp_path / "data"), ANOVAX_MEMORY=str(tmp_path / "memory.json"),
-                 ANOVAX_LOG=str(tmp_path / "events.jsonl"), PYTHONPATH=str(REPO), GEMINI_API_KEY="test",
-                 ANOVAX_GEMINI_BASE_URL=fake_gemini.base_url, ANOVAX_PLANNER_TIMEOUT="30", ANOVAX_VOICE="off",
-                 ANOVAX_ORB="off", TERM="dumb")
-    return clean
+    return cli_environment(tmp_path, fake_gemini.base_url)
 
 
 def test_stop_typed_in_the_console_ends_a_slow_plan(cli_env, fake_gemini):
