@@ -25,6 +25,9 @@ test_pkgs=(xvfb openbox xdotool xterm espeak-ng pulseaudio pulseaudio-utils liba
 # Phone remote: Debian's Chromium for the Playwright page test (Playwright's own browser download
 # is not used).
 test_pkgs+=(chromium)
+# Real apps the keyboard-target tests type into and read back: mousepad (a GTK text editor, the
+# tests' "notepad"), galculator, and xclip to read an app's text through the clipboard.
+test_pkgs+=(mousepad galculator xclip)
 "$PY" -c "import tkinter" 2>/dev/null || test_pkgs+=(python3-tk)
 
 apt_ok() {

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from anovax.errors import Cancelled
+from anovax.target import TargetClass, WindowIdentity
 
 #: typing goes in chunks of this many characters, with a cancel check between chunks
 TYPE_CHUNK_CHARS = 8
@@ -126,6 +127,41 @@ def refocus(desktop: object, target: KeyTarget, cancel: CancelToken) -> None:
     method = getattr(desktop, "refocus", None)
     if callable(method):
         method(target, cancel)
+
+
+def user_target(desktop: object) -> WindowIdentity | None:
+    """``desktop``'s optional ``user_target()``: the window keys go to when the plan opens no app:
+    the focused window unless it is AnovaX's own, else the last active window that was not
+    AnovaX's (the user clicked the orb to talk to it), identified by the desktop. None when the
+    adapter cannot tell (the gate then has no target and the runtime treats keys as unknown)."""
+    method = getattr(desktop, "user_target", None)
+    return method() if callable(method) else None
+
+
+def classify_app(desktop: object, name: str) -> TargetClass | None:
+    """``desktop``'s optional ``classify_app(name)``: the class of the app ``name`` resolves to in
+    its app table (before launching it), or None when the adapter cannot tell (the gate then
+    judges the name with its own table)."""
+    method = getattr(desktop, "classify_app", None)
+    return method(name) if callable(method) else None
+
+
+def aim(desktop: object, target: WindowIdentity, cancel: CancelToken) -> None:
+    """``desktop``'s optional ``aim(target, cancel)``: make ``target`` the window keys go to:
+    re-activate it when something else (the orb) has the focus, verify that it has, and from
+    then on check before every chunk that it still has (point 3 of issue 16: a change refuses
+    the rest). Raises PermanentToolError when the window is gone or will not take the focus."""
+    method = getattr(desktop, "aim", None)
+    if callable(method):
+        method(target, cancel)
+
+
+def return_to_user(desktop: object) -> None:
+    """``desktop``'s optional ``return_to_user()``: give the focus back to the last window the
+    user was in that is not AnovaX's (after an orb command that acted on no window)."""
+    method = getattr(desktop, "return_to_user", None)
+    if callable(method):
+        method()
 
 
 class Desktop(Protocol):
