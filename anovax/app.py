@@ -32,6 +32,7 @@ from anovax.planner.model import JsonModel
 from anovax.port import AssistantPort
 from anovax.recovery import AutonomousLoop, Speculator
 from anovax.results import CommandResult, Status, StopReport
+from anovax.gatecontext import GateContext
 from anovax.safety import safety_check
 from anovax.settings import Settings
 from anovax.speech import Speaker, SpeechOut, make_speech_out
@@ -110,6 +111,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
     if planner is None:
         planner = make_planner(model, planner_fault, settings.planner_timeout_s)
     speaker = orchestrator = None
+    # one view of the keyboard for the command, its sub-plans and its recovery turns
+    gate = GateContext(desktop, memory.session)
     closers: list[Callable[[], None]] = []
     if desktop is not None:
         if speech is None:
@@ -121,20 +124,20 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
         orchestrator = Orchestrator(desktop, bus, speaker=speaker,
                                     subtasks=SubtaskRunner(plan=_subgoal_planner(planner), check=safety_check),
                                     remember=memory.remember, set_current_app=memory.session.set_app,
-                                    current_app=lambda: memory.session.current_app,
+                                    current_app=lambda: memory.session.current_app, gate=gate.args,
                                     confirmations=confirmations, **options)
     if recover is DEFAULT:
         recover = None
         if model is not None and orchestrator is not None:
             speculator = Speculator(desktop, bus)
             closers.append(speculator.close)
-            loop = AutonomousLoop(model, orchestrator, bus, check=safety_check, speculator=speculator,
+            loop = AutonomousLoop(model, orchestrator, bus, check=gate.checked(safety_check), speculator=speculator,
                                   timeout_s=settings.planner_timeout_s)
             recover = lambda text, outcome, command_id, budget, cancel: loop.run(  # noqa: E731
                 text, outcome, command_id=command_id, budget=budget, cancel=cancel)
     assistant = Assistant(settings, planner=planner, memory=memory, bus=bus, desktop=desktop,
                           orchestrator=orchestrator, speaker=speaker, recover=recover, closers=closers,
-                          confirmations=confirmations)
+                          confirmations=confirmations, gate=gate)
     built.append(assistant)
     return assistant
 

@@ -37,6 +37,7 @@ from anovax.orchestrator import AgentBudget, Orchestrator
 from anovax.outcome import Outcome
 from anovax.planner import Planner
 from anovax.results import CommandResult, Status, StopReport
+from anovax.gatecontext import GateContext
 from anovax.safety import Rule, Verdict, safety_check
 from anovax.settings import Settings
 from anovax.speech.speaker import Speaker
@@ -76,7 +77,7 @@ class Assistant:
                  desktop: Desktop | None = None, orchestrator: Orchestrator | None = None,
                  speaker: Speaker | None = None, recover: Recover | None = None,
                  closers: Sequence[Callable[[], None]] = (),
-                 confirmations: Confirmations | None = None) -> None:
+                 confirmations: Confirmations | None = None, gate: GateContext | None = None) -> None:
         self.settings = settings
         self.bus = bus
         #: the question a held plan waits on; front ends that can answer register here
@@ -86,6 +87,8 @@ class Assistant:
         #: None: a dry run (plans are checked, nothing is executed or said)
         self.desktop = desktop
         self.orchestrator = orchestrator
+        #: what the gate is told about the keyboard (the desktop's target, the session's line)
+        self.gate = gate if gate is not None else GateContext(desktop, memory.session)
         #: says each command's reply (reply_to_say decides what); None in a dry run
         self.speaker = speaker
         self._recover = recover
@@ -278,12 +281,16 @@ class Assistant:
         cancel.check()
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "planner": name,
                                                                "ms": round(timings["plan"], 3)})
+        target = None
         if declined:
             verdict = Verdict.refuse(Rule.PLANNER_DECLINED, declined)
         else:
             started = time.perf_counter()
+            # the window the keys would go to, identified by the desktop now, before anything runs:
+            # the plan is checked against it and its keys are aimed at it
+            target = self.gate.target()
             verdict = safety_check(plan, text, memory=self.memory.facts.snapshot(),
-                                   focused_app=self.memory.session.current_app)
+                                   focused_app=self.memory.session.current_app, **self.gate.args(target))
             timings["safety"] = (time.perf_counter() - started) * 1000
         cancel.check()
         if verdict.needs_yes and self.orchestrator is None:  # a dry run: nobody would be asked
@@ -302,10 +309,11 @@ class Assistant:
         started = time.perf_counter()
         budget = AgentBudget()  # one budget for the plan, its sub-plans and any recovery
         outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel,
-                                             verdict=verdict)
+                                             verdict=verdict, aim_at=target)
         if not outcome.ok and not outcome.denied and self._recover is not None and not cancel.cancelled:
             outcome = self._recover(text, outcome, command_id, budget, cancel)
         timings["dispatch"] = (time.perf_counter() - started) * 1000
+        self.gate.record(target, plan, outcome)
         if cancel.cancelled:  # a stop that came as the last step ended still stopped the command
             return self._stopped(command_id, text, plan=plan, verdict=verdict, outcome=outcome, timings_ms=timings)
         if outcome.ok:

@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from anovax.target import WindowIdentity
+
 log = logging.getLogger(__name__)
 
 HISTORY_TURNS = 20
@@ -54,15 +56,43 @@ class RememberResult:
     refused: Mapping[str, str]
 
 
+@dataclass(frozen=True)
+class KeyState:
+    """Where the keyboard was left by the last command, for the safety gate of the next one, its
+    sub-plans and recovery turns (issue 16, point 4)."""
+
+    #: the window the last command's keys went to (or that it opened), as the desktop identified it
+    target: WindowIdentity | None = None
+    #: what was typed into ``target`` since its last submit, editing keys as ``<key>`` (the gate's
+    #: ``session_typed``): an Enter in the next command would submit this too
+    typed: str = ""
+    #: the apps the last command opened, by the names its plan used
+    opened: tuple[str, ...] = ()
+
+
 class SessionState:
-    """The app the user is working in, forgotten after ``ttl_s`` seconds without use."""
+    """The app the user is working in and where the keyboard was left, forgotten after ``ttl_s``
+    seconds without use."""
 
     def __init__(self, ttl_s: float = SESSION_TTL_S, clock: Callable[[], float] = time.monotonic) -> None:
         self._ttl_s = ttl_s
         self._clock = clock
         self._app: str | None = None
         self._since = 0.0
+        self._keys = KeyState()
+        self._keys_since = 0.0
         self._lock = threading.Lock()
+
+    def set_keys(self, keys: KeyState) -> None:
+        with self._lock:
+            self._keys, self._keys_since = keys, self._clock()
+
+    @property
+    def keys(self) -> KeyState:
+        with self._lock:
+            if self._clock() - self._keys_since > self._ttl_s:
+                self._keys = KeyState()  # expired like the app: an old line is nobody's business now
+            return self._keys
 
     def set_app(self, name: str) -> None:
         with self._lock:
@@ -71,6 +101,7 @@ class SessionState:
     def clear(self) -> None:
         with self._lock:
             self._app = None
+            self._keys = KeyState()
 
     @property
     def current_app(self) -> str | None:

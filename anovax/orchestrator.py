@@ -30,20 +30,25 @@ from typing import Any
 
 from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.cancel import USER_STOP
-from anovax.confirm import Confirmations, Reply, denied_message
-from anovax.desktop.base import Cancelled, CancelToken, Desktop, KeyTarget, keyboard_target, refocus
+from anovax.confirm import Confirmations
+from anovax.desktop.base import Cancelled, CancelToken, Desktop
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.events import EventBus, EventType
+from anovax.handover import Handover
 from anovax.outcome import Outcome, StepResult, StepStatus
 from anovax.plan import Plan, Step
 from anovax.pool import AGENT_BUDGET, AgentBudget, DaemonPool
 from anovax.safety import Verdict
 from anovax.speech.speaker import SilentSpeech, Speaker
+from anovax.target import WindowIdentity
 from anovax.tools import TOOLS, ToolRegistry
 
 __all__ = ["AGENT_BUDGET", "AgentBudget", "Orchestrator", "SubtaskRunner", "batches"]
 
 log = logging.getLogger(__name__)
+
+#: the error code of a plan_subtask step whose sub-plan was held for a yes that never came
+DENIED = "denied"
 
 MAX_WORKERS = 8
 #: the paper's janitor ran every 500 ms; faster keeps expiry latency under 100 ms
@@ -63,15 +68,6 @@ def batches(steps: tuple[Step, ...], registry: ToolRegistry) -> list[list[int]]:
         else:
             out.append([i])
     return out
-
-
-@dataclass(frozen=True)
-class _Denied:
-    """Why the held steps do not run: a denial (no, no answer, nobody to ask), or a failure
-    to bring the target window back after a yes (``failed``)."""
-
-    error: str
-    failed: bool = False
 
 
 @dataclass
@@ -97,6 +93,7 @@ class Orchestrator:
         remember: Callable[[Mapping[str, str]], Any] | None = None,
         set_current_app: Callable[[str], None] | None = None,
         current_app: Callable[[], str | None] | None = None,
+        gate: Callable[[], dict[str, Any]] | None = None,
         confirmations: Confirmations | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_workers: int = MAX_WORKERS,
@@ -115,8 +112,12 @@ class Orchestrator:
         self._set_current_app = set_current_app or (lambda name: None)
         #: the app the session believes has the focus (a sub-plan is checked against it)
         self._current_app = current_app or (lambda: None)
+        #: safety_check's keyboard arguments (target, classify, session_typed) as they are now
+        self._gate = gate or (lambda: {})
         #: who is asked about a held plan; None: nobody, so every held plan is denied
         self.confirmations = confirmations if confirmations is not None else Confirmations(bus)
+        #: hands the keyboard to a plan: after a yes, and to the window it was checked against
+        self.handover = Handover(desktop, self.locks, self.confirmations, registry)
         self._clock = clock
         self._lock_grace_s = lock_grace_s
         self._pool = DaemonPool(max_workers, "agent")
@@ -134,7 +135,8 @@ class Orchestrator:
 
     def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
                  cached: Callable[[int, Step], StepResult | None] | None = None,
-                 cancel: CancelToken | None = None, verdict: Verdict | None = None) -> Outcome:
+                 cancel: CancelToken | None = None, verdict: Verdict | None = None,
+                 aim_at: WindowIdentity | None = None) -> Outcome:
         """Run a plan that already passed safety_check; returns per-step results in plan order.
 
         Stops at the first failed *core* step (recovery plugs in on the returned
@@ -144,6 +146,9 @@ class Orchestrator:
         ``cancel`` (a MetaAgent's token) stops the plan: no new batch starts and the
         running agents are cancelled. ``verdict``: a confirm verdict holds the plan before its
         ``step`` until a person says yes; with nobody to ask it is denied before anything runs.
+        ``aim_at``: the window the plan was checked against; keys sent before the plan opens an
+        app of its own go there (re-activated when the orb or anything else took the focus) and
+        stop as soon as another window has the focus (issue 16, points 3 and 5).
         """
         budget = budget or AgentBudget()
         held = verdict.step if verdict is not None and verdict.needs_yes else None
@@ -163,7 +168,7 @@ class Orchestrator:
                 break
             if held is not None and verdict is not None and batch[-1] >= held:
                 start, held = min(held, batch[0]), None
-                denied = self._confirm(plan, verdict, start, command_id, cancel)
+                denied = self.handover.confirm(plan, verdict, start, command_id, cancel)
                 if denied is not None:
                     for i in range(start, len(plan.steps)):
                         results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN, error=denied.error)
@@ -171,6 +176,16 @@ class Orchestrator:
                     return self._outcome(plan, results, failed, denied=denied.error if not denied.failed else "")
                 if plan.remember and self._remember is not None:
                     self._remember(plan.remember)
+            if aim_at is not None and any(self.handover.keyboard(plan.steps[i]) for i in batch):
+                if any(self.handover.opens_app(plan.steps[i]) for i in range(batch[0])):
+                    aim_at = None  # the plan's own app is the target now (its launch verified it)
+                else:
+                    missed = self.handover.aim(aim_at, command_id, cancel)
+                    aim_at = None
+                    if missed is not None:
+                        for i in range(batch[0], len(plan.steps)):
+                            results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN, error=missed)
+                        return self._outcome(plan, results, batch[0])
             agents = []
             for i in batch:
                 hit = cached(i, plan.steps[i]) if cached is not None else None
@@ -189,6 +204,10 @@ class Orchestrator:
                 results[agent.index] = self._result_of(agent)
             for i in batch:
                 result = results[i]
+                if result is not None and not result.ok and result.data.get("code") == DENIED:
+                    # a sub-plan's question was answered no (or by nobody): the command was denied,
+                    # it did not fail, so nothing may recover it
+                    return self._outcome(plan, results, None, denied=result.error or "")
                 if result is not None and not result.ok and self.registry[result.tool].core:
                     failed = i if failed is None else min(failed, i)
                     break
@@ -208,36 +227,6 @@ class Orchestrator:
         if failed is None and not denied:
             spoken = " ".join(p for p in [plan.final_response.strip(), *(r.say for r in final if r.say)] if p)
         return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken, denied=denied)
-
-    def _confirm(self, plan: Plan, verdict: Verdict, start: int, command_id: str,
-                 cancel: CancelToken | None) -> _Denied | None:
-        """Ask about the steps from ``start`` on; None when the person said yes and the target
-        window has the focus again, else why they do not run."""
-        # denied up front (nobody to ask): the window that has the focus now is not the target
-        target = keyboard_target(self.desktop) if start >= (verdict.step or 0) else None
-        steps = [{"index": i, "tool": step.tool, "params": dict(step.params)}
-                 for i, step in enumerate(plan.steps) if i >= start]
-        question = self.confirmations.new_question(command_id, verdict.question, steps,
-                                                   target.title if target is not None else verdict.target)
-        reply: Reply = self.confirmations.ask(question, cancel)
-        if cancel is not None and cancel.cancelled:
-            raise Cancelled("Stopped while waiting for a yes.")
-        if not reply.yes:
-            return _Denied(denied_message(reply, verdict.target, "type into" if "type" in verdict.action else "do that in"))
-        if target is None:
-            return None
-        owner = f"{command_id}.confirm"
-        token = CancelToken(cancel)
-        try:
-            self.locks.acquire(("kb_mouse",), owner, token)
-            refocus(self.desktop, target, token)
-        except AnovaXError as exc:
-            if isinstance(exc, Cancelled):
-                raise
-            return _Denied(exc.message, failed=True)
-        finally:
-            self.locks.release_all(owner)
-        return None
 
     def janitor_tick(self) -> None:
         """Expire agents past their deadline; free the locks of expired threads that never came back."""
@@ -309,6 +298,7 @@ class Orchestrator:
             if agent.settle(AgentState.DONE, result=result):
                 self._emit(agent, EventType.AGENT_DONE, data={"value": result.value})
         except AnovaXError as exc:
+            agent.error_code = exc.code
             if agent.settle(AgentState.FAILED, error=exc.message):
                 # whatever an agent ends with once its command was stopped (cancelled, a launch
                 # that stopped waiting, a sub-task cut short) is the person's stop, not an error
@@ -351,11 +341,14 @@ class Orchestrator:
         status = {AgentState.DONE: StepStatus.DONE, AgentState.EXPIRED: StepStatus.EXPIRED}.get(
             agent.state, StepStatus.FAILED)
         result = agent.result
+        data = dict(result.data) if result else {}
+        if agent.error_code:
+            data["code"] = agent.error_code
         return StepResult(
             index=agent.index, tool=agent.step.tool, status=status,
             value=result.value if result else "", say=result.say if result else "",
             error=agent.error, attempts=agent.attempts, agent_id=agent.agent_id,
-            data=dict(result.data) if result else {},
+            data=data,
         )
 
     def _run_subtask(self, goal: str, command_id: str, depth: int, budget: AgentBudget,
@@ -365,19 +358,23 @@ class Orchestrator:
         plan = self._subtasks.plan(goal, cancel)
         cancel.check()
         # the parent's steps so far may have left a terminal in front: the sub-plan is checked
-        # with the focus they left, not from a blank slate
-        verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used,
-                                       focused_app=self._current_app())
-        if not verdict.ok:
-            # a sub-plan is never asked about: it runs on an agent's thread, under its TTL, and the
-            # person asked for the whole task, not for what a model made of a part of it
-            reason = (f"Part of this needs your yes ({verdict.question}); ask me for that part directly."
-                      if verdict.needs_yes else verdict.reason)
-            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=reason,
+        # against the window that has the keys now, and the line typed into it, never a blank slate
+        gate = self._gate()
+        if "target" not in gate:
+            gate = {"focused_app": self._current_app()}
+        verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used, **gate)
+        if not verdict.ok and not verdict.needs_yes:
+            self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,
                           data={"rule": verdict.rule, "depth": depth + 1, "goal": goal})
-            raise PermanentToolError(reason)
+            raise PermanentToolError(verdict.reason)
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "depth": depth + 1})
-        return self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, cancel=cancel)
+        # a held sub-plan is asked about like any plan: the person sees exactly its steps, and a
+        # yes to the parent never covers it (a sub-task can never do what its parent could not)
+        outcome = self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, cancel=cancel,
+                                verdict=verdict if verdict.needs_yes else None, aim_at=gate.get("target"))
+        if outcome.denied:
+            raise PermanentToolError(outcome.denied, code=DENIED)
+        return outcome
 
     def _emit(self, agent: ChildAgent, type_: EventType, *, error: str | None = None,
               data: dict[str, Any] | None = None) -> None:

@@ -39,7 +39,7 @@ COMMAND = "open a terminal and type ls and press enter"
 class Anovax:
     """`python -m anovax` with the orb on the test display; its event log is read as it grows."""
 
-    def __init__(self, xvfb, tmp: Path, *, confirm_timeout_s: float = 20.0) -> None:
+    def __init__(self, xvfb, tmp: Path, *, confirm_timeout_s: float = 20.0, env: dict | None = None) -> None:
         self.xvfb = xvfb
         self.tmp = tmp
         self.shell = ShellRecorder(tmp / "shell")
@@ -47,7 +47,7 @@ class Anovax:
         env = {**os.environ, **xvfb.env, "ANOVAX_ORB": "on", "ANOVAX_VOICE": "off", "ANOVAX_PLANNER": "offline",
                "ANOVAX_REMOTE": "0", "ANOVAX_MEMORY": str(tmp / "memory.json"), "ANOVAX_LOG": str(self.log),
                "ANOVAX_CONFIRM_TIMEOUT": str(confirm_timeout_s), "XDG_STATE_HOME": str(tmp / "state"),
-               **self.shell.env}
+               **self.shell.env, **(env or {})}
         self.proc = subprocess.Popen([sys.executable, "-m", "anovax"], env=env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []

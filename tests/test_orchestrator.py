@@ -384,3 +384,84 @@ def test_a_worker_taking_a_job_is_not_counted_as_free():
     finally:
         hold.set()
         pool.shutdown()
+
+
+# -- issue 16: keys go to the window the plan was checked against; held sub-plans are asked ------
+
+class AimingDesktop(SimulatedDesktop):
+    """Records every aim (and can refuse one, as a closed window would)."""
+
+    def __init__(self, refuse: str = "", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.aimed: list[str] = []
+        self._refuse = refuse
+
+    def aim(self, target, cancel) -> None:
+        self.aimed.append(target.title)
+        if self._refuse:
+            raise PermanentToolError(self._refuse)
+
+
+def _window(title="notes.txt - Mousepad"):
+    from anovax.target import TargetClass, WindowIdentity
+    return WindowIdentity(window=0x42, title=title, app="Mousepad", klass=TargetClass.TEXT)
+
+
+def test_keys_are_aimed_at_the_checked_window_before_the_first_key(bus):
+    desktop = AimingDesktop()
+    outcome = make(bus, desktop).dispatch(plan_of(("get_time", {}), ("type_text", {"text": "hi"}),
+                                                  ("press_keys", {"keys": "enter"})),
+                                          command_id="c1", aim_at=_window())
+    assert outcome.ok and desktop.aimed == ["notes.txt - Mousepad"]  # once, before the typing
+    assert desktop.typed_text == "hi"
+
+
+def test_a_plan_that_opens_its_own_app_is_not_aimed_elsewhere(bus):
+    desktop = AimingDesktop()
+    outcome = make(bus, desktop).dispatch(plan_of(("open_app", {"name": "notepad"}), ("type_text", {"text": "hi"})),
+                                          command_id="c1", aim_at=_window())
+    assert outcome.ok and desktop.aimed == []
+
+
+def test_a_window_that_cannot_be_aimed_at_gets_no_keys(bus):
+    desktop = AimingDesktop(refuse="The window I was going to type into is gone.")
+    outcome = make(bus, desktop).dispatch(plan_of(("type_text", {"text": "hi"}), ("press_keys", {"keys": "enter"})),
+                                          command_id="c1", aim_at=_window())
+    assert not outcome.ok and desktop.typed_text == "" and "keys" not in desktop.kinds()
+    assert outcome.steps[0].error == "The window I was going to type into is gone."
+    assert [r.status for r in outcome.steps] == [StepStatus.NOT_RUN, StepStatus.NOT_RUN]
+
+
+def test_a_held_sub_plan_is_asked_and_denied_when_nobody_can_answer(bus):
+    """A sub-task's plan held for a yes is not refused outright any more: it is asked like any
+    plan; with nobody to ask it is denied, and the command ends denied (not failed)."""
+    from anovax.safety import Rule
+    held = Verdict.confirm(Rule.SHELL_TYPING, "Type `whoami` and press Enter in xterm?", step=0, target="xterm",
+                           action="type into")
+    sub = ScriptedSubPlanner(plan_of(("type_text", {"text": "whoami"}), ("press_keys", {"keys": "enter"})))
+    desktop = SimulatedDesktop()
+    orch = make(bus, desktop, subtasks=SubtaskRunner(plan=sub, check=lambda *a, **k: held))
+    outcome = orch.dispatch(plan_of(("open_app", {"name": "terminal"}), ("plan_subtask", {"goal": "who am i"})),
+                            command_id="c1")
+    assert outcome.denied and outcome.failed is None, outcome
+    assert desktop.typed_text == "" and "keys" not in desktop.kinds()
+    assert len(events(bus, EventType.CONFIRM_REQUESTED)) == 1
+
+
+def test_a_held_sub_plan_runs_after_a_yes(bus):
+    from anovax.confirm import Confirmations
+    from anovax.safety import Rule
+    held = Verdict.confirm(Rule.SHELL_TYPING, "Type `whoami` and press Enter in xterm?", step=0, target="xterm",
+                           action="type into")
+    sub = ScriptedSubPlanner(plan_of(("type_text", {"text": "whoami"}), ("press_keys", {"keys": "enter"})))
+    confirmations = Confirmations(bus, timeout_s=20)
+    confirmations.register("test")
+    bus.subscribe("says-yes", lambda e: e.type is EventType.CONFIRM_REQUESTED
+                  and confirmations.answer(e.data["question_id"], True, "test"))
+    desktop = SimulatedDesktop()
+    orch = make(bus, desktop, subtasks=SubtaskRunner(plan=sub, check=lambda *a, **k: held),
+                confirmations=confirmations)
+    outcome = orch.dispatch(plan_of(("open_app", {"name": "terminal"}), ("plan_subtask", {"goal": "who am i"})),
+                            command_id="c1")
+    assert outcome.ok, outcome
+    assert desktop.typed_text == "whoami"

@@ -76,6 +76,8 @@ class ChildAgent:
         self.attempts = 0
         self.result: AgentResult | None = None
         self.error: str | None = None
+        #: the failure's machine code (``AnovaXError.code``), or ""
+        self.error_code = ""
         #: set when the orchestrator may stop waiting (final state reached)
         self.settled = threading.Event()
         #: set when the agent's thread has really returned (locks are free)

@@ -1,0 +1,119 @@
+"""What the safety gate is told about the keyboard, for a command, its sub-plans and its recovery
+turns (issue 16, points 1, 4 and 5).
+
+The desktop is the witness: before a plan is checked, ``user_target()`` says which window the
+keys would go to (the focused one, or the one the user was in before clicking the orb) and what
+it is; ``classify_app()`` says what an app a plan opens resolves to. The session carries the rest
+from one command to the next: the text typed into that window since its last submit (an Enter in
+the next command submits it too) and, when the adapter cannot identify windows, the last target.
+
+Owned by the assistant's command worker (one command at a time); sub-plans and recovery turns read
+it from agent threads of the same command, which only read the desktop and never write here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from anovax.desktop.base import classify_app, user_target
+from anovax.memory import KeyState, SessionState
+from anovax.outcome import Outcome
+from anovax.plan import Plan, Step
+from anovax.safety import keys as keynames
+from anovax.target import TargetClass, WindowIdentity
+from anovax.toolspec import Sink
+from anovax.tools import TOOLS, ToolRegistry
+
+#: keys that submit the line typed so far ("ctrl+enter" sends a chat message, "ctrl+m" is Return)
+_SUBMITS = frozenset({frozenset({"enter"}), frozenset({"ctrl", "enter"}), frozenset({"shift", "enter"}),
+                      frozenset({"ctrl", "m"}), frozenset({"ctrl", "j"})})
+#: at most this much of a line is carried to the next command (the gate's own tail is shorter)
+_MAX_CARRIED = 2000
+
+
+def typed_after(steps: Iterable[Step], typed: str = "", registry: ToolRegistry = TOOLS) -> str:
+    """The text on the target's line after ``steps`` ran, starting from ``typed``: a newline or a
+    submit key starts a new line, an app opened or a window switch starts from nothing (another
+    window), and any other key is kept as ``<key>`` because it may edit what an Enter submits."""
+    line = typed
+    for step in steps:
+        spec = registry.get(step.tool)
+        for sink, value in (spec.texts(step.params) if spec is not None else ()):
+            if sink is Sink.APP:
+                line = ""
+            elif sink is Sink.TYPED:
+                line = (line + value).rsplit("\n", 1)[-1]
+            elif sink is Sink.KEYS:
+                line = _after_keys(line, value)
+    return line[-_MAX_CARRIED:]
+
+
+def _after_keys(line: str, keys: str) -> str:
+    try:
+        chords = keynames.parse(keys)
+    except Exception:  # an unparsable key string never ran (the gate refuses it): nothing changes
+        return line
+    for chord in chords:
+        if chord in _SUBMITS:
+            line = ""
+        elif chord in keynames.WINDOW_SWITCH or chord in keynames.FOCUS_MOVERS:
+            line = ""  # the keys now go to another window, whose line we know nothing of
+        else:
+            char = keynames.typed_char(chord)
+            line += char if char is not None and char != "\n" else "<" + "+".join(sorted(chord)) + ">"
+    return line
+
+
+class GateContext:
+    """Builds safety_check's keyboard arguments from the desktop and the session."""
+
+    def __init__(self, desktop: object | None, session: SessionState, registry: ToolRegistry = TOOLS) -> None:
+        self._desktop = desktop
+        self._session = session
+        self._registry = registry
+
+    def target(self) -> WindowIdentity | None:
+        """The window keys with no app opened would go to now (the desktop's word, else the
+        session's: an adapter that cannot identify windows still knows what it opened)."""
+        found = user_target(self._desktop) if self._desktop is not None else None
+        return found if found is not None else self._session.keys.target
+
+    def classify(self, name: str) -> TargetClass | None:
+        return classify_app(self._desktop, name) if self._desktop is not None else None
+
+    def args(self, target: WindowIdentity | None = None) -> dict[str, Any]:
+        """``target``, ``classify`` and ``session_typed`` for safety_check."""
+        target = target if target is not None else self.target()
+        carried = self._session.keys
+        same = target is not None and carried.target is not None and _same_window(target, carried.target)
+        return {"target": target, "classify": self.classify, "session_typed": carried.typed if same else ""}
+
+    def checked(self, check: Callable[..., Any]) -> Callable[..., Any]:
+        """``check`` (safety_check) told where the keys go now, unless the caller says (recovery)."""
+        def gated(plan: Any, user_text: str = "", **kwargs: Any) -> Any:
+            return check(plan, user_text, **{**self.args(), **kwargs})
+        return gated
+
+    def record(self, before: WindowIdentity | None, plan: Plan, outcome: Outcome | None) -> None:
+        """After a command: where its keys went, and what is on that window's line now."""
+        ran = [plan.steps[r.index] for r in (outcome.steps if outcome is not None else ()) if r.ok]
+        if not ran:
+            return  # nothing touched the keyboard: the line is as the last command left it
+        carried = self._session.keys
+        start = carried.typed if before is not None and carried.target is not None and \
+            _same_window(before, carried.target) else ""
+        typed = typed_after(ran, start, self._registry)
+        opened = tuple(value for step in ran for sink, value in self._registry[step.tool].texts(step.params)
+                       if sink is Sink.APP)
+        after = self.target() if self._desktop is not None else None
+        self._session.set_keys(KeyState(target=after or before, typed=typed, opened=opened))
+
+
+def _same_window(a: WindowIdentity, b: WindowIdentity) -> bool:
+    if a.window is not None or b.window is not None:
+        return a.window == b.window and a.pid == b.pid
+    return a.app == b.app
+
+
+GateArgs = Callable[[], dict[str, Any]]

@@ -1,0 +1,93 @@
+"""Handing the keyboard to a plan: after a person's yes, and to the window the plan was checked
+against (issue 16: keys go where the user was, and stop when another window has the focus).
+
+Both take the ``kb_mouse`` lock for the moment they move the focus, so no agent types meanwhile;
+both run on the thread dispatching the plan (the command worker, or a MetaAgent's thread for a
+sub-plan), before the batch whose keys they prepare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from anovax.confirm import Confirmations, Reply, denied_message
+from anovax.desktop.base import Cancelled, CancelToken, aim, keyboard_target, refocus
+from anovax.errors import AnovaXError
+from anovax.locks import LockTable
+from anovax.plan import Plan, Step
+from anovax.safety import Verdict
+from anovax.target import WindowIdentity
+from anovax.toolspec import Sink
+from anovax.tools import ToolRegistry
+
+
+@dataclass(frozen=True)
+class Denied:
+    """Why the held steps do not run: a denial (no, no answer, nobody to ask), or a failure
+    to bring the target window back after a yes (``failed``)."""
+
+    error: str
+    failed: bool = False
+
+
+class Handover:
+    """The orchestrator's part that moves the focus before keys are sent."""
+
+    def __init__(self, desktop: object, locks: LockTable, confirmations: Confirmations, registry: ToolRegistry) -> None:
+        self.desktop = desktop
+        self.locks = locks
+        self.confirmations = confirmations
+        self.registry = registry
+
+    def confirm(self, plan: Plan, verdict: Verdict, start: int, command_id: str,
+                 cancel: CancelToken | None) -> Denied | None:
+        """Ask about the steps from ``start`` on; None when the person said yes and the target
+        window has the focus again, else why they do not run."""
+        # denied up front (nobody to ask): the window that has the focus now is not the target
+        target = keyboard_target(self.desktop) if start >= (verdict.step or 0) else None
+        steps = [{"index": i, "tool": step.tool, "params": dict(step.params)}
+                 for i, step in enumerate(plan.steps) if i >= start]
+        question = self.confirmations.new_question(command_id, verdict.question, steps,
+                                                   target.title if target is not None else verdict.target)
+        reply: Reply = self.confirmations.ask(question, cancel)
+        if cancel is not None and cancel.cancelled:
+            raise Cancelled("Stopped while waiting for a yes.")
+        if not reply.yes:
+            return Denied(denied_message(reply, verdict.target, "type into" if "type" in verdict.action else "do that in"))
+        if target is None:
+            return None
+        owner = f"{command_id}.confirm"
+        token = CancelToken(cancel)
+        try:
+            self.locks.acquire(("kb_mouse",), owner, token)
+            refocus(self.desktop, target, token)
+        except AnovaXError as exc:
+            if isinstance(exc, Cancelled):
+                raise
+            return Denied(exc.message, failed=True)
+        finally:
+            self.locks.release_all(owner)
+        return None
+
+    def keyboard(self, step: Step) -> bool:
+        spec = self.registry.get(step.tool)
+        return spec is not None and any(p.sink in (Sink.TYPED, Sink.KEYS) for p in spec.params)
+
+    def opens_app(self, step: Step) -> bool:
+        spec = self.registry.get(step.tool)
+        return spec is not None and any(p.sink is Sink.APP for p in spec.params)
+
+    def aim(self, target: WindowIdentity, command_id: str, cancel: CancelToken | None) -> str | None:
+        """Point the keyboard at ``target`` before the plan's first key; why not, or None."""
+        owner = f"{command_id}.aim"
+        token = CancelToken(cancel)
+        try:
+            self.locks.acquire(("kb_mouse",), owner, token)
+            aim(self.desktop, target, token)
+        except AnovaXError as exc:
+            if isinstance(exc, Cancelled):
+                raise
+            return exc.message
+        finally:
+            self.locks.release_all(owner)
+        return None
