@@ -172,4 +172,4 @@ def confirm_shell(held: list[tuple[int, str]], target: str) -> Verdict:
     name = display_name(target)
     return Verdict.confirm(Rule.SHELL_TYPING, question(held, target), step=held[0][0], target=name,
                            action=f"type into {name}",
-                           detail=f"{len(held)} keystroke step(s) into a terminal, held for a yes")
+                           detail=f"{len(held)} keystroke step(s) of shell input into {name}, held for a yes")

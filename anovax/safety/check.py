@@ -46,7 +46,7 @@ from anovax.target import TargetClass, WindowIdentity
 from anovax.tools import TOOLS, ToolRegistry
 
 
-def _parse(plan: Any) -> Plan | Verdict:
+def parse_untrusted(plan: Any) -> Plan | Verdict:
     """A Plan re-validated from its own dict, or an untrusted object parsed strictly."""
     try:
         if isinstance(plan, Plan):
@@ -124,7 +124,7 @@ def safety_check(
         budget = shape.check_budget(ctx)
         if budget is not None:
             return budget
-        parsed = _parse(plan)
+        parsed = parse_untrusted(plan)
         if isinstance(parsed, Verdict):
             return parsed
         return _check(parsed, ctx)

@@ -83,10 +83,7 @@ def check(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict 
             return None  # clear the screen, copy: the line editor neither edits nor runs the line
         if not _plain_shell_key(chord, char):
             return refuse_shell(state, index, "a key the question could not show")
-        assert char is not None
-        verdict = hold(state, char, ctx, index)
-        state.note_key(chord)
-        return verdict
+        return hold(state, char or "", ctx, index)
     state.note_key(chord)
     return _transition(state, chord, ctx, index)
 

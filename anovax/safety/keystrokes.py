@@ -46,11 +46,14 @@ _SYSTEM_TYPED = re.compile(
 def refuse_shell(state: Focus, index: int, why: str) -> Verdict:
     """Shell input no question could cover; said as a terminal refusal only when it is one."""
     reason = None if state.known_shell else _UNKNOWN_REASON
-    return Verdict.refuse(Rule.SHELL_TYPING, reason, step=index, detail=f"keystrokes into a {_kind(state)} ({why})")
+    return Verdict.refuse(Rule.SHELL_TYPING, reason, step=index, detail=f"keystrokes into {_kind(state)} ({why})")
 
 
 def _kind(state: Focus) -> str:
-    return "terminal" if state.known_shell else f"{(state.klass or TargetClass.UNKNOWN).value} window"
+    if state.known_shell:
+        return "a terminal"
+    klass = (state.klass or TargetClass.UNKNOWN).value
+    return f"{'an' if klass[0] in 'aeiou' else 'a'} {klass} window"
 
 
 def hold(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
@@ -70,6 +73,7 @@ def hold(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     problem = ask.shell_problem("".join(part for _, part in state.held))
     if problem:
         return Verdict.refuse(Rule.DENYLIST, ask.SHELL_REFUSED, step=index, detail=f"shell input: {problem}")
+    state.note_text(text)
     return None
 
 
