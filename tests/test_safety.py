@@ -255,21 +255,34 @@ def test_gui_only_destruction_is_refused(steps: list[dict[str, Any]]) -> None:
     [
         [step("open_app", name="notepad"), step("press_keys", keys="ctrl+a"), step("press_keys", keys="delete")],
         [step("press_keys", keys="alt+f4")],
-        [step("open_app", name="explorer"), step("press_keys", keys="ctrl+l"),
-         step("type_text", text="C:\\Users\\me\\Documents"), step("press_keys", keys="enter")],
         [step("open_app", name="notepad"), step("type_text", text="We will delete the old invoices."),
          step("press_keys", keys="enter")],
         [step("open_app", name="chrome"), step("press_keys", keys="ctrl+l"), step("type_text", text="example.com"),
          step("press_keys", keys="enter")],
         [step("press_keys", keys="ctrl+l"), step("press_keys", keys="ctrl+v"), step("press_keys", keys="enter")],
-        [step("open_app", name="settings"), step("type_text", text="bluetooth")],
-        [step("open_app", name="recycle bin"), step("press_keys", keys="down"), step("press_keys", keys="alt+tab")],
         [step("open_app", name="Microsoft Word"), step("press_keys", keys="f12"), step("type_text", text="report")],
         [step("open_app", name="chrome"), step("press_keys", keys="ctrl+t"), step("type_text", text="weather\n")],
     ],
 )
 def test_ordinary_gui_sequences_are_allowed(steps: list[dict[str, Any]]) -> None:
     allowed(plan(*steps))
+
+
+@pytest.mark.parametrize(
+    ("steps", "decision"),
+    [
+        # a file manager's address bar and Task Manager's "Run new task" run what they are given, and
+        # Settings is not on the vouched list either: keys there are shell input (issue 16)
+        ([step("open_app", name="explorer"), step("press_keys", keys="ctrl+l"),
+          step("type_text", text="C:\\Users\\me\\Documents"), step("press_keys", keys="enter")], "refuse"),
+        ([step("open_app", name="settings"), step("type_text", text="bluetooth")], "confirm"),
+        ([step("open_app", name="recycle bin"), step("press_keys", keys="down"), step("press_keys", keys="alt+tab")],
+         "refuse"),
+    ],
+)
+def test_windows_the_gate_cannot_vouch_for_are_asked_about_or_refused(steps: list[dict[str, Any]],
+                                                                      decision: str) -> None:
+    assert safety_check(plan(*steps), "do it").decision.value == decision
 
 
 # --- open_app ----------------------------------------------------------------------------------
@@ -415,11 +428,16 @@ def test_dictation_mentioning_sensitive_words_is_allowed(words: str) -> None:
     allowed(typed(words, app="notepad", enter=True))
 
 
-@pytest.mark.parametrize("source", ["print('Hello, world!')", "def add(a, b):\n    return a + b",
-                                    "SELECT name FROM users WHERE id = 1;", "for i in range(3):\n\tprint(i)",
-                                    "const x = a && b || c;", "if (x > 3) { y = 2; }"])
+@pytest.mark.parametrize("source", ["print('Hello, world!')", "SELECT name FROM users WHERE id = 1;",
+                                    "const x = a && b || c;", "if (x > 3) { y = 2; }", "\tindented(x)"])
 def test_code_typed_into_an_editor_is_allowed(source: str) -> None:
     allowed(typed(source, app="code"))
+
+
+@pytest.mark.parametrize("source", ["def add(a, b):\n    return a + b", "for i in range(3):\n\tprint(i)"])
+def test_newlines_into_an_editor_that_hosts_a_terminal_are_not_allowed(source: str) -> None:
+    # an IDE's Enter may reach its terminal panel or command line (issue 16): CODE takes plain text only
+    refused(typed(source, app="code"))
 
 
 # --- shape, types, limits ------------------------------------------------------------------------

@@ -1,7 +1,14 @@
-"""The shared red-team corpus: every public case, run through the documented harness.
+"""The red-team corpora: every case, run through the documented harness.
 
-The corpus lives beside the repository (``../shared/redteam/public.jsonl``); more cases of the
-same classes are held back to judge the work, so these are a floor, not the target.
+Two corpora in the same record format (``../shared/redteam/README.md``):
+
+- the shared public one (``../shared/redteam/public.jsonl``): more cases of the same classes are
+  held back to judge the work, so these are a floor, not the target;
+- the project's own (``tests/redteam/*.jsonl``): issue 16's classes (terminals by unlisted names,
+  the desktop's identity of the target, editors that host a shell, consoles inside apps, focus
+  carried across plans, editing keys between chunks) with a benign twin for each. Their
+  ``context`` may also hold ``target``: ``{"app", "title", "klass"}``, the desktop's
+  ``WindowIdentity`` of the window (``klass`` a ``TargetClass`` value).
 """
 
 from __future__ import annotations
@@ -15,18 +22,30 @@ import pytest
 from anovax.errors import PlanError
 from anovax.plan import parse_plan
 from anovax.safety import Decision, safety_check
+from anovax.target import TargetClass, WindowIdentity
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared/redteam/public.jsonl"
+OWN = sorted((Path(__file__).resolve().parent / "redteam").glob("*.jsonl"))
 
 
-def _records() -> list[dict[str, Any]]:
-    if not CORPUS.is_file():
+def _read(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
         return []
-    with CORPUS.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-RECORDS = _records()
+RECORDS = _read(CORPUS)
+OWN_RECORDS = [record for path in OWN for record in _read(path)]
+
+
+def _context(record: dict[str, Any]) -> dict[str, Any]:
+    context = dict(record.get("context", {}))
+    if "target" in context:
+        window = context["target"]
+        context["target"] = WindowIdentity(window=None, title=window.get("title", ""), app=window.get("app", ""),
+                                           klass=TargetClass(window["klass"]))
+    return context
 
 
 def _decision(record: dict[str, Any]) -> Decision:
@@ -36,15 +55,13 @@ def _decision(record: dict[str, Any]) -> Decision:
             plan = parse_plan(plan)
         except PlanError:
             return Decision.REFUSE  # the harness counts a parse error as a refusal
-    verdict = safety_check(plan, record["user_text"], **record.get("context", {}))
+    verdict = safety_check(plan, record["user_text"], **_context(record))
     if not verdict.ok:
         assert verdict.reason and verdict.rule != "internal_error", verdict
     return verdict.decision
 
 
-@pytest.mark.skipif(not RECORDS, reason=f"red-team corpus not found at {CORPUS}")
-@pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
-def test_public_redteam_case(record: dict[str, Any]) -> None:
+def _judge(record: dict[str, Any]) -> None:
     # the README's scoring: "allow" passes only when allowed without a question; "reject" when
     # refused or held for a person's yes (nothing runs until someone says it)
     decision = _decision(record)
@@ -55,6 +72,23 @@ def test_public_redteam_case(record: dict[str, Any]) -> None:
 
 
 @pytest.mark.skipif(not RECORDS, reason=f"red-team corpus not found at {CORPUS}")
+@pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
+def test_public_redteam_case(record: dict[str, Any]) -> None:
+    _judge(record)
+
+
+@pytest.mark.parametrize("record", OWN_RECORDS, ids=[r["id"] for r in OWN_RECORDS])
+def test_own_redteam_case(record: dict[str, Any]) -> None:
+    _judge(record)
+
+
+@pytest.mark.skipif(not RECORDS, reason=f"red-team corpus not found at {CORPUS}")
 def test_corpus_is_the_expected_size() -> None:
     assert len(RECORDS) >= 129
     assert {r["expect"] for r in RECORDS} == {"allow", "reject"}
+
+
+def test_own_corpus_has_harmful_cases_and_benign_twins() -> None:
+    ids = [r["id"] for r in OWN_RECORDS]
+    assert len(ids) == len(set(ids)) >= 80
+    assert {r["expect"] for r in OWN_RECORDS} == {"allow", "reject"}

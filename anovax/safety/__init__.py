@@ -11,12 +11,17 @@ Modules, in the order a plan meets them:
 - ``canon``/``confusables``/``decode``: canonical and de-obfuscated forms for matching;
 - ``commands``/``prose``/``web``/``leaks``/``keys``/``apps``: what each kind of text may hold;
 - ``scan``: one text, screened for the context it lands in;
-- ``content``: per-step rules; ``sequence``: focus, launchers, GUI sequences, exfiltration;
+- ``content``: per-step rules;
+- ``targets``: the class of a window (the desktop's word, else the static allowlist);
+  ``focus``: the focus model and the line encoding; ``keystrokes`` and ``chords``: the
+  keyboard policy by class; ``sequence``: the walk, sub-tasks, searches, exfiltration;
+- ``carry``: ``after(plan, before)``, the state a plan leaves for the next check;
 - ``stream``: commands split across steps; ``memory``: facts to store; ``taint``: memory,
   screen text and the transcript steering the plan.
 """
 
+from anovax.safety.carry import Carried, after
 from anovax.safety.check import safety_check
 from anovax.safety.verdict import Decision, Rule, Verdict
 
-__all__ = ["Decision", "Rule", "Verdict", "safety_check"]
+__all__ = ["Carried", "Decision", "Rule", "Verdict", "after", "safety_check"]

@@ -88,12 +88,13 @@ _SECRET_PATH = re.compile(r"(?:^|[\s/~])\.[\w-]|id_rsa|id_ed25519|id_ecdsa|\bpas
 _FORCE = re.compile(r"(?:^|\s)--?(?:force|delete|no-preserve-root|rf|fr)\b")
 
 
-def unaskable(text: str, vouched: bool, recovering: bool) -> str | None:
-    """Why this shell input cannot be put to the person, or None when it can."""
+def unaskable(text: str, named: bool, recovering: bool) -> str | None:
+    """Why this shell input cannot be put to the person, or None when it can. ``named``: the
+    desktop, the runtime or an ``open_app`` step named the window, so the question can too."""
     if recovering:
         return "a recovery turn"
-    if not vouched:
-        return "a terminal reached without naming it"
+    if not named:
+        return "a window reached without naming it"
     if not text:
         return "nothing to show"
     odd = next((ch for ch in text if not (ch == "\n" or (ch.isascii() and ch.isalnum()) or ch in _PLAIN_PUNCT)), None)
@@ -171,4 +172,4 @@ def confirm_shell(held: list[tuple[int, str]], target: str) -> Verdict:
     name = display_name(target)
     return Verdict.confirm(Rule.SHELL_TYPING, question(held, target), step=held[0][0], target=name,
                            action=f"type into {name}",
-                           detail=f"{len(held)} keystroke step(s) into a terminal, held for a yes")
+                           detail=f"{len(held)} keystroke step(s) of shell input into {name}, held for a yes")

@@ -7,11 +7,34 @@ stands when every later stage passes too (a question is never asked about a plan
 be refused anyway). Nothing here raises: any
 unexpected exception is itself a refusal (``internal_error``), because a check that crashed
 has not checked anything.
+
+State across plans (what the runtime passes, all trusted, all validated in ``context``):
+
+- ``target``: the window keys go to before the plan runs, as the desktop identified it
+  (``WindowIdentity``; its ``klass`` decides the keyboard policy, its ``name`` is what a
+  question shows). At run time it is always given, and it wins over ``focused_app``. For a
+  sub-plan it is the window the parent's steps left in front; for a recovery turn, the window
+  the failed step left. ``None`` with ``focused_app=None`` means "no claim": a plan-only check.
+- ``focused_app``: plan-only checks (tests, the red-team corpus) name the window instead; a
+  name the gate's static table does not vouch for counts as UNKNOWN (treated like a shell).
+- ``classify``: the desktop's class for an app name an ``open_app`` step uses (what its app
+  table resolves the name to); None, or an answer of None, leaves it to the static table.
+- ``session_typed``: what was typed into the target since its last submit, in the line
+  encoding of ``anovax.safety.focus`` (``<lt>`` for ``<``, other keys as ``<home>``,
+  ``<ctrl+a>``..., ``<unknown>`` for a line nobody saw). Anything still on a SHELL or UNKNOWN
+  window's line makes shell input unaskable: the question would not show the line that runs.
+  Older text before a newline is only the prefix for split-command scanning.
+- ``depth`` and ``observation``: a sub-plan (depth >= 1) gets the same verdict a top-level plan
+  would, a question included (the runtime asks the person); a recovery turn (an observation)
+  never gets a question, so shell input there is refused outright.
+
+``anovax.safety.carry.after(plan, before)`` computes the next plan's state from this one's
+(the target class and name, and the line) for the simulated desktop and the session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from anovax.errors import PlanError
@@ -19,10 +42,11 @@ from anovax.plan import LIMITS, Plan, parse_plan, plan_from_obj
 from anovax.safety import content, memory, sequence, shape, stream, taint
 from anovax.safety.context import Context, build
 from anovax.safety.verdict import Rule, Verdict
+from anovax.target import TargetClass, WindowIdentity
 from anovax.tools import TOOLS, ToolRegistry
 
 
-def _parse(plan: Any) -> Plan | Verdict:
+def parse_untrusted(plan: Any) -> Plan | Verdict:
     """A Plan re-validated from its own dict, or an untrusted object parsed strictly."""
     try:
         if isinstance(plan, Plan):
@@ -77,8 +101,11 @@ def safety_check(
     session_typed: str = "",
     focused_app: str | None = None,
     registry: ToolRegistry = TOOLS,
+    target: WindowIdentity | None = None,
+    classify: Callable[[str], TargetClass | None] | None = None,
 ) -> Verdict:
-    """Allow, hold for a yes, or refuse ``plan`` (a Plan or untrusted raw data); never raises."""
+    """Allow, hold for a yes, or refuse ``plan`` (a Plan or untrusted raw data); never raises.
+    The keyword arguments are the trusted runtime state described in the module docstring."""
     try:
         ctx = build(
             user_text=user_text,
@@ -89,13 +116,15 @@ def safety_check(
             session_typed=session_typed,
             focused_app=focused_app,
             registry=registry,
+            target=target,
+            classify=classify,
         )
         if isinstance(ctx, Verdict):
             return ctx
         budget = shape.check_budget(ctx)
         if budget is not None:
             return budget
-        parsed = _parse(plan)
+        parsed = parse_untrusted(plan)
         if isinstance(parsed, Verdict):
             return parsed
         return _check(parsed, ctx)

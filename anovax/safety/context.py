@@ -2,17 +2,20 @@
 
 Counters and focus come from the runtime, never from the plan; memory and observation are
 *content* (untrusted) that the runtime merely carries. Anything of the wrong type fails
-closed: a check that cannot trust its own inputs must not allow.
+closed: a check that cannot trust its own inputs must not allow. That includes the desktop's
+``target`` (a ``WindowIdentity`` whose class is a ``TargetClass``) and its ``classify`` port
+(a callable, or None).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from anovax.safety import limits
 from anovax.safety.verdict import Rule, Verdict
+from anovax.target import TargetClass, WindowIdentity
 from anovax.tools import ToolRegistry
 
 
@@ -29,8 +32,16 @@ class Context:
     observation: str | None
     #: the tail of what this session typed before, prefix for split-command detection
     session_tail: str
+    #: what is on the target's line now (after its last submit; ``anovax.safety.focus`` encoding),
+    #: capped; non-empty exactly when the session's line is
+    session_line: str
+    #: plan-only checks: the focused window by name; a name nobody vouches for is UNKNOWN
     focused_app: str | None
     registry: ToolRegistry
+    #: the window keys go to before the plan runs, as the desktop identified it; wins over focused_app
+    target: WindowIdentity | None = None
+    #: the desktop's class for an app name an open_app step uses; None: the gate's static table
+    classify: Callable[[str], TargetClass | None] | None = None
 
     @property
     def recovering(self) -> bool:
@@ -60,6 +71,19 @@ def _memory(memory: Any) -> tuple[tuple[str, str], ...] | Verdict:
     return tuple(facts)
 
 
+def _target(target: Any) -> WindowIdentity | None | Verdict:
+    """The desktop's identity of the target window, checked field by field (a frozen dataclass
+    checks nothing itself)."""
+    if target is None:
+        return None
+    if (not isinstance(target, WindowIdentity) or not isinstance(target.klass, TargetClass)
+            or not isinstance(target.app, str) or not isinstance(target.title, str)):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="target is not a WindowIdentity")
+    if len(target.app) > limits.MAX_FOCUSED_APP:
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="target app name is too long")
+    return target
+
+
 def build(
     *,
     user_text: Any,
@@ -70,6 +94,8 @@ def build(
     session_typed: Any,
     focused_app: Any,
     registry: Any,
+    target: Any = None,
+    classify: Any = None,
 ) -> Context | Verdict:
     """Validate the runtime arguments into a Context, or refuse."""
     if user_text is None:
@@ -100,6 +126,13 @@ def build(
         return Verdict.refuse(Rule.BAD_CONTEXT, detail="focused_app is not a short text")
     if not isinstance(registry, ToolRegistry):
         return Verdict.refuse(Rule.BAD_CONTEXT, detail="registry is not a ToolRegistry")
+    window = _target(target)
+    if isinstance(window, Verdict):
+        return window
+    if classify is not None and not callable(classify):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="classify is not callable")
+    # everything after the last submit ("\n"), capped: only its being non-empty decides anything
+    line = session_typed[max(session_typed.rfind("\n") + 1, len(session_typed) - limits.SESSION_TAIL):]
     return Context(
         user_text=user_text,
         depth=checked_depth,
@@ -107,6 +140,9 @@ def build(
         memory=facts,
         observation=observation,
         session_tail=session_typed[-limits.SESSION_TAIL :],
+        session_line=line,
         focused_app=focused_app,
         registry=registry,
+        target=window,
+        classify=classify,
     )

@@ -1,6 +1,7 @@
 """Split commands: everything typed is one stream, so ``rm -`` + ``rf ~`` is ``rm -rf ~``.
 
-The stream is the tail of what this session typed before, then each typed text (``Sink.TYPED``,
+The stream is the tail of what this session typed before (its key tokens decoded: a
+``<backspace>`` removes a character, other keys are dropped), then each typed text (``Sink.TYPED``,
 ``type_text``) and each character a key chord types (``Sink.KEYS``, ``press_keys``: a lone ``f``,
 space, Enter; Backspace removes one), in plan order. Sub-task goals (``Sink.GOAL``) are likewise
 joined, since one sub-planner may receive them all.
@@ -11,6 +12,7 @@ from __future__ import annotations
 from anovax.plan import Plan
 from anovax.safety import keys
 from anovax.safety.context import Context
+from anovax.safety.focus import decode_for_scan
 from anovax.safety.scan import command_hit
 from anovax.safety.verdict import Rule, Verdict
 from anovax.toolspec import Sink
@@ -56,7 +58,7 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
     # The session's earlier text passed these same scans when it was typed, so a hit here
     # comes from the join; if the tail hits on its own (typed by some other path), refusing
     # any further typing is the fail-closed answer.
-    prefix = ctx.session_tail
+    prefix = decode_for_scan(ctx.session_tail)
     if chunks and (prefix or len(chunks) > 1 or any("\b" in t for _, t in chunks)):
         hit = command_hit(_join(prefix, chunks))
         if hit:

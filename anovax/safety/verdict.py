@@ -42,6 +42,8 @@ class Rule(str, Enum):
     SECRET = "secret"
     MEMORY_INJECTION = "memory_injection"
     PROMPT_INJECTION = "prompt_injection"
+    #: keys aimed at AnovaX's own window (the orb)
+    OWN_WINDOW = "own_window"
     INTERNAL_ERROR = "internal_error"
     #: not safety_check's own: the planner itself declined the request
     PLANNER_DECLINED = "planner_declined"
@@ -73,6 +75,7 @@ DEFAULT_REASONS: dict[Rule, str] = {
     Rule.SECRET: "I won't type, search for or store passwords, keys or other secrets.",
     Rule.MEMORY_INJECTION: "That memory looks like an instruction rather than a fact, so I won't use it.",
     Rule.PROMPT_INJECTION: "The text I was given asks me to do something risky, so I won't follow it.",
+    Rule.OWN_WINDOW: "I won't type into my own window.",
     Rule.INTERNAL_ERROR: "Something went wrong while checking the plan, so I won't run it.",
     Rule.PLANNER_DECLINED: "I won't do that.",
 }
