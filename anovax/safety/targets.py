@@ -40,7 +40,7 @@ _TEXT = _names("""notepad, text editor, editor, notes, gedit, gnome text editor,
     featherpad, xedit, kwrite, textedit, wordpad, write, word, microsoft word, winword, writer, libreoffice writer,
     lowriter, abiword, pages, excel, microsoft excel, libreoffice calc, localc, numbers, gnumeric, powerpoint,
     microsoft powerpoint, libreoffice impress, impress, keynote, onenote, sticky notes, calculator, calc,
-    gnome calculator, kcalc, windows calculator, libreoffice""")
+    gnome calculator, kcalc, galculator, qalculate, speedcrunch, windows calculator, libreoffice""")
 #: web browsers: the page gets text and Enter; the address bar and developer tools have rules of their own
 _BROWSER = _names("""browser, web browser, chrome, google chrome, chromium, firefox, mozilla firefox, firefox esr,
     edge, microsoft edge, msedge, brave, opera, vivaldi, safari, librewolf, waterfox, epiphany, gnome web""")
