@@ -17,7 +17,7 @@ from anovax.locks import LockTable
 from anovax.plan import Plan, Step
 from anovax.safety import Verdict
 from anovax.target import WindowIdentity
-from anovax.toolspec import Sink
+from anovax.toolspec import Effect, Sink
 from anovax.tools import ToolRegistry
 
 
@@ -72,6 +72,10 @@ class Handover:
     def keyboard(self, step: Step) -> bool:
         spec = self.registry.get(step.tool)
         return spec is not None and any(p.sink in (Sink.TYPED, Sink.KEYS) for p in spec.params)
+
+    def opens_subplan(self, step: Step) -> bool:
+        spec = self.registry.get(step.tool)
+        return spec is not None and spec.effect is Effect.SUBPLAN
 
     def opens_app(self, step: Step) -> bool:
         spec = self.registry.get(step.tool)

@@ -152,6 +152,10 @@ class Orchestrator:
         """
         budget = budget or AgentBudget()
         held = verdict.step if verdict is not None and verdict.needs_yes else None
+        if held is not None and self.confirmations.can_ask and self.handover.opens_subplan(plan.steps[held]):
+            # held only because the sub-task's keys may reach a terminal: its own plan is checked
+            # against the window in front when it is made, and asked about with its exact steps
+            held = None
         if held is not None and not self.confirmations.can_ask:
             held = 0  # nobody can answer: deny it before the first step, so nothing at all runs
         # a held plan's facts are kept only once it is confirmed: a "no" leaves nothing behind
@@ -359,9 +363,8 @@ class Orchestrator:
         cancel.check()
         # the parent's steps so far may have left a terminal in front: the sub-plan is checked
         # against the window that has the keys now, and the line typed into it, never a blank slate
-        gate = self._gate()
-        if "target" not in gate:
-            gate = {"focused_app": self._current_app()}
+        # (an adapter that cannot identify windows leaves only the name of the app last opened)
+        gate = {**self._gate(), "focused_app": self._current_app()}
         verdict = self._subtasks.check(plan, goal, depth=depth + 1, agents_spawned=budget.used, **gate)
         if not verdict.ok and not verdict.needs_yes:
             self.bus.emit(EventType.SAFETY_REFUSED, command_id, error=verdict.reason,

@@ -27,17 +27,33 @@ CHILD = {"steps": [step("type_text", text="whoami"), step("press_keys", keys="en
 
 
 def test_a_sub_task_typing_into_the_parents_terminal_is_held_and_nobody_can_say_yes(env, fake_gemini):  # noqa: F811
-    fake_gemini.script(plan_reply(PARENT), plan_reply(CHILD))
+    """Nobody can answer: the hand-over to a sub-task in the terminal is denied before anything
+    runs (the sub-task is never even planned: the script has no second reply)."""
+    fake_gemini.script(plan_reply(PARENT))
     proc, events, last = run(env, "open a terminal and tell me which user I am")
     assert proc.returncode == 3, proc.stdout + proc.stderr
     asked = [e for e in events if e["type"] == "CONFIRM_REQUESTED"]
     assert len(asked) == 1 and asked[0]["data"]["frontends"] == [], events
-    assert [s["tool"] for s in asked[0]["data"]["steps"]] == ["type_text", "press_keys"]
-    assert "whoami" in asked[0]["data"]["question"]
     assert last["status"] == "needs_yes", last
     assert not [a for a in last["simulated_actions"] if a["kind"] in ("type", "keys")], last["simulated_actions"]
-    # denied, not failed: no recovery turn was asked for (the script has no third reply)
+    # denied, not failed: no recovery turn was asked for
     assert "RECOVERY_STARTED" not in [e["type"] for e in events]
+
+
+def test_the_sub_plan_alone_is_held_when_the_terminal_is_in_front(env, fake_gemini):  # noqa: F811
+    """The sub-plan's own check knows nothing of the parent's plan: only the window in front says
+    the keys are shell input (the gate is told the desktop's target, here the simulated one)."""
+    from anovax.desktop.simulated import SimulatedDesktop
+    from anovax.gatecontext import GateContext
+    from anovax.memory import SessionState
+    from anovax.safety import safety_check
+    from anovax.desktop.base import CancelToken
+
+    desktop = SimulatedDesktop()
+    desktop.launch_app("terminal", CancelToken())
+    gate = GateContext(desktop, SessionState())
+    verdict = gate.checked(safety_check)(CHILD, "find out which user I am", depth=1)
+    assert verdict.needs_yes and "whoami" in verdict.question, verdict
 
 
 @pytest.mark.skipif(not shutil.which("xterm"), reason="no xterm")

@@ -49,9 +49,18 @@ def _step(state: Focus, index: int, spec, params, ctx: Context) -> Verdict | Non
         else:
             state.point(TargetClass.BROWSER, _SEARCH_PAGE, AppKind.BROWSER.value)
     elif spec.effect is Effect.SUBPLAN:
-        if state.known_shell or state.held:
-            # a sub-plan is never asked about here, and its steps would go to the shell
-            verdict = verdict or Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="a sub-task into a terminal")
+        if state.held or ctx.recovering:
+            if state.known_shell or state.held:
+                # one question about one thing; a recovery turn never hands a shell to a sub-task
+                verdict = verdict or Verdict.refuse(Rule.SHELL_TYPING, step=index, detail="a sub-task into a terminal")
+        elif state.known_shell:
+            # the sub-task's steps are not known yet, so no question here could show them: it is
+            # held, and at run time the sub-plan itself is checked against the window then in
+            # front and asked about with its exact steps (the orchestrator defers this question)
+            name = state.name or "the terminal"
+            verdict = verdict or Verdict.confirm(
+                Rule.SHELL_TYPING, f"Let a sub-task type into {name}?", step=index, target=name,
+                action="let a sub-task type into", detail="a sub-task into a terminal")
         state.lose()  # the sub-plan may move the focus anywhere
     return verdict
 
