@@ -30,8 +30,8 @@ from anovax.desktop import known_apps
 from anovax.desktop.apps import App
 from anovax.target import TargetClass, WindowIdentity
 
-#: the orb's window class (tk.Tk(className="AnovaX"))
-OWN_CLASS = "AnovaX"
+#: the orb's window class (tk.Tk(className="AnovaX"), which Tk writes as "Anovax": compared casefolded)
+OWN_CLASS = "anovax"
 #: from least to most trusted: when two pieces of evidence disagree, the first one listed wins
 _DISTRUST = (TargetClass.ASSISTANT, TargetClass.SHELL, TargetClass.UNKNOWN, TargetClass.CODE,
              TargetClass.BROWSER, TargetClass.TEXT)
@@ -204,7 +204,7 @@ def identify(window: int | None, *, title: str, wm_class: str, pid: int | None, 
                               klass=klass, pid=pid, exe=exe, categories=cats,
                               why=f"{why} (pid from {pid_from})" if pid_from and pid is not None else why)
 
-    if pid == own_pid or label == OWN_CLASS:
+    if pid == own_pid or label.casefold() == OWN_CLASS:
         return made(TargetClass.ASSISTANT, "AnovaX's own window", "AnovaX")
     if pid is None:
         return made(TargetClass.UNKNOWN, "no client pid")

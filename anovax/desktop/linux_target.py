@@ -75,6 +75,11 @@ class X11Targeting:
                 return found
         return unknown(why="no window of yours has had the focus" if not active else "only AnovaX's window is open")
 
+    def tracked(self) -> int | None:
+        """The last window the tracker saw the user in (not re-checked); None without a tracker."""
+        last = self._tracker.last() if self._tracker is not None else None
+        return last.window if last is not None else None
+
     def _last_user_window(self, focus: X11Focus) -> int | None:
         """The tracked window, if it still exists as the same client; a gone one is dropped."""
         tracked = self._tracker.last() if self._tracker is not None else None
