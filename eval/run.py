@@ -75,9 +75,11 @@ class Harness:
         browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{self.t.browser_log}"\n')
         browser.chmod(0o755)
         os.environ["BROWSER"] = str(browser)
-        table = user_apps({"test editor": [sys.executable, str(TARGET), str(self.t.editor_out), "--ready",
-                                           str(self.t.editor_ready), "--class", EDITOR_CLASS,
-                                           "--title", "AnovaX test editor"]})
+        # vouched for as text, as a user would for an editor of their own (README, Apps): a Tk
+        # program has no desktop entry, so nothing else can say what its window is
+        table = user_apps({"test editor": {"run": [sys.executable, str(TARGET), str(self.t.editor_out), "--ready",
+                                                   str(self.t.editor_ready), "--class", EDITOR_CLASS,
+                                                   "--title", "AnovaX test editor"], "kind": "text"}})
         extra: dict[str, Any] = {}
         if mode == "gemini":
             extra = {"planner": "gemini", "gemini_api_key": "eval-key", "gemini_base_url": fake.base_url,

@@ -146,8 +146,8 @@ def assistant(x_env, tmp_path):
     config = tmp_path / "config.toml"
     config.write_text(
         "[apps]\n"
-        f'"test editor" = [{json.dumps(sys.executable)}, {json.dumps(str(TARGET))}, {json.dumps(str(out))}, '
-        f'"--class", "{EDITOR}", "--title", "AnovaX test editor"]\n', encoding="utf-8")
+        f'"test editor" = {{ run = [{json.dumps(sys.executable)}, {json.dumps(str(TARGET))}, {json.dumps(str(out))}, '
+        f'"--class", "{EDITOR}", "--title", "AnovaX test editor"], kind = "text" }}\n', encoding="utf-8")
     settings = load_settings({"ANOVAX_LOG": "off", "ANOVAX_MEMORY": str(tmp_path / "memory.json")}, config)
     desk = LinuxDesktop(settings)
     app = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desk, speech=ConsoleSpeech())

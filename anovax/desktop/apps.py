@@ -27,7 +27,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from anovax.desktop import known_apps
 from anovax.errors import PermanentToolError
+from anovax.target import TargetClass
 
 Argv = tuple[str, ...]
 
@@ -40,6 +42,8 @@ class App:
     names: tuple[str, ...]
     #: programs that can be this app, best first; argv[0] is what must be installed
     candidates: tuple[Argv, ...]
+    #: the class the user vouched for in ``[apps]`` (``kind = "text"``); None: the desktop decides
+    kind: TargetClass | None = None
 
 
 @dataclass(frozen=True)
@@ -182,23 +186,59 @@ def index(table: tuple[App, ...]) -> dict[str, App]:
     return out
 
 
-def user_apps(entries: Mapping[str, str | list[str] | tuple[str, ...]]) -> tuple[App, ...]:
+#: the classes a user may vouch for: the ones the safety gate lets keys reach without asking
+VOUCHABLE = (TargetClass.TEXT, TargetClass.BROWSER)
+_ENTRY_KEYS = frozenset({"run", "kind"})
+
+
+def user_apps(entries: Mapping[str, object]) -> tuple[App, ...]:
     """Apps from the settings file's ``[apps]`` table, or ValueError naming the bad entry.
 
     ``"test editor, scratch pad" = ["python3", "/home/me/editor.py"]``: the key holds one
     or more names (comma-separated), the value a program or an argument list (no shell).
+    ``"test editor" = { run = ["python3", "/home/me/editor.py"], kind = "text" }`` also vouches
+    for what its window is: a window whose process runs exactly that argument list is TEXT (or
+    BROWSER), whatever its desktop entry says; only those two can be vouched for.
     """
     out = []
     for names, value in entries.items():
+        kind = None
+        if isinstance(value, Mapping):
+            value, kind = _vouched(names, value)
         argv = (value,) if isinstance(value, str) else tuple(value) if isinstance(value, (list, tuple)) else ()
         if not argv or not all(isinstance(a, str) and a.strip() and "\0" not in a for a in argv):
             raise ValueError(f"app {names!r} must be a program name or a list of arguments")
         keys = tuple(dict.fromkeys(normalise_name(n) for n in names.split(",") if n.strip()))
         if not keys:
             raise ValueError(f"app {names!r} has no name")
-        out.append(App(keys, (tuple(os.path.expanduser(a) if i == 0 else a for i, a in enumerate(argv)),)))
+        if kind is not None:
+            _check_vouchable(names, argv)
+        out.append(App(keys, (tuple(os.path.expanduser(a) if i == 0 else a for i, a in enumerate(argv)),), kind))
     index(tuple(out))  # the same name twice is an error in the user's table too
     return tuple(out)
+
+
+def _vouched(names: str, table: Mapping[str, object]) -> tuple[object, TargetClass]:
+    """(run, kind) of an ``{ run = ..., kind = ... }`` entry, or ValueError."""
+    unknown = sorted(map(str, set(table) - _ENTRY_KEYS))
+    if unknown or "run" not in table:
+        what = f"unknown key {', '.join(unknown)}" if unknown else "no run"
+        raise ValueError(f'app {names!r} must be a program name or a list of arguments, or a table '
+                         f'{{ run = [arguments], kind = "text" }} ({what})')
+    kind = table.get("kind")
+    allowed = " or ".join(f'"{k.value}"' for k in VOUCHABLE)
+    if not isinstance(kind, str) or kind.strip().lower() not in {k.value for k in VOUCHABLE}:
+        raise ValueError(f"app {names!r} has kind = {kind!r}; only {allowed} can be vouched for (a program that "
+                         "runs code or commands is never typed into without asking)")
+    return table["run"], TargetClass(kind.strip().lower())
+
+
+def _check_vouchable(names: str, argv: Argv) -> None:
+    """A shell, a terminal or a bare interpreter is a command line whatever the user calls it."""
+    program = Path(argv[0]).name
+    if program in SHELLS or known_apps.linux_program(program) is TargetClass.SHELL or (
+            len(argv) == 1 and known_apps.shell_like(program)):
+        raise ValueError(f"app {names!r} runs {program}, a shell or terminal: it can't be vouched for")
 
 
 def resolve(name: str, platform: str, find: Callable[[str], str | None], *,

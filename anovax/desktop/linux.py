@@ -1,15 +1,7 @@
 """The Linux desktop: X11 keyboard through xdotool, pyautogui as an ASCII-only fallback.
 
-Typing non-ASCII text: ``xdotool type`` sends a character that is not on the keyboard
-map by binding it to one scratch keycode, pressing it and unbinding it at once. The
-target app looks the keycode up later, when it handles the event, and by then the
-binding may already be the *next* character's or gone: measured here, "日本語" came out
-as "日語語" or "日本" in about 1 of 5 runs in a Tk window (also when each character
-got its own xdotool call). ``X11Keymap`` avoids the race: before a chunk is typed,
-every missing character gets its own spare keycode, and the binding stays until the
-keycode is needed again (least recently used first) or the desktop closes, so the
-app finds the right character whenever it reads the map. xdotool then finds those
-characters on the map and types them like ordinary keys.
+Typing non-ASCII text: characters missing from the keyboard map are bound to spare keycodes
+first (``X11Keymap``, x11_keymap.py), so xdotool types them like ordinary keys.
 
 Wayland-only sessions (no DISPLAY) can launch apps, open URLs and speak, but not type:
 xdotool and pyautogui speak X11.
@@ -32,23 +24,22 @@ import shutil
 import subprocess
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from anovax.desktop import apps, refocus
 from anovax.desktop.base import CancelToken, KeyTarget
+from anovax.desktop.linux_target import X11Targeting
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.launcher import Launcher
-from anovax.desktop.typing import (
-    is_ascii_typable,
-    keysym_for_char,
-    pyautogui_chord,
-    xdotool_chord,
-)
-from anovax.desktop.x11 import NO_WM, X11Focus, open_display, wait_for_window
+from anovax.desktop.typing import is_ascii_typable, keysym_for_char, pyautogui_chord, xdotool_chord
+from anovax.desktop.x11 import NO_WM, X11Focus, wait_for_window
+from anovax.desktop.x11_keymap import RECYCLE_AFTER_S, X11Keymap
 from anovax.errors import PermanentToolError, TransientToolError
+from anovax.target import TargetClass, WindowIdentity
+
+__all__ = ["RECYCLE_AFTER_S", "XDOTOOL_DELAY_MS", "LinuxDesktop", "X11Keymap", "fix_pyautogui_shifted_keys"]
 
 log = logging.getLogger(__name__)
 
@@ -57,98 +48,6 @@ log = logging.getLogger(__name__)
 XDOTOOL_DELAY_MS = 1
 #: one xdotool call types at most one chunk; it is wedged if it takes this long
 XDOTOOL_TIMEOUT_S = 10.0
-#: a keycode is rebound to another character only this long after its last keys were sent.
-#: A client translates a key event with the keyboard map it fetches when it gets round to the
-#: event, so a window still catching up on older keys would read them with the new binding:
-#: measured, a target window paused while 180 characters were typed showed nearly all of them
-#: wrong. Only texts with more distinct non-ASCII characters than spare keycodes recycle.
-RECYCLE_AFTER_S = 0.5
-
-
-class X11Keymap:
-    """Keeps characters missing from the keyboard map bound to spare keycodes while typing.
-
-    Every change of the map makes the X server notify every client, and window managers
-    answer by re-grabbing their key bindings: measured with openbox, 10 separate changes
-    delayed the next window's appearance by ~0.5 s and 100 by ~2 s. So each ``bind`` makes
-    at most one change request, covering all the keycodes it rebinds.
-    """
-
-    def __init__(self, display_name: str | None = None, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        self._display = open_display(display_name)
-        info = self._display.display.info
-        self._first, self._count = info.min_keycode, info.max_keycode - info.min_keycode + 1
-        self._lock = threading.Lock()
-        #: keycode -> keysym we bound there, least recently used first
-        self._owned: OrderedDict[int, int] = OrderedDict()
-        #: keycode -> when keys for it were last about to be sent
-        self._used_at: dict[int, float] = {}
-        self._clock, self._sleep = clock, sleep
-
-    def bind(self, text: str, *, all_or_nothing: bool = False) -> list[str]:
-        """Make the characters of ``text`` typable; return those left to xdotool's scratch key.
-
-        ``all_or_nothing``: bind nothing unless every character fits (used for a whole text
-        up front; chunk by chunk, least recently used bindings are recycled instead).
-        """
-        wanted = {keysym_for_char(ch): ch for ch in text if not is_ascii_typable(ch)}
-        if not wanted:
-            return []
-        with self._lock:
-            rows = [list(row) for row in self._display.get_keyboard_mapping(self._first, self._count)]
-            present = {ks for row in rows for ks in row}
-            missing = [ks for ks in wanted if ks not in present]
-            now = self._clock()
-            for keycode in [kc for kc, ks in self._owned.items() if ks in wanted]:
-                self._owned.move_to_end(keycode)  # in use again: recycle it last
-                self._used_at[keycode] = now
-            # xdotool rebinds the first keycode whose first keysym is empty: leave that one to it
-            scratch = next((self._first + i for i, row in enumerate(rows) if not row[0]), None)
-            spare = [self._first + i for i, row in enumerate(rows)
-                     if not any(row) and self._first + i not in (scratch, *self._owned)]
-            recyclable = [kc for kc, ks in self._owned.items() if ks not in wanted]
-            slots = spare + recyclable  # fresh keycodes first, then least recently used
-            if not missing or (all_or_nothing and len(missing) > len(slots)):
-                return []
-            changes = dict(zip(slots, missing))
-            # the keys typed last with a recycled keycode must have been read before it changes
-            recycled = [self._used_at.get(kc, 0.0) for kc in changes if kc in self._owned]
-            if recycled:
-                wait = max(recycled) + RECYCLE_AFTER_S - self._clock()
-                if wait > 0:
-                    self._sleep(wait)
-            now = self._clock()
-            for keycode, keysym in changes.items():
-                self._used_at[keycode] = now
-                # the same keysym at every level and group: Shift or a layout switch can't change it
-                rows[keycode - self._first] = [keysym] * len(rows[0])
-                self._owned.pop(keycode, None)
-                self._owned[keycode] = keysym
-            self._write(rows, changes)
-            return [wanted[ks] for ks in missing[len(changes):]]
-
-    def _write(self, rows: list[list[int]], keycodes: Iterable[int]) -> None:
-        """One ChangeKeyboardMapping for the span of ``keycodes`` (unchanged rows rewritten as they are)."""
-        keycodes = sorted(keycodes)
-        if not keycodes:
-            return
-        lo, hi = keycodes[0], keycodes[-1]
-        self._display.change_keyboard_mapping(lo, rows[lo - self._first : hi - self._first + 1])
-        self._display.sync()  # on the server before xdotool starts and reads the map
-
-    def close(self) -> None:
-        """Unbind our keycodes (one request) and disconnect."""
-        with self._lock:
-            try:
-                rows = [list(row) for row in self._display.get_keyboard_mapping(self._first, self._count)]
-                for keycode in self._owned:
-                    rows[keycode - self._first] = [0] * len(rows[0])
-                self._write(rows, self._owned)
-                self._display.close()
-            except Exception as exc:  # the X server may already be gone
-                log.debug("could not restore the keyboard map: %s", exc)
-            self._owned.clear()
 
 
 class LinuxDesktop(RealDesktop):
@@ -159,7 +58,7 @@ class LinuxDesktop(RealDesktop):
 
     def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
                  which: Callable[[str], str | None] = shutil.which, env: Mapping[str, str] | None = None,
-                 use_xdotool: bool = True) -> None:
+                 use_xdotool: bool = True, track_focus: bool = True) -> None:
         super().__init__(settings, launcher=launcher, which=which)
         env = os.environ if env is None else env
         self._x11 = bool(env.get("DISPLAY"))
@@ -172,6 +71,13 @@ class LinuxDesktop(RealDesktop):
         self._focus: X11Focus | None = None
         self._focus_failed = False
         self._launching = threading.local()  # the window list before this thread's launch
+        #: (WM_CLASS, _NET_WM_PID) the target had when it became the target: X reuses ids
+        self._target_sig: tuple[str, int | None] | None = None
+        #: the target was aimed at (aim), not launched: if it closes, the keys stop
+        self._aimed = False
+        # started now: the window the user was in before clicking the orb must already be known
+        self._targeting = X11Targeting(self._display_name, self._focus_conn, vouched=getattr(settings, "apps", ()),
+                                       track=self._x11 and track_focus)
         if self._x11 and self.xdotool is None:
             log.warning("xdotool is not installed: typing is limited to plain ASCII (Debian package xdotool).")
 
@@ -212,18 +118,23 @@ class LinuxDesktop(RealDesktop):
         finally:
             self._focus.watch_new_windows(False)
         self._last_launch, self.target_window = evidence, evidence.window
+        self._target_sig, self._aimed = (evidence.wm_class, evidence.pid), False
         log.info("%s has the focus after %.3f s: window %#x %r", name, evidence.seconds, evidence.window,
                  evidence.title)
 
     def _guarded(self) -> tuple[X11Focus, int] | None:
         if self.focus_guard and self.target_window is not None and self._focus is not None:
-            now, then = self._focus.describe(self.target_window), self._last_launch
+            now, then = self._focus.describe(self.target_window), self._target_sig
             # X hands a closed client's ids to the next client: same id, other app = gone too
-            if now is None or (then is not None and (now.wm_class, now.pid) != (then.wm_class, then.pid)):
+            if now is None or (then is not None and (now.wm_class, now.pid) != then):
+                window, aimed = self.target_window, self._aimed
+                self.target_window, self._aimed = None, False
+                if aimed:  # the window the keys were aimed at: refuse this once, never type elsewhere
+                    raise PermanentToolError("The window I was typing into was closed, so I stopped.",
+                                             code="target_gone")
                 # the app was closed: "type ..." now means the window the user is in, as before
                 # any launch (refusing every later command would be the wrong kind of safe)
-                log.info("the target window %#x is gone; typing into the focused window", self.target_window)
-                self.target_window = None
+                log.info("the target window %#x is gone; typing into the focused window", window)
                 return None
             return self._focus, self.target_window
         return None
@@ -252,12 +163,45 @@ class LinuxDesktop(RealDesktop):
 
     def keyboard_target(self) -> KeyTarget | None:
         focus = self._focus_conn()
-        guarded = self._guarded()
+        try:
+            guarded = self._guarded()
+        except PermanentToolError:  # an aimed window that closed: the focused one is what keys would reach
+            guarded = None
         return refocus.current_target(focus, guarded[1] if guarded else None) if focus is not None else None
 
     def refocus(self, target: KeyTarget, cancel: CancelToken) -> None:
         if self._focus is not None:
             refocus.bring_back(self._focus, target, cancel)
+
+    # -- the target, identified (issue 16; linux_target.py) ---------------------------------
+
+    def user_target(self) -> WindowIdentity | None:
+        """The focused window unless it is AnovaX's, else the last window the user was in."""
+        return self._targeting.user_target()
+
+    def classify_app(self, name: str) -> TargetClass | None:
+        """The class of what ``name`` would open (resolved through the app table, not started)."""
+        try:
+            resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
+                                    extra=getattr(self._settings, "apps", ()), entries=self._desktop_entries())
+        except PermanentToolError:  # nothing to open: the launch fails anyway, and nobody vouches for it
+            return TargetClass.UNKNOWN
+        return self._targeting.classify_argv(resolved.argv)
+
+    def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
+        """Make ``target`` the keyboard's target: re-activated and verified now, checked before
+        every chunk from then on; PermanentToolError when it is gone or won't take the focus."""
+        with self._kb_lock:
+            info = self._targeting.aim(target, cancel)
+            self.target_window, self._target_sig, self._aimed = info.window, (info.wm_class, info.pid), True
+
+    def return_to_user(self) -> None:
+        self._targeting.return_to_user()
+
+    def launch_identity(self) -> WindowIdentity | None:
+        """What the last verified launch really opened (None: unverified, or gone since)."""
+        evidence = self._last_launch
+        return self._targeting.identify(evidence.window) if evidence is not None else None
 
     # -- the keyboard -------------------------------------------------------------------
 
@@ -347,6 +291,7 @@ class LinuxDesktop(RealDesktop):
         return super().screenshot(cancel)
 
     def close(self) -> None:
+        self._targeting.close()
         focus, self._focus = self._focus, None
         if focus is not None:
             focus.close()

@@ -21,12 +21,13 @@ REFOCUS_MAX_S = 3.0
 #: ask the window manager again this often (a request can be lost in a focus change)
 _RETRY_S = 0.25
 _POLL_S = 0.01
-#: the orb's own window class (tk.Tk(className="AnovaX")): never a target
+#: the orb's own window class (tk.Tk(className="AnovaX")): never a target. Tk capitalises only
+#: the first letter, so the window's WM_CLASS reads "anovaX.Anovax": compared case-insensitively
 OWN_CLASS = "AnovaX"
 
 
 def own_window(info_class: str, pid: int | None) -> bool:
-    return pid == os.getpid() or info_class.rsplit(".", 1)[-1] == OWN_CLASS
+    return pid == os.getpid() or info_class.rsplit(".", 1)[-1].casefold() == OWN_CLASS.casefold()
 
 
 def current_target(focus: X11Focus, guarded: int | None) -> KeyTarget | None:

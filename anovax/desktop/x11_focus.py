@@ -96,6 +96,8 @@ class X11Focus:
         self._net_name, self._utf8 = atom("_NET_WM_NAME"), atom("UTF8_STRING")
         info = self._display.display.info
         self._first, self._count = info.min_keycode, info.max_keycode - info.min_keycode + 1
+        #: X-Resource's opcode once asked (None: the server has none); False: not asked yet
+        self._xres: int | None | bool = False
 
     # -- focus ------------------------------------------------------------------------
 
@@ -214,6 +216,19 @@ class X11Focus:
             except self._error.XError:
                 return None
             return WindowInfo(window, name, ".".join(cls) if cls else "", int(pid.value[0]) if pid else None)
+
+    def client_pid(self, window: int) -> int | None:
+        """The pid of the client that created ``window``, asked of the X server (X-Resource), for
+        windows without _NET_WM_PID; None when the server cannot say."""
+        from anovax.desktop.x11_identity import xres_opcode, xres_pid
+
+        with self._lock:
+            try:
+                if self._xres is False:
+                    self._xres = xres_opcode(self._display)
+                return xres_pid(self._display, self._xres, window) if self._xres is not None else None
+            except self._error.XError:
+                return None
 
     def tree_state(self, window: int) -> tuple[tuple[int, int, int, int], ...] | None:
         """(id, map state, width, height) of ``window`` and the windows inside it; None if gone.
