@@ -34,7 +34,7 @@ def test_a_sub_task_typing_into_the_parents_terminal_is_held_and_nobody_can_say_
     assert proc.returncode == 3, proc.stdout + proc.stderr
     asked = [e for e in events if e["type"] == "CONFIRM_REQUESTED"]
     assert len(asked) == 1 and asked[0]["data"]["frontends"] == [], events
-    assert last["status"] == "needs_yes", last
+    assert [e for e in events if e["type"] == "COMMAND_DONE"][-1]["data"]["status"] == "needs_yes"
     assert not [a for a in last["simulated_actions"] if a["kind"] in ("type", "keys")], last["simulated_actions"]
     # denied, not failed: no recovery turn was asked for
     assert "RECOVERY_STARTED" not in [e["type"] for e in events]
