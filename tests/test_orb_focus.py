@@ -220,3 +220,47 @@ def test_activating_the_window_puts_the_cursor_in_the_text_box():
     orb.entry.state = "disabled"  # typed commands are off: nothing to put the cursor in
     orb.root.bindings["<FocusIn>"](Activation())
     assert orb.entry.focused == 2
+
+
+class Assistant:
+    """What OrbControls.for_assistant reads of an Assistant, with the desktop it was built with."""
+
+    def __init__(self, desktop) -> None:
+        from anovax.confirm import Confirmations
+        from anovax.events import EventBus
+
+        self.desktop = desktop
+        self.confirmations = Confirmations(EventBus())
+
+    def state(self) -> dict:
+        return {"speech_off": None}
+
+
+class Desktop:
+    def __init__(self) -> None:
+        self.returned = 0
+
+    def return_to_user(self) -> None:
+        self.returned += 1
+
+
+def test_the_controls_hand_the_focus_back_through_the_assistants_desktop():
+    from anovax.orb.controls import OrbControls
+
+    desktop = Desktop()
+    controls = OrbControls.for_assistant(Assistant(desktop))
+    assert controls.return_focus is not None
+    controls.return_focus()
+    assert desktop.returned == 1
+    # another desktop given explicitly wins; a desktop without the method is a no-op
+    other = Desktop()
+    OrbControls.for_assistant(Assistant(desktop), desktop=other).return_focus()
+    assert (desktop.returned, other.returned) == (1, 1)
+    OrbControls.for_assistant(Assistant(object())).return_focus()
+
+
+def test_a_dry_run_has_no_desktop_to_hand_the_focus_to():
+    from anovax.orb.controls import OrbControls
+
+    assert OrbControls.for_assistant(Assistant(None)).return_focus is None
+    assert OrbControls.for_assistant(Assistant(Desktop()), desktop=None).return_focus is None
