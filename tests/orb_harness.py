@@ -227,7 +227,8 @@ class Harness:
 
         return replace(controls, set_muted=set_muted, remote_toggle=remote_toggle, remote_status=remote_status,
                        stop=stop_and_record,
-                       remote_unban=lambda: self.calls.append(["remote_unban"]))
+                       remote_unban=lambda: self.calls.append(["remote_unban"]),
+                       return_focus=lambda: self.calls.append(["return_focus"]))
 
     def send(self, answer: dict[str, Any]) -> None:
         with self._out:
@@ -280,7 +281,8 @@ class Harness:
                 "viewers": w.viewers_label.cget("text"), "on_top": bool(w.root.attributes("-topmost")),
                 "expanded": w.prefs.expanded, "tooltips": {k: v for k, v in tips.items() if v},
                 "kinds": self.desktop.kinds(), "typed": self.desktop.typed_text, "calls": self.calls,
-                "stats": vars(w.stats).copy(), **self._question(w)}
+                "stats": vars(w.stats).copy(), "focus_decisions": [list(d) for d in w.focus.decisions],
+                "given_back": w.focus.given_back, **self._question(w)}
 
     @staticmethod
     def _question(w: Any) -> dict[str, Any]:

@@ -184,3 +184,12 @@ def test_orb_setting():
     assert load_settings(env={"ANOVAX_ORB": " Off "}).orb == "off"
     with pytest.raises(ConfigError, match="ANOVAX_ORB must be one of auto, on, off"):
         load_settings(env={"ANOVAX_ORB": "sometimes"})
+
+
+@pytest.mark.parametrize(("geometry", "corner"), [
+    ("280x400+12+40", (12, 40)), ("280x400+12-40", (12, -40)), ("=1x1+0+0", (0, 0)), ("280x400", None), ("", None),
+])
+def test_the_corner_is_read_from_wm_geometry(geometry, corner):
+    from anovax.orb.store import geometry_corner
+
+    assert geometry_corner(geometry) == corner

@@ -11,8 +11,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from anovax.desktop.base import return_to_user
+
 if TYPE_CHECKING:
     from anovax.port import AssistantPort
+
+#: "the assistant's own" for ``for_assistant``'s desktop, whose None already means "none"
+DEFAULT: Any = object()
 
 
 @dataclass(frozen=True)
@@ -64,14 +69,21 @@ class OrbControls:
     #: say that the orb can ask now (``Confirmations.register("orb")``); returns the unregister
     #: the window calls when it closes
     can_ask: Callable[[], Callable[[], None]] | None = None
+    #: give the keyboard back to the window the person was in before the orb (the last active
+    #: window that is not AnovaX's): after an orb command that acted on no window. Blocking
+    #: (the desktop waits for the window manager); called on the control worker
+    return_focus: Callable[[], Any] | None = None
 
     def reason(self, name: str) -> str:
         return self.why_off.get(name) or _DEFAULT_WHY.get(name, "not available")
 
     @classmethod
     def for_assistant(cls, assistant: AssistantPort, *, voice: Any = None, remote: RemoteServerLike | None = None,
-                      why_off: Mapping[str, str] | None = None) -> OrbControls:
+                      why_off: Mapping[str, str] | None = None, desktop: Any = DEFAULT) -> OrbControls:
         """Controls wired to an Assistant, a voice listener with ``set_muted`` and a remote server.
+
+        ``desktop`` is where ``return_focus`` hands the focus back (``return_to_user``); by
+        default the assistant's own (None on a dry run: the focus then stays in the orb).
 
         ``stop`` (the Stop button and Esc) is the assistant's stop for the orb: it cancels the
         running command at whatever stage, drops what the orb still has queued and cuts off
@@ -90,6 +102,8 @@ class OrbControls:
             why.setdefault("remote_toggle", "the phone remote is not available")
         unban = getattr(remote, "unban", None) if remote is not None else None
         confirmations = assistant.confirmations
+        if desktop is DEFAULT:
+            desktop = getattr(assistant, "desktop", None)  # Assistant has one; AssistantPort does not say
         return cls(submit=lambda text: assistant.submit(text, source="orb"), stop=stop,
                    set_muted=mute if callable(mute) else None,
                    remote_toggle=_remote_toggle(remote) if remote is not None else None,
@@ -97,7 +111,8 @@ class OrbControls:
                    remote_status=_remote_status(remote) if remote is not None else None, why_off=why,
                    speech_off=str(assistant.state().get("speech_off") or ""),
                    answer=lambda question_id, yes: confirmations.answer(question_id, yes, "orb"),
-                   can_ask=lambda: confirmations.register("orb"))
+                   can_ask=lambda: confirmations.register("orb"),
+                   return_focus=(lambda: return_to_user(desktop)) if desktop is not None else None)
 
 
 def _remote_status(remote: RemoteServerLike) -> Callable[[], RemoteInfo | None]:

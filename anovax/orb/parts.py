@@ -185,8 +185,12 @@ class CommandEntry:
         self.entry.bind("<KP_Enter>", self.submit)
         self.entry.bind("<Up>", lambda _e: self.recall_step(-1))
         self.entry.bind("<Down>", lambda _e: self.recall_step(1))
-        if submit is None:
-            self.entry.configure(state="disabled")
+        self.set_submit(submit)
+
+    def set_submit(self, submit: Callable[[str], Any] | None) -> None:
+        """What Enter calls (None: the box is disabled)."""
+        self._submit_fn = submit
+        self.entry.configure(state="normal" if submit is not None else "disabled")
 
     def submit(self, _event: object = None) -> str:
         text = self.entry.get().strip()

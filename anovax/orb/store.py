@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -78,4 +79,14 @@ def clamp_position(prefs: OrbPrefs, screen_w: int, screen_h: int, win_w: int, wi
         return None
     x = max(0, min(prefs.x, max(0, screen_w - min(win_w, screen_w))))
     y = max(0, min(prefs.y, max(0, screen_h - min(win_h, screen_h))))
+    return x, y
+
+
+def geometry_corner(geometry: str) -> tuple[int, int] | None:
+    """The corner in a ``wm geometry`` string ("280x400+12-40"): what ``geometry("+x+y")``
+    restores exactly; None when it is not one."""
+    match = re.fullmatch(r"=?\d+x\d+([+-]-?\d+)([+-]-?\d+)", geometry)
+    if match is None:
+        return None
+    x, y = (int(v[1:]) if v[0] == "+" else -int(v[1:]) for v in match.groups())
     return x, y

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import re
 import threading
 import time
 import tkinter as tk
@@ -28,11 +27,12 @@ from typing import Any
 from anovax.events import Event
 from anovax.orb.canvas import OrbCanvas
 from anovax.orb.controls import OrbControls, RemoteInfo
+from anovax.orb.focus import FocusKeeper
 from anovax.orb.model import OrbModel, Snapshot, clip
 from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, RemotePanel
 from anovax.orb.parts import button as _button
 from anovax.orb.question import QuestionPanel
-from anovax.orb.store import OrbPrefs, clamp_position, load_prefs, save_prefs
+from anovax.orb.store import OrbPrefs, clamp_position, geometry_corner, load_prefs, save_prefs
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
 from anovax.orb.widgets import FONT, SMALL, ChipList, HistoryList, Tooltip
 
@@ -163,10 +163,14 @@ class OrbWindow:
         self.response_label = tk.Label(root, font=FONT, bg=BACKGROUND, fg=TEXT, justify="left", anchor="w")
         self.response_label.pack(fill="x", padx=8, pady=(4, 0))
 
-        self.command_entry = CommandEntry(root, self.controls.submit,
-                                          say=lambda text: self._text(self.response_label, text))
+        self.command_entry = CommandEntry(root, None, say=lambda text: self._text(self.response_label, text))
         self.entry = self.command_entry.entry
-        self.entry.focus_set()  # the window opens ready to type into (also when activated by the WM)
+        # where the keys go: activating the orb focuses the box; after a command that acted on no
+        # window the person's window gets the focus back (focus.py)
+        self.focus = FocusKeeper(root, self.entry, give_back=self.controls.return_focus, run=self._worker.run,
+                                 busy=lambda: self.model.in_flight)
+        self.command_entry.set_submit(self.focus.track(self.controls.submit))
+        self.entry.focus_set()  # the window opens ready to type into
         self._tips["entry"] = Tooltip(self.entry, lambda: self._why("submit", "") if self.controls.submit is None
                                       else "")
 
@@ -257,6 +261,7 @@ class OrbWindow:
             self.model.apply_all(batch)
             self.stats.events += len(batch)
             self.stats.biggest_batch = max(self.stats.biggest_batch, len(batch))
+            self.focus.seen(batch)
 
     def _run_callable(self, fn: Callable[[], Any]) -> None:
         try:
@@ -344,13 +349,8 @@ class OrbWindow:
             self._save_soon()
 
     def _position(self) -> tuple[int, int]:
-        """The corner as ``wm geometry`` has it: what ``geometry("+x+y")`` restores exactly
-        (winfo_x/y are the inside of the decorations, and would creep by a title bar per run)."""
-        match = re.fullmatch(r"=?\d+x\d+([+-]-?\d+)([+-]-?\d+)", self.root.geometry())
-        if match is None:
-            return self.root.winfo_x(), self.root.winfo_y()
-        x, y = (int(v[1:]) if v[0] == "+" else -int(v[1:]) for v in match.groups())
-        return x, y
+        # winfo_x/y are the inside of the decorations, and would creep by a title bar per run
+        return geometry_corner(self.root.geometry()) or (self.root.winfo_x(), self.root.winfo_y())
 
     def _save_soon(self) -> None:
         if self._prefs_path is None:
