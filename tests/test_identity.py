@@ -250,3 +250,29 @@ def test_the_xres_reply_gives_the_local_pid():
     assert parse_client_ids(2, xid_entry + pid_entry) == 31337
     assert parse_client_ids(1, xid_entry) is None
     assert parse_client_ids(3, pid_entry[:10]) is None  # a short reply is no pid, not an exception
+
+
+# -- the simulated desktop classifies with the same rules ----------------------------------------
+
+
+def test_the_simulated_desktop_classifies_what_its_table_would_open():
+    from anovax.desktop.base import CancelToken
+    from anovax.desktop.simulated import SimulatedDesktop
+
+    mine = user_apps({"test editor": {"run": ["python3", "/home/me/ed.py"], "kind": "text"},
+                      "my tool": ["python3", "/home/me/tool.py"]})
+    desk = SimulatedDesktop.plausible(user_apps=mine, delays={})
+    classes = {n: desk.classify_app(n) for n in ("notepad", "calculator", "terminal", "browser", "files",
+                                                  "vs code", "test editor", "my tool", "zork")}
+    assert classes == {"notepad": TargetClass.TEXT, "calculator": TargetClass.TEXT, "terminal": TargetClass.SHELL,
+                       "browser": TargetClass.BROWSER, "files": TargetClass.UNKNOWN, "vs code": TargetClass.CODE,
+                       "test editor": TargetClass.TEXT, "my tool": TargetClass.UNKNOWN, "zork": TargetClass.UNKNOWN}
+    assert desk.user_target() is None
+    desk.launch_app("terminal", CancelToken())
+    target = desk.user_target()
+    assert (target.app, target.klass) == ("terminal", TargetClass.SHELL)
+    desk.launch_app("test editor", CancelToken())
+    desk.aim(target, CancelToken())
+    desk.return_to_user()
+    assert desk.kinds() == ["launch", "launch", "aim", "return"]
+    assert desk.user_target().app == "terminal"
