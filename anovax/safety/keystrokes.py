@@ -125,11 +125,15 @@ def launcher_input(state: Focus, text: str, ctx: Context, index: int) -> Verdict
             return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _LAUNCHER_TEXT_REASON, step=index)
         if _SYSTEM_TYPED.search(fold(name)):
             return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="system page from a launcher")
+        if apps.may_open_terminal(name):
+            # the launcher may complete it to a shell ("powers"): one reached by a launcher is a
+            # hotkey-opened shell, and its Enter is already shell input (fail closed)
+            verdict = open_app(state, name, ctx, index, shell=True)
+            if verdict:
+                return verdict
+            state.where = LAUNCHER
     if enter or rest:
-        # the launcher may complete a name to a shell ("powers"): what opens is then a terminal
-        # nobody named (fail closed); the Enter itself went to the launcher
-        shell = apps.may_open_terminal(name)
-        verdict = open_app(state, name, ctx, index, shell=shell) if name.strip() else None
+        verdict = open_app(state, name, ctx, index) if name.strip() else None
         state.launch_buffer, state.behind = "", None
         if verdict:
             return verdict
