@@ -25,7 +25,7 @@ from anovax.safety import apps, ask, prose, targets, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
-from anovax.safety.focus import DESKTOP, LAUNCHER, Focus
+from anovax.safety.focus import DESKTOP, FILE_DIALOG, LAUNCHER, Focus
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
 
@@ -153,6 +153,10 @@ def type_text(state: Focus, text: str, ctx: Context, index: int) -> Verdict | No
     if ctx.recovering and ask.shell_problem(text):
         # a recovery turn copying a command from what it observed, into whatever has the focus
         return Verdict.refuse(Rule.PROMPT_INJECTION, step=index, detail="a command typed during recovery")
+    if state.where == FILE_DIALOG and _not_a_file_name(text):
+        # a path or a program's name in a file dialog navigates to it or runs it ("cmd" in its
+        # address field is the classic kiosk escape): the dialog is no longer vouched for
+        state.point(TargetClass.UNKNOWN, state.name, None, state.line)
     verdict = _second_line(state, text, ctx, index)
     if verdict or state.terminal_seen:
         return verdict or hold(state, text, ctx, index)
@@ -164,6 +168,12 @@ def type_text(state: Focus, text: str, ctx: Context, index: int) -> Verdict | No
         state.url_step = index
     state.note_text(text)
     return None
+
+
+def _not_a_file_name(text: str) -> bool:
+    name = text.split("\n", 1)[0].strip()
+    return (any(ch in name for ch in "/\\:%~$|<>*?") or apps.kind(name) is AppKind.TERMINAL or apps.is_command(name)
+            or bool(apps.name_problem(name) == "system tool that runs commands"))
 
 
 def _second_line(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
