@@ -27,7 +27,7 @@ test_pkgs=(xvfb openbox xdotool xterm espeak-ng pulseaudio pulseaudio-utils liba
 test_pkgs+=(chromium)
 # Real apps the keyboard-target tests type into and read back: mousepad (a GTK text editor, the
 # tests' "notepad"), galculator, and xclip to read an app's text through the clipboard.
-test_pkgs+=(mousepad galculator xclip)
+test_pkgs+=(mousepad galculator xclip tmux)
 "$PY" -c "import tkinter" 2>/dev/null || test_pkgs+=(python3-tk)
 
 apt_ok() {

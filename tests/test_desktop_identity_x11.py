@@ -299,3 +299,44 @@ def test_an_identity_lookup_costs_a_few_milliseconds(desk, focus, started):
     seconds.sort()
     print(f"identity lookup (uncached): p50 {seconds[15] * 1000:.2f} ms, max {seconds[-1] * 1000:.2f} ms")
     assert seconds[15] < 0.05  # "a few ms": 50 ms is the alarm under two busy loops, not the figure
+
+
+def test_the_terminal_showing_a_tmux_session_anovax_runs_in_is_its_own_window(x_env, focus, started, tmp_path):
+    """Found by a first-time user: the console under tmux inside an xterm typed into itself after a
+    yes. The xterm is not above AnovaX's process (tmux's server is), but its tmux client shows
+    AnovaX's session, so keys sent there would reach AnovaX's own prompt."""
+    needs("tmux")
+    xterm = needs("xterm")
+    socket = f"anovax-test-{os.getpid()}"
+    out = tmp_path / "klass.txt"
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import sys, time\n"
+        "sys.path.insert(0, sys.argv[2])\n"
+        "from anovax.desktop.linux import LinuxDesktop\n"
+        "desk = LinuxDesktop()\n"
+        "deadline = time.monotonic() + 60\n"
+        "while time.monotonic() < deadline:\n"
+        "    focus = desk._focus_conn()\n"
+        "    active = focus.active_window() if focus else None\n"
+        "    found = desk._targeting.identify(active) if active else None\n"
+        "    if found is not None and found.pid is not None and 'xterm' in found.exe:\n"
+        "        open(sys.argv[1], 'w').write(found.klass.value + '|' + found.why)\n"
+        "        break\n"
+        "    time.sleep(0.1)\n"
+        "desk.close()\n")
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root}
+    try:
+        subprocess.run(["tmux", "-L", socket, "new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 600"],
+                       check=True, env=env, timeout=10)
+        term = started([xterm, "-e", "tmux", "-L", socket, "attach", "-t", "s"])
+        window_of(focus, term)
+        # AnovaX's console runs in that session: a new tmux window, under tmux's server, not the xterm
+        subprocess.run(["tmux", "-L", socket, "new-window", "-t", "s:",
+                        f"{sys.executable} {probe} {out} {root}"], check=True, env=env, timeout=10)
+        wait_for(lambda: out.exists() and out.read_text(), 60.0, "the probe's verdict")
+        klass, why = out.read_text().split("|", 1)
+        assert klass == TargetClass.ASSISTANT.value, why
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)

@@ -191,10 +191,12 @@ def classify_program(proc: Proc, *, wm_class: str = "", entries: Iterable[AppEnt
 
 def identify(window: int | None, *, title: str, wm_class: str, pid: int | None, facts: ProcessFacts | None,
              own_pid: int, entries: Iterable[AppEntry] = (), vouched: Iterable[App] = (),
-             pid_from: str = "") -> WindowIdentity:
+             pid_from: str = "", own: frozenset[int] = frozenset(), screen: bool = False) -> WindowIdentity:
     """The identity of one window from what its desktop found out (rules 1-6 above).
 
     ``pid_from`` says where the pid came from ("_NET_WM_PID", "XRes") for the evidence line;
+    ``own`` are AnovaX's own processes besides ``own_pid`` (its ancestors, tmux clients of its
+    session) and ``screen`` says it runs under GNU screen, whose clients cannot be told apart;
     ``facts`` is None when the process could not be read (gone, or another user's)."""
     label = wm_class.rsplit(".", 1)[-1] if wm_class else ""
 
@@ -210,8 +212,10 @@ def identify(window: int | None, *, title: str, wm_class: str, pid: int | None, 
         return made(TargetClass.UNKNOWN, "no client pid")
     if facts is None:
         return made(TargetClass.UNKNOWN, f"process {pid} could not be read")
-    if any(p.pid == own_pid for p in facts.descendants):
-        # the terminal AnovaX's console runs in: keys there would be typed into our own prompt
+    if any(p.pid == own_pid or p.pid in own for p in facts.descendants) or (
+            screen and any("screen" in p.names for p in facts.descendants)):
+        # the terminal AnovaX's console runs in (directly, through a tmux client showing our session,
+        # or any screen client while we run under screen): keys there would go to our own prompt
         return made(TargetClass.ASSISTANT, "the terminal AnovaX runs in", "AnovaX's console")
     shell = shell_under(facts)
     if shell is not None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -29,9 +31,35 @@ OWN_CLASS = "AnovaX"
 
 
 def own_window(info_class: str, pid: int | None) -> bool:
-    """The orb, or the terminal the console runs in (a process above ours: keys sent there would
-    be typed into AnovaX's own prompt, and the person talking to it is not "in" that window)."""
-    return (pid is not None and pid in _own_line()) or info_class.rsplit(".", 1)[-1].casefold() == OWN_CLASS.casefold()
+    """The orb, or the terminal the console runs in (a process above ours, or the tmux client
+    showing our session: keys sent there would be typed into AnovaX's own prompt, and the person
+    talking to it is not "in" that window)."""
+    return ((pid is not None and pid in own_processes())
+            or info_class.rsplit(".", 1)[-1].casefold() == OWN_CLASS.casefold())
+
+
+def own_processes() -> frozenset[int]:
+    """This process, its ancestors, and the tmux clients attached to the session it runs in."""
+    return _own_line() | _tmux_clients(os.environ.get("TMUX", ""), os.environ.get("TMUX_PANE", ""),
+                                       int(time.monotonic() // _TMUX_CACHE_S))
+
+
+#: a client attaching later is seen within this long
+_TMUX_CACHE_S = 2.0
+
+
+@functools.lru_cache(maxsize=4)
+def _tmux_clients(tmux: str, pane: str, _epoch: int) -> frozenset[int]:
+    """Under tmux the terminal window is not above us: its client process talks to a server we
+    run under. The clients showing our pane's session are as much our window as an ancestor."""
+    if not tmux or not pane or not shutil.which("tmux"):
+        return frozenset()
+    try:
+        done = subprocess.run(["tmux", "list-clients", "-t", pane, "-F", "#{client_pid}"], capture_output=True,
+                              text=True, timeout=1.0, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    return frozenset(int(word) for word in done.stdout.split() if word.isdigit())
 
 
 @functools.lru_cache(maxsize=1)

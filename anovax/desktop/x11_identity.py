@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from anovax.desktop import apps, procfs
+from anovax.desktop import apps, procfs, refocus
 from anovax.desktop.identity import AppEntry, Proc, classify_program, identify, parse_entry
 from anovax.target import TargetClass, WindowIdentity, unknown
 
@@ -161,7 +161,8 @@ class X11Identifier:
         try:
             facts = procfs.process_facts(pid, self._proc_root) if pid is not None else None
             found = identify(window, title=info.title, wm_class=info.wm_class, pid=pid, facts=facts,
-                             own_pid=self._own_pid, entries=self.entries(), vouched=self._vouched,
+                             own_pid=self._own_pid, own=refocus.own_processes(), screen=bool(os.environ.get("STY")),
+                             entries=self.entries(), vouched=self._vouched,
                              pid_from=pid_from)
         except Exception as exc:  # unreadable /proc or entries: fail closed
             log.warning("could not identify window %#x: %s", window, exc)
