@@ -270,9 +270,12 @@ class Assistant:
         started = time.perf_counter()
         cancel.check()
         try:
-            plan, declined = self.planner.plan_with_refusal(text, self.memory.build_context(),
-                                                            current_app=self.memory.session.current_app,
-                                                            cancel=cancel)
+            # the window the keys would go to, identified by the desktop before anything runs: the
+            # plan is made for it, checked against it, and its keys are aimed at it
+            target = self.gate.target()
+            plan, declined = self.planner.plan_with_refusal(
+                text, self.memory.build_context(), cancel=cancel,
+                current_app=self.gate.current_app(target, self.memory.session.current_app))
         except Cancelled:
             raise
         except AnovaXError as exc:
@@ -281,14 +284,10 @@ class Assistant:
         cancel.check()
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "planner": name,
                                                                "ms": round(timings["plan"], 3)})
-        target = None
         if declined:
             verdict = Verdict.refuse(Rule.PLANNER_DECLINED, declined)
         else:
             started = time.perf_counter()
-            # the window the keys would go to, identified by the desktop now, before anything runs:
-            # the plan is checked against it and its keys are aimed at it
-            target = self.gate.target()
             verdict = safety_check(plan, text, memory=self.memory.facts.snapshot(),
                                    focused_app=self.memory.session.current_app, **self.gate.args(target))
             timings["safety"] = (time.perf_counter() - started) * 1000

@@ -89,6 +89,16 @@ class GateContext:
         same = target is not None and carried.target is not None and _same_window(target, carried.target)
         return {"target": target, "classify": self.classify, "session_typed": carried.typed if same else ""}
 
+    def current_app(self, target: WindowIdentity | None, session_app: str | None) -> str | None:
+        """The app "it" means and replies name: the session's while the keys would still go to the
+        window the last command left them in; once the user went to another window, that one's."""
+        carried = self._session.keys.target
+        if target is None or target.klass is TargetClass.ASSISTANT or not target.app:
+            return session_app
+        if session_app and carried is not None and _same_window(target, carried):
+            return session_app
+        return target.app
+
     def checked(self, check: Callable[..., Any]) -> Callable[..., Any]:
         """``check`` (safety_check) told where the keys go now, unless the caller says (recovery)."""
         def gated(plan: Any, user_text: str = "", **kwargs: Any) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from anovax.confirm import Confirmations, Reply, denied_message
-from anovax.desktop.base import Cancelled, CancelToken, aim, keyboard_target, refocus
+from anovax.desktop.base import Cancelled, CancelToken, KeyTarget, aim, keyboard_target, refocus
 from anovax.errors import AnovaXError
 from anovax.locks import LockTable
 from anovax.plan import Plan, Step
@@ -40,11 +40,19 @@ class Handover:
         self.registry = registry
 
     def confirm(self, plan: Plan, verdict: Verdict, start: int, command_id: str,
-                 cancel: CancelToken | None) -> Denied | None:
+                 cancel: CancelToken | None, checked: WindowIdentity | None = None) -> Denied | None:
         """Ask about the steps from ``start`` on; None when the person said yes and the target
         window has the focus again, else why they do not run."""
-        # denied up front (nobody to ask): the window that has the focus now is not the target
-        target = keyboard_target(self.desktop) if start >= (verdict.step or 0) else None
+        # denied up front (nobody to ask): the window that has the focus now is not the target.
+        # Keys before any app of the plan's own go to the window the plan was checked against
+        # (``checked``): that one is named and brought back, not whatever the desktop last guarded
+        target = None
+        if start >= (verdict.step or 0):
+            opened = any(self.opens_app(step) for step in plan.steps[:start])
+            if checked is not None and checked.window is not None and not opened:
+                target = KeyTarget(checked.window, checked.name)
+            else:
+                target = keyboard_target(self.desktop)
         steps = [{"index": i, "tool": step.tool, "params": dict(step.params)}
                  for i, step in enumerate(plan.steps) if i >= start]
         question = self.confirmations.new_question(command_id, verdict.question, steps,

@@ -151,6 +151,7 @@ class Orchestrator:
         stop as soon as another window has the focus (issue 16, points 3 and 5).
         """
         budget = budget or AgentBudget()
+        checked = aim_at  # the window the plan was checked against, for the question's target
         held = verdict.step if verdict is not None and verdict.needs_yes else None
         if held is not None and self.confirmations.can_ask and self.handover.opens_subplan(plan.steps[held]):
             # held only because the sub-task's keys may reach a terminal: its own plan is checked
@@ -172,7 +173,7 @@ class Orchestrator:
                 break
             if held is not None and verdict is not None and batch[-1] >= held:
                 start, held = min(held, batch[0]), None
-                denied = self.handover.confirm(plan, verdict, start, command_id, cancel)
+                denied = self.handover.confirm(plan, verdict, start, command_id, cancel, checked)
                 if denied is not None:
                     for i in range(start, len(plan.steps)):
                         results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN, error=denied.error)

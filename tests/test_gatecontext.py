@@ -74,3 +74,15 @@ def test_the_carried_line_expires_with_the_session():
     session.set_keys(KeyState(target=XTERM, typed="whoami"))
     now[0] = 301.0
     assert session.keys == KeyState()
+
+
+def test_it_means_the_app_the_session_opened_until_the_user_goes_to_another_window():
+    """A first-time user clicked into galculator after using Mousepad: "type 12+30" was said to go
+    "into Notepad" (the keys went to the calculator, rightly)."""
+    calc = WindowIdentity(window=5, title="galculator", app="Galculator", klass=TargetClass.TEXT, pid=50)
+    session = SessionState()
+    session.set_keys(KeyState(target=PAD, typed=""))
+    gate = GateContext(Desk(PAD), session)
+    assert gate.current_app(PAD, "notepad") == "notepad"  # still where the last command left the keys
+    assert gate.current_app(calc, "notepad") == "Galculator"  # the user went elsewhere
+    assert gate.current_app(None, "notepad") == "notepad"

@@ -465,3 +465,24 @@ def test_a_held_sub_plan_runs_after_a_yes(bus):
                             command_id="c1")
     assert outcome.ok, outcome
     assert desktop.typed_text == "whoami"
+
+
+def test_the_question_names_the_window_the_plan_was_checked_against_not_the_last_one_typed_into(bus):
+    """Found by a first-time user: after typing into the calculator they went to a terminal, and the
+    question for "type pwd and press enter" said "in: galculator"."""
+    from anovax.desktop.base import KeyTarget
+    from anovax.safety import Rule
+    from anovax.target import TargetClass, WindowIdentity
+
+    class Stale(AimingDesktop):
+        def keyboard_target(self):
+            return KeyTarget(0x99, "galculator")
+
+    uxterm = WindowIdentity(window=0x77, title="user@host: ~", app="UXTerm", klass=TargetClass.SHELL)
+    held = Verdict.confirm(Rule.SHELL_TYPING, "Type `pwd` and press Enter in UXTerm?", step=0, target="UXTerm",
+                           action="type into")
+    outcome = make(bus, Stale()).dispatch(plan_of(("type_text", {"text": "pwd"}), ("press_keys", {"keys": "enter"})),
+                                          command_id="c1", verdict=held, aim_at=uxterm)
+    asked = events(bus, EventType.CONFIRM_REQUESTED)
+    assert outcome.denied and len(asked) == 1
+    assert asked[0].data["target"] == "UXTerm", asked[0].data
