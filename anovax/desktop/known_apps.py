@@ -35,7 +35,8 @@ LINUX_PROGRAMS = _rows(
     text="""gedit gnome-text-editor mousepad xed pluma leafpad l3afpad featherpad xedit kwrite
             abiword gnumeric soffice.bin libreoffice oosplash
             galculator gnome-calculator kcalc mate-calc qalculate-gtk qalculate-qt xcalc speedcrunch""",
-    browser="""firefox firefox-esr firefox-bin chromium chromium-browser chrome google-chrome google-chrome-stable
+    # x-www-browser: Debian's "default browser" alternative, which only a browser may provide
+    browser="""x-www-browser firefox firefox-esr firefox-bin chromium chromium-browser chrome google-chrome google-chrome-stable
                brave brave-browser epiphany falkon midori vivaldi-bin opera""",
     # editors that run code, open a shell or a command line inside them
     code="""emacs emacs-gtk emacs-nox emacs-lucid xemacs gvim vim.gtk vim.gtk3 vim.athena nvim-qt neovide

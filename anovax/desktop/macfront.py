@@ -21,6 +21,7 @@ check is the frontmost app (its pid), not a window.
 from __future__ import annotations
 
 import os
+import plistlib
 import re
 import subprocess
 from collections.abc import Callable
@@ -45,6 +46,7 @@ _QUOTED = r'"((?:[^"\\]|\\.)*)"'
 _PID = (re.compile(r'"pid"\s*=\s*(\d+)'), re.compile(r"\bpid\s*=\s*(\d+)"))
 _NAME = (re.compile(r'"LSDisplayName"\s*=\s*' + _QUOTED), re.compile(r'^\s*' + _QUOTED + r"\s+ASN:", re.M))
 _BUNDLE = (re.compile(r'"LSBundlePath"\s*=\s*' + _QUOTED), re.compile(r"bundle path\s*=\s*" + _QUOTED))
+_BUNDLE_ID = (re.compile(r'"CFBundleIdentifier"\s*=\s*' + _QUOTED), re.compile(r"bundleID\s*=\s*" + _QUOTED))
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Frontmost:
     title: str = ""
     #: the .app bundle it runs from ("/System/Applications/TextEdit.app"); "" if unknown
     bundle_path: str = ""
+    #: its bundle identifier ("com.apple.TextEdit"): what identity judges it by; "" if unknown
+    bundle_id: str = ""
 
     @property
     def bundle_name(self) -> str:
@@ -82,6 +86,14 @@ class MacApi(Protocol):
 
     def alive(self, pid: int) -> bool:
         """Whether process ``pid`` still runs."""
+        ...
+
+    def activate(self, bundle_id: str) -> None:
+        """Ask for the app ``bundle_id`` to come to the front (the caller verifies that it did)."""
+        ...
+
+    def bundle_id(self, bundle_path: str) -> str:
+        """The CFBundleIdentifier in a bundle's Info.plist; "" when it can't be read."""
         ...
 
 
@@ -110,7 +122,8 @@ def parse_info(text: str) -> Frontmost | None:
         return None
     name = _unquote(_first(_NAME, text) or "")
     bundle = _unquote(_first(_BUNDLE, text) or "")
-    return Frontmost(name=name, pid=int(pid), bundle_path=bundle)
+    bundle_id = _unquote(_first(_BUNDLE_ID, text) or "")
+    return Frontmost(name=name, pid=int(pid), bundle_path=bundle, bundle_id=bundle_id)
 
 
 class MacFront:
@@ -137,7 +150,8 @@ class MacFront:
         asn = parse_asn(front or "")
         if asn is None:
             return None
-        info = self._lsappinfo("info", "-only", "pid", "-only", "name", "-only", "bundlepath", asn)
+        info = self._lsappinfo("info", "-only", "pid", "-only", "name", "-only", "bundlepath", "-only", "bundleid",
+                               asn)
         return parse_info(info) if info else None
 
     def window_title(self, pid: int) -> str:
@@ -150,6 +164,23 @@ class MacFront:
             return ""
         title = (out or "").strip()
         return "" if title == "missing value" else title  # AppleScript's word for a window without a name
+
+    def activate(self, bundle_id: str) -> None:
+        # `open -b` brings a running app forward without any privacy permission (System Events
+        # would need the Automation one); a failure shows as the app not coming to the front
+        try:
+            self._run(["open", "-b", bundle_id], capture_output=True, text=True, timeout=OSASCRIPT_TIMEOUT_S,
+                      stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise FrontmostUnavailable(f"can't run open: {exc}") from exc
+
+    def bundle_id(self, bundle_path: str) -> str:
+        try:
+            with open(os.path.join(bundle_path, "Contents", "Info.plist"), "rb") as fh:
+                value = plistlib.load(fh).get("CFBundleIdentifier", "")
+        except (OSError, plistlib.InvalidFileException, ValueError, AttributeError):
+            return ""
+        return value if isinstance(value, str) else ""
 
     def alive(self, pid: int) -> bool:
         try:

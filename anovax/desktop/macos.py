@@ -37,12 +37,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, LaunchEvidence
+from anovax.desktop.front_target import FrontTargeting, mac_identity
+from anovax.desktop.known_apps import mac_bundle
 from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacApi, MacFront
 from anovax.desktop.launcher import SETTLE_S, Launcher
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.typing import pyautogui_chord, split_runs
 from anovax.errors import PermanentToolError, TransientToolError
+from anovax.target import TargetClass, WindowIdentity
 
 log = logging.getLogger(__name__)
 
@@ -120,12 +124,67 @@ class MacDesktop(RealDesktop):
     platform = "macos"
 
     def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
-                 which: Callable[[str], str | None] = shutil.which, api: MacApi | None = None) -> None:
+                 which: Callable[[str], str | None] = shutil.which, api: MacApi | None = None,
+                 track_focus: bool = True) -> None:
         super().__init__(settings, launcher=launcher, which=which)
         self._api: MacApi = api if api is not None else MacFront()
         self._kb_lock = threading.Lock()
         self._started = threading.local()  # when this thread's launch_app began
         self._front_failed = False
+        #: the target was aimed at (aim), not launched: if it quits, the keys stop
+        self._aimed = False
+        api_ = self._api
+
+        def focused(target: WindowIdentity) -> bool:
+            front = api_.frontmost()
+            return front is not None and front.pid == target.pid
+
+        # two lsappinfo calls per look: four looks a second are plenty to know the last app in front
+        self._targeting = FrontTargeting(
+            self._front_identity, alive=lambda i: i.pid is not None and api_.alive(i.pid),
+            activate=lambda i: api_.activate(i.exe), focused=focused, track=track_focus, name="mac-front",
+            every_s=0.25)
+
+    # -- the target, identified (issue 16; front_target.py) ----------------------------------
+
+    def _front_identity(self) -> WindowIdentity | None:
+        front = self._api.frontmost()
+        return mac_identity(front.pid, front.name, front.bundle_id, front.title, os.getpid()) if front else None
+
+    def user_target(self) -> WindowIdentity | None:
+        """The front app unless it is AnovaX, else the last app the user was in (by bundle id)."""
+        return self._targeting.user_target()
+
+    def classify_app(self, name: str) -> TargetClass | None:
+        """The class of the bundle ``name`` would open (its Info.plist's bundle id), not opened."""
+        try:
+            resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
+                                    extra=getattr(self._settings, "apps", ()))
+            bundle = apps.find_mac_bundle(resolved.argv[2]) if resolved.argv[:2] == ("open", "-a") else None
+        except PermanentToolError:
+            return TargetClass.UNKNOWN
+        return (mac_bundle(self._api.bundle_id(bundle)) if bundle else None) or TargetClass.UNKNOWN
+
+    def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
+        """Bring ``target``'s app to the front, verify it, and guard every run typed from then on."""
+        with self._kb_lock:
+            self._targeting.aim(target, cancel)
+            self.target_window, self._aimed = target.pid, True
+
+    def return_to_user(self) -> None:
+        self._targeting.return_to_user()
+
+    def launch_identity(self) -> WindowIdentity | None:
+        """What the last verified launch brought to the front (None: unverified)."""
+        evidence = self._last_launch
+        if evidence is None:
+            return None
+        front = self._front_identity()
+        return front if front is not None and front.pid == evidence.pid else None
+
+    def close(self) -> None:
+        self._targeting.close()
+        super().close()
 
     # -- launching: wait for the app to come to the front ----------------------------------
 
@@ -152,7 +211,7 @@ class MacDesktop(RealDesktop):
             log.warning("Can't tell which app is in front (%s): launches are not verified and typing is "
                         "not guarded.", exc)
             return
-        self._last_launch, self.target_window = evidence, evidence.pid
+        self._last_launch, self.target_window, self._aimed = evidence, evidence.pid, False
         log.info("%s is in front after %.3f s: pid %s %r", name, evidence.seconds, evidence.pid, evidence.title)
 
     # -- the focus guard --------------------------------------------------------------------
@@ -163,8 +222,10 @@ class MacDesktop(RealDesktop):
         if not self.focus_guard or target is None:
             return
         if not self._api.alive(target):
+            self.target_window, aimed, self._aimed = None, self._aimed, False
+            if aimed:  # the app the keys were aimed at: refuse this once, never type elsewhere
+                raise PermanentToolError("The app I was typing into has quit, so I stopped.", code="target_gone")
             log.info("The app I was typing into (pid %s) has quit; typing unguarded.", target)
-            self.target_window = None
             return
         try:
             front = self._api.frontmost()

@@ -49,7 +49,7 @@ def _children_files(pid: int, root: Path) -> list[int] | None:
     try:
         tasks = list((root / str(pid) / "task").iterdir())
     except OSError:
-        return []
+        return [] if not (root / str(pid)).exists() else None  # gone: no children; else ask the scan
     out: list[int] = []
     for task in tasks:
         try:

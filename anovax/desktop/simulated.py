@@ -15,9 +15,12 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from anovax.desktop.apps import LINUX_APPS, index, normalise_name
+from anovax.desktop.known_apps import linux_program
+from anovax.desktop.apps import LINUX_APPS, App, index, normalise_name
 from anovax.desktop.base import CancelToken, KeyTarget, chunks
+from anovax.desktop.identity import Proc, classify_program
 from anovax.errors import AnovaXError, PermanentToolError
+from anovax.target import TargetClass, WindowIdentity
 
 #: a delay this long never ends unless cancelled: a slow call that honours its token
 HANG = float("inf")
@@ -30,7 +33,7 @@ STUCK = -1.0
 class Action:
     """One thing the simulated desktop was asked to do."""
 
-    #: launch, type, keys, url, screenshot, speak, clock
+    #: launch, type, keys, url, screenshot, speak, clock, focus, aim, return
     kind: str
     arg: str
     #: time.monotonic() when it started and ended
@@ -68,6 +71,7 @@ class SimulatedDesktop:
         now: Callable[[], dt.datetime] | None = None,
         pictures_dir: Path | None = None,
         known_apps: Collection[str] | None = None,
+        user_apps: tuple[App, ...] = (),
     ) -> None:
         #: seconds per action kind; "type" is per chunk
         self.delays = dict(delays or {})
@@ -87,6 +91,10 @@ class SimulatedDesktop:
         self.unstick = threading.Event()
         #: its loudspeaker: a speech-out port whose sentences are recorded here as "speak" actions
         self.speech = SimulatedSpeech(self)
+        #: the settings file's [apps]: looked up first, as on a real desktop (and vouched kinds honoured)
+        self.user_apps = user_apps
+        #: the app the user is in (set by launch_app and aim; tests may set it): user_target() names it
+        self.user_app: str | None = None
 
     # -- inspection ---------------------------------------------------------------------
 
@@ -120,6 +128,7 @@ class SimulatedDesktop:
         if self.known_apps is not None and normalise_name(name) not in self.known_apps:
             raise PermanentToolError(f"I couldn't find an app called {name} on this computer.")
         self._do("launch", name, cancel)
+        self.user_app = name
         return f"{name} is open (simulated)"
 
     def type_text(self, text: str, cancel: CancelToken) -> int:
@@ -153,6 +162,40 @@ class SimulatedDesktop:
     def refocus(self, target: KeyTarget, cancel: CancelToken) -> None:
         self._do("focus", target.title, cancel)
 
+    # -- the target, identified as a real desktop would (issue 16) ------------------------------
+
+    def classify_app(self, name: str) -> TargetClass:
+        """The class of what ``name`` resolves to: the user's entry, else the first program of the
+        Linux table's row that the well-known table knows, else the name as a program."""
+        norm = normalise_name(name)
+        for table in (self.user_apps, LINUX_APPS):
+            app = index(table).get(norm)
+            if app is None:
+                continue
+            for argv in app.candidates:
+                klass, _why, _name, _cats = classify_program(Proc(0, argv[0], argv), vouched=self.user_apps)
+                if klass is not TargetClass.UNKNOWN or table is self.user_apps:
+                    return klass
+            return TargetClass.UNKNOWN
+        return linux_program(norm) or TargetClass.UNKNOWN
+
+    def user_target(self) -> WindowIdentity | None:
+        """The app the user is in (the last one opened or aimed at); None before any."""
+        name = self.user_app
+        if name is None:
+            return None
+        return WindowIdentity(window=None, title=name, app=name, klass=self.classify_app(name),
+                              why=f"simulated: the app table's {normalise_name(name)!r}")
+
+    def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
+        """Records an "aim" action; the target becomes the app the user is in."""
+        self._do("aim", target.name, cancel)
+        self.user_app = target.app or target.title
+
+    def return_to_user(self) -> None:
+        """Records a "return" action (a simulated desktop has no focus to give back)."""
+        self._do("return", self.user_app or "", CancelToken())
+
     @classmethod
     def plausible(cls, **kwargs) -> SimulatedDesktop:
         """Delays like a real desktop's (measured ranges in PLATFORM_NOTES), for --simulate and benches."""
@@ -160,7 +203,8 @@ class SimulatedDesktop:
         # event stream even when a loaded machine starts the second thread late
         delays = {"launch": 0.3, "type": 0.01, "keys": 0.02, "url": 0.15, "screenshot": 0.05, "speak": 0.0,
                   "clock": 0.1}
-        kwargs.setdefault("known_apps", index(LINUX_APPS))  # the apps a typical Linux desktop has
+        # the apps a typical Linux desktop has, and the user's own
+        kwargs.setdefault("known_apps", {*index(LINUX_APPS), *index(kwargs.get("user_apps", ()))})
         return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)
 
     def close(self) -> None:

@@ -24,6 +24,8 @@ APP_PATHS_KEY = r"Software\Microsoft\Windows\CurrentVersion\App Paths"
 _MAX_CLASS_NAME = 256
 #: QueryFullProcessImageNameW: long paths can exceed MAX_PATH
 _MAX_IMAGE_PATH = 32768
+#: ShowWindow: restore a minimised window before bringing it to the front
+_SW_RESTORE = 9
 
 
 class WinApi(Protocol):
@@ -56,6 +58,11 @@ class WinApi(Protocol):
 
     def process_image(self, pid: int) -> str:
         """The full path of the program ``pid`` runs; "" when it can't be read."""
+        ...
+
+    def activate(self, hwnd: int) -> None:
+        """Ask Windows to bring ``hwnd`` to the foreground (restored if minimised). Windows grants
+        it to the process that is in front, which AnovaX is after a click on the orb."""
         ...
 
     def app_paths(self, exe_name: str) -> str | None:
@@ -97,6 +104,9 @@ class Win32Api:
                 user32.GetClassNameW.restype = ctypes.c_int
                 user32.IsWindow.argtypes, user32.IsWindow.restype = [hwnd], bool_
                 user32.IsWindowVisible.argtypes, user32.IsWindowVisible.restype = [hwnd], bool_
+                user32.IsIconic.argtypes, user32.IsIconic.restype = [hwnd], bool_
+                user32.ShowWindow.argtypes, user32.ShowWindow.restype = [hwnd, ctypes.c_int], bool_
+                user32.SetForegroundWindow.argtypes, user32.SetForegroundWindow.restype = [hwnd], bool_
                 self._enum_proc = ctypes.WINFUNCTYPE(bool_, hwnd, wintypes.LPARAM)
                 user32.EnumWindows.argtypes, user32.EnumWindows.restype = [self._enum_proc, wintypes.LPARAM], bool_
                 kernel32.OpenProcess.argtypes, kernel32.OpenProcess.restype = [dword, bool_, dword], handle
@@ -153,6 +163,12 @@ class Win32Api:
         if not user32.EnumWindows(callback, 0):
             raise ctypes.WinError(ctypes.get_last_error())
         return found
+
+    def activate(self, hwnd: int) -> None:
+        _, user32, _ = self._load()
+        if user32.IsIconic(hwnd):
+            user32.ShowWindow(hwnd, _SW_RESTORE)
+        user32.SetForegroundWindow(hwnd)  # refused silently when we are not in front: the caller verifies
 
     def process_image(self, pid: int) -> str:
         ctypes, _, kernel32 = self._load()

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import logging
 import ntpath
+import os
 import shutil
 import subprocess
 import threading
@@ -49,14 +50,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from anovax.desktop import apps
 from anovax.desktop.apps import normalise_name
 from anovax.desktop.apps import normalise_title as normalise
 from anovax.desktop.base import CancelToken, LaunchEvidence
+from anovax.desktop.front_target import FrontTargeting, windows_identity
+from anovax.desktop.known_apps import windows_image
 from anovax.desktop.launcher import SETTLE_S, Launcher
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.typing import pyautogui_chord, split_runs, utf16_units
 from anovax.desktop.win32 import Win32Api, WinApi
 from anovax.errors import PermanentToolError, TransientToolError
+from anovax.target import TargetClass, WindowIdentity
 
 log = logging.getLogger(__name__)
 
@@ -178,12 +183,21 @@ class WindowsDesktop(RealDesktop):
     platform = "windows"
 
     def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
-                 which: Callable[[str], str | None] = shutil.which, api: WinApi | None = None) -> None:
+                 which: Callable[[str], str | None] = shutil.which, api: WinApi | None = None,
+                 track_focus: bool = True) -> None:
         self._api: WinApi = api if api is not None else Win32Api()
         self._path_which = which
         super().__init__(settings, launcher=launcher, which=self._find_program)
         self._kb_lock = threading.Lock()
         self._launching = threading.local()  # this thread's launch: start time, windows before
+        #: the target was aimed at (aim), not launched: if it closes, the keys stop
+        self._aimed = False
+        api_ = self._api
+        # GetForegroundWindow is a cheap call: polled 10 times a second for the last user window
+        self._targeting = FrontTargeting(
+            self._front_identity, alive=lambda i: api_.window_pid(i.window) == i.pid,  # type: ignore[arg-type]
+            activate=lambda i: api_.activate(i.window), focused=lambda i: api_.foreground_window() == i.window,
+            track=track_focus, name="win-foreground", every_s=0.1)
 
     def _find_program(self, program: str) -> str | None:
         """PATH first, then App Paths: browsers and Office install outside PATH and register there."""
@@ -222,9 +236,53 @@ class WindowsDesktop(RealDesktop):
             self.launcher.settle(proc, name, cancel, check_exit=False)
             return
         evidence = wait_for_foreground(self._api, proc, name, before, cancel, self._launching.started)
-        self._last_launch, self.target_window = evidence, evidence.window
+        self._last_launch, self.target_window, self._aimed = evidence, evidence.window, False
         log.info("%s has the foreground after %.3f s: window %#x %r", name, evidence.seconds, evidence.window,
                  evidence.title)
+
+    # -- the target, identified (issue 16; front_target.py) ----------------------------------
+
+    def identify(self, hwnd: int) -> WindowIdentity | None:
+        """What window ``hwnd`` is (by its process image); None when it is gone."""
+        pid = self._api.window_pid(hwnd)
+        if pid is None:
+            return None
+        return windows_identity(hwnd, pid, self._api.process_image(pid), self._api.window_title(hwnd), os.getpid())
+
+    def _front_identity(self) -> WindowIdentity | None:
+        hwnd = self._api.foreground_window()
+        return self.identify(hwnd) if hwnd else None
+
+    def user_target(self) -> WindowIdentity | None:
+        """The foreground window unless it is AnovaX's, else the last window the user was in."""
+        return self._targeting.user_target()
+
+    def classify_app(self, name: str) -> TargetClass | None:
+        """The class of the program ``name`` would start (its image name), without starting it."""
+        try:
+            resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
+                                    extra=getattr(self._settings, "apps", ()))
+        except PermanentToolError:
+            return TargetClass.UNKNOWN
+        return windows_image(resolved.argv[0]) or TargetClass.UNKNOWN
+
+    def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
+        """Bring ``target`` to the foreground, verify it, and guard every run typed from then on."""
+        with self._kb_lock:
+            self._targeting.aim(target, cancel)
+            self.target_window, self._aimed = target.window, True
+
+    def return_to_user(self) -> None:
+        self._targeting.return_to_user()
+
+    def launch_identity(self) -> WindowIdentity | None:
+        """What the last verified launch really opened (None: unverified, or gone since)."""
+        evidence = self._last_launch
+        return self.identify(evidence.window) if evidence is not None else None
+
+    def close(self) -> None:
+        self._targeting.close()
+        super().close()
 
     # -- the focus guard --------------------------------------------------------------------
 
@@ -234,9 +292,12 @@ class WindowsDesktop(RealDesktop):
         if not self.focus_guard or target is None:
             return
         if not self._api.is_window(target):
+            self.target_window, aimed, self._aimed = None, self._aimed, False
+            if aimed:  # the window the keys were aimed at: refuse this once, never type elsewhere
+                raise PermanentToolError("The window I was typing into was closed, so I stopped.",
+                                         code="target_gone")
             # the user closed it: keys go where the focus is, as before the launch
             log.info("The window I was typing into (%#x) is gone; typing unguarded.", target)
-            self.target_window = None
             return
         foreground = self._api.foreground_window()
         if foreground != target:

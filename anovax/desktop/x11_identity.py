@@ -99,25 +99,15 @@ def xres_pid(display: Any, opcode: int, window: int) -> int | None:
 
 def load_entries(dirs: Iterable[Path]) -> list[AppEntry]:
     """Every application entry in ``dirs``; the first file of a given name wins (XDG order)."""
-    seen: set[str] = set()
     out = []
-    for folder in dirs:
+    for path in apps.entry_files(dirs):
         try:
-            files = sorted(folder.rglob("*.desktop"))
+            text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        for path in files:
-            rel = str(path.relative_to(folder))
-            if rel in seen:
-                continue
-            seen.add(rel)
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            entry = parse_entry(text, path.name)
-            if entry is not None:
-                out.append(entry)
+        entry = parse_entry(text, path.name)
+        if entry is not None:
+            out.append(entry)
     return out
 
 
