@@ -288,4 +288,12 @@ def _describe_active(focus: FocusConn) -> str | None:
         return None
     title = getattr(info, "title", "") or "(untitled)"
     wm_class = getattr(info, "wm_class", "")
-    return f"{title!r} ({wm_class})" if wm_class else repr(title)
+    line = f"{title!r} ({wm_class})" if wm_class else repr(title)
+    client_pid = getattr(focus, "client_pid", None)
+    if callable(client_pid) and window:  # the real X11Focus: say what identity makes of it, and why
+        from anovax.desktop.x11_identity import X11Identifier
+
+        found = X11Identifier(focus.describe, client_pid).identify(window)
+        if found is not None:
+            line += f", {found.klass.value}: {found.why}"
+    return line

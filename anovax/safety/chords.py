@@ -13,7 +13,8 @@
    and pass, but the window that comes up is nobody's named one: what follows is refused.
 3. Transitions of the focus: keys that open a terminal (hotkeys, an IDE's terminal panel, a
    file manager's "open terminal here", a browser's developer console) make it SHELL; launchers,
-   window switches, closed windows and system tools make it UNKNOWN and unnamed.
+   window switches, closed windows, system tools and ``win``/``ctrl+alt`` shortcuts make it
+   UNKNOWN and unnamed; a vouched app's menus make it UNKNOWN (the app's own, so still named).
 """
 
 from __future__ import annotations
@@ -55,6 +56,14 @@ def _plain_code_key(chord: keys.Chord) -> bool:
         return False
     key = next(iter(chord))
     return len(key) == 1 or key in ("space", "tab")
+
+
+def _opens_menu(chord: keys.Chord) -> bool:
+    """The menu bar (alt alone, F10) or a menu by its access key (alt+f); alt+d is the address bar."""
+    if chord in (frozenset({"alt"}), frozenset({"f10"})):
+        return True
+    rest = chord - {"alt", "shift"}
+    return "alt" in chord and len(rest) == 1 and next(iter(rest)) in "abcefghijklmnopqrstuvwxyz"
 
 
 def check(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict | None:
@@ -142,6 +151,14 @@ def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Ve
     elif chord == keys.CLOSE:
         state.closes += 1
         state.lose()
+    elif "win" in chord or {"ctrl", "alt"} <= chord:
+        # system and user-bound shortcuts (win+v, win+g, ctrl+alt+<letter> launching an app): the
+        # window that comes up is nobody's named one
+        state.lose()
+    elif _opens_menu(chord) and state.klass is not None:
+        # a menu reaches everything the app can do (macro editors, developer tools, a console):
+        # the same app, so the question may name it, but nothing vouches for where the keys go
+        state.point(TargetClass.UNKNOWN, state.name, state.where, state.line)
     elif chord == keys.SELECT_ALL:
         state.selected_all = True
     elif "delete" in chord and state.selected_all:

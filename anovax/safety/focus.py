@@ -116,11 +116,6 @@ def encode(chord: keys.Chord) -> str:
     return "<" + "+".join(mods + rest) + ">"
 
 
-def pending(session_typed: str) -> str:
-    """What is on the line now: the text after the last submit."""
-    return session_typed.rsplit("\n", 1)[-1]
-
-
 def decode_for_scan(session_typed: str) -> str:
     """The session text as split-command scanning reads it: ``<lt>`` is ``<``, ``<backspace>``
     removes a character, other keys are dropped (so ``r<home>m`` still joins to ``rm``)."""

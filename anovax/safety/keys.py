@@ -172,6 +172,9 @@ TERMINAL_OPENERS = (
     frozenset({"alt", "f12"}),  # JetBrains terminal
     frozenset({"win", "`"}),  # Windows Terminal's quake mode
     frozenset({"ctrl", "alt", "enter"}), frozenset({"win", "ctrl", "t"}), frozenset({"win", "shift", "t"}),
+    # gedit, xed and pluma: the bottom panel with the embedded terminal or Python console; Word:
+    # a field, where a typed DDEAUTO runs a program
+    frozenset({"ctrl", "f9"}),
 )
 #: drop-down terminals (Guake, Yakuake, Tilda) grab F12 globally; in an app the plan opened
 #: it is that app's key (Save As in Word), so it counts as a terminal only elsewhere

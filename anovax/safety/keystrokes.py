@@ -125,14 +125,11 @@ def launcher_input(state: Focus, text: str, ctx: Context, index: int) -> Verdict
             return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _LAUNCHER_TEXT_REASON, step=index)
         if _SYSTEM_TYPED.search(fold(name)):
             return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="system page from a launcher")
-        if apps.may_open_terminal(name):
-            # the launcher may complete it to a shell ("powers"): treat one as opened now (fail closed)
-            verdict = open_app(state, name, ctx, index, shell=True)
-            if verdict:
-                return verdict
-            state.where = LAUNCHER
     if enter or rest:
-        verdict = open_app(state, name, ctx, index) if name.strip() else None
+        # the launcher may complete a name to a shell ("powers"): what opens is then a terminal
+        # nobody named (fail closed); the Enter itself went to the launcher
+        shell = apps.may_open_terminal(name)
+        verdict = open_app(state, name, ctx, index, shell=shell) if name.strip() else None
         state.launch_buffer, state.behind = "", None
         if verdict:
             return verdict

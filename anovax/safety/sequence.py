@@ -18,7 +18,7 @@ module adds what only the whole plan shows:
 
 from __future__ import annotations
 
-from anovax.plan import Plan
+from anovax.plan import Plan, Step
 from anovax.safety import ask, chords, keys, keystrokes
 from anovax.safety.apps import AppKind
 from anovax.safety.context import Context
@@ -31,9 +31,10 @@ from anovax.toolspec import Effect, Sink
 _SEARCH_PAGE = "the web browser"
 
 
-def _step(state: Focus, index: int, spec, params, ctx: Context) -> Verdict | None:  # noqa: ANN001
+def _step(state: Focus, index: int, step: Step, ctx: Context) -> Verdict | None:
+    spec = ctx.registry[step.tool]
     verdict: Verdict | None = None
-    for sink, value in spec.texts(params):
+    for sink, value in spec.texts(step.params):
         if sink is Sink.APP:
             verdict = verdict or keystrokes.open_app(state, value, ctx, index, by_name=True)
         elif sink is Sink.KEYS:
@@ -69,7 +70,7 @@ def walk(plan: Plan, ctx: Context, state: Focus, *, stop: bool = True) -> Verdic
     """Every step through the focus model; the first verdict (``stop``: and no further steps)."""
     first: Verdict | None = None
     for index, step in enumerate(plan.steps):
-        verdict = _step(state, index, ctx.registry[step.tool], step.params, ctx)
+        verdict = _step(state, index, step, ctx)
         if verdict and first is None:
             first = verdict
             if stop:
