@@ -116,6 +116,20 @@ def test_anovax_own_window_is_the_assistant_by_pid_or_class():
     assert judge("/usr/bin/python3.11", wm_class="anovaX.Anovax").klass is TargetClass.ASSISTANT
 
 
+def test_the_terminal_the_console_runs_in_is_the_assistant_not_a_place_to_type():
+    """"type hello" said at the console must not type into the console's own terminal."""
+    under = (Proc(101, "/usr/bin/bash", ("bash",)), Proc(OWN, "/usr/bin/python3.11", ("python3", "-m", "anovax")))
+    found = judge("/usr/bin/xterm", wm_class="xterm.XTerm", children=under)
+    assert found.klass is TargetClass.ASSISTANT, found
+
+
+def test_the_console_terminal_is_never_remembered_as_the_users_window():
+    from anovax.desktop.refocus import own_window
+    import os
+    assert own_window("xterm.XTerm", os.getppid())  # a process above ours: the terminal we run in
+    assert not own_window("xterm.XTerm", None)
+
+
 def test_no_pid_or_an_unreadable_process_is_unknown():
     found = identify(1, title="t", wm_class="x.X", pid=None, facts=None, own_pid=OWN)
     assert (found.klass, found.why) == (TargetClass.UNKNOWN, "no client pid")

@@ -210,6 +210,9 @@ def identify(window: int | None, *, title: str, wm_class: str, pid: int | None, 
         return made(TargetClass.UNKNOWN, "no client pid")
     if facts is None:
         return made(TargetClass.UNKNOWN, f"process {pid} could not be read")
+    if any(p.pid == own_pid for p in facts.descendants):
+        # the terminal AnovaX's console runs in: keys there would be typed into our own prompt
+        return made(TargetClass.ASSISTANT, "the terminal AnovaX runs in", "AnovaX's console")
     shell = shell_under(facts)
     if shell is not None:
         return made(TargetClass.SHELL, f"child process {shell.names[0]} (pid {shell.pid})")

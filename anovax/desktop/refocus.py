@@ -9,8 +9,10 @@ orb, or into whatever came up meanwhile.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
+from pathlib import Path
 
 from anovax.desktop.base import CancelToken, KeyTarget
 from anovax.desktop.x11_focus import X11Focus
@@ -27,7 +29,29 @@ OWN_CLASS = "AnovaX"
 
 
 def own_window(info_class: str, pid: int | None) -> bool:
-    return pid == os.getpid() or info_class.rsplit(".", 1)[-1].casefold() == OWN_CLASS.casefold()
+    """The orb, or the terminal the console runs in (a process above ours: keys sent there would
+    be typed into AnovaX's own prompt, and the person talking to it is not "in" that window)."""
+    return (pid is not None and pid in _own_line()) or info_class.rsplit(".", 1)[-1].casefold() == OWN_CLASS.casefold()
+
+
+@functools.lru_cache(maxsize=1)
+def _line_of(pid: int) -> frozenset[int]:
+    line, current = {pid}, pid
+    for _ in range(64):  # a runaway chain of parents is not a real process tree
+        try:
+            stat = Path(f"/proc/{current}/stat").read_text()
+            current = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        if current <= 1 or current in line:
+            break
+        line.add(current)
+    return frozenset(line)
+
+
+def _own_line() -> frozenset[int]:
+    """This process and its ancestors (cached per pid: a fork gets its own line)."""
+    return _line_of(os.getpid())
 
 
 def current_target(focus: X11Focus, guarded: int | None) -> KeyTarget | None:

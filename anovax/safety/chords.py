@@ -22,7 +22,7 @@ from __future__ import annotations
 from anovax.safety import keys
 from anovax.safety.apps import AppKind
 from anovax.safety.context import Context
-from anovax.safety.focus import DESKTOP, LAUNCHER, UNKNOWN_LINE, Focus
+from anovax.safety.focus import DESKTOP, FILE_DIALOG, LAUNCHER, UNKNOWN_LINE, Focus
 from anovax.safety.keystrokes import (FILE_PLACES, OWN_WINDOW_REASON, RECOVERY_SHELL_REASON, RECYCLE_REASON, hold,
                                       launcher_input, refuse_shell)
 from anovax.safety.verdict import Rule, Verdict
@@ -32,6 +32,8 @@ _BROWSER = AppKind.BROWSER.value
 _IDE = AppKind.IDE.value
 _TERMINAL = AppKind.TERMINAL.value
 _ESCAPE = frozenset({"escape"})
+#: where a chord may keep the window vouched (None: a plan checked with no claim about the focus)
+_VOUCHED_OR_UNSTATED = (None, TargetClass.TEXT, TargetClass.BROWSER)
 #: keys that are safe in the recycle bin (moving around, leaving); anything else may empty it
 _RECYCLE_SAFE = frozenset({"up", "down", "left", "right", "home", "end", "pageup", "pagedown", "escape", "tab", "shift"})
 _RUN_CODE_REASON = "I won't press keys that run code in an editor or run macros."
@@ -123,6 +125,23 @@ def _opens_terminal(state: Focus, chord: keys.Chord) -> bool:
             or (state.where == AppKind.FILE_MANAGER.value and chord in keys.FILE_MANAGER_TERMINAL_KEYS))
 
 
+def _within_vouched(state: Focus, chord: keys.Chord) -> None:
+    """Default-deny inside a vouched window: keys that edit or move keep it vouched; a file dialog's
+    keys lead into the dialog (a file name and Enter are fine there, nothing else); any other
+    shortcut (developer tools, panels, consoles) leaves the app's window unvouched."""
+    if state.where == FILE_DIALOG:
+        if chord == _ESCAPE or chord == frozenset({"enter"}):
+            state.where = state.dialog_of  # the dialog closed: back in the app
+        elif not (chord <= {"shift", "tab", "left", "right", "home", "end", "backspace", "delete"}):
+            # the dialog's address field (alt+d, f4, ctrl+l), its menus, "open with": programs run
+            state.point(TargetClass.UNKNOWN, state.name, None, state.line)
+    elif chord in keys.FILE_DIALOG_KEYS:
+        state.dialog_of, state.where = state.where, FILE_DIALOG
+    elif (not keys.keeps_vouched(chord, browser=state.klass is TargetClass.BROWSER or state.where == _BROWSER)
+          and chord not in keys.ADDRESS_BAR):
+        state.point(TargetClass.UNKNOWN, state.name, state.where, state.line)
+
+
 def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict | None:
     """Where the keys go after ``chord``."""
     if chord == keys.ORPHAN_LAUNCHER and state.klass is None:
@@ -163,6 +182,8 @@ def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Ve
         state.selected_all = True
     elif "delete" in chord and state.selected_all:
         state.deleted_all = True
+    elif state.klass in _VOUCHED_OR_UNSTATED:
+        _within_vouched(state, chord)
     if chord in keys.PASTE:
         state.paste_step = index
     if chord in keys.ADDRESS_BAR:

@@ -30,6 +30,8 @@ from anovax.target import TargetClass
 
 LAUNCHER = "launcher"
 DESKTOP = "desktop"
+#: an app's open/save/print dialog (``where``); ``Focus.dialog_of`` is the app's own kind
+FILE_DIALOG = "file_dialog"
 #: the line of a window nobody named: it may already hold text
 UNKNOWN_LINE = "<unknown>"
 _MODIFIER_ORDER = ("ctrl", "alt", "shift", "win", "fn")
@@ -60,6 +62,8 @@ class Focus:
     launch_buffer: str = ""
     #: the window a launcher opened over, given the keys back by escape: (klass, name, where, line)
     behind: tuple[TargetClass | None, str, str | None, str] | None = None
+    #: the app's second-line kind while one of its file dialogs is open
+    dialog_of: str | None = None
     #: alt+f4 presses so far
     closes: int = 0
     #: shell input held for a yes, in order: (step index, text) with "\n" for Enter

@@ -246,6 +246,33 @@ PASTE = (frozenset({"ctrl", "v"}), frozenset({"shift", "insert"}), frozenset({"c
 ADDRESS_BAR = (frozenset({"ctrl", "l"}), frozenset({"alt", "d"}), frozenset({"f6"}), frozenset({"ctrl", "k"}), frozenset({"ctrl", "e"}))
 SELECT_ALL = frozenset({"ctrl", "a"})
 CLOSE = frozenset({"alt", "f4"})
+#: keys that open a file dialog (open, save, save as, print, Word's F12): its address field and its
+#: "Open with" launch programs, so inside it only a file name, Enter and Escape stay vouched
+FILE_DIALOG_KEYS = (frozenset({"ctrl", "o"}), frozenset({"ctrl", "s"}), frozenset({"ctrl", "shift", "s"}),
+                    frozenset({"ctrl", "p"}), frozenset({"f12"}), frozenset({"ctrl", "f12"}),
+                    frozenset({"shift", "f12"}), frozenset({"ctrl", "shift", "o"}), frozenset({"alt", "f2"}))
+#: the keys that move and edit inside a text or a page, which keep a vouched window vouched; any
+#: other shortcut may open a panel, a console or a dialog nobody vouches for (default-deny)
+_NAV_EDIT = frozenset({"up", "down", "left", "right", "home", "end", "pageup", "pagedown", "enter", "tab",
+                       "escape", "backspace", "delete", "space", "insert"})
+_CTRL_SAFE = frozenset("acvxzybiufhgntwrdlke0=+-") | {"tab", "home", "end", "left", "right", "up", "down",
+                                                      "backspace", "delete", "pageup", "pagedown", "enter"}
+_CTRL_SHIFT_SAFE = frozenset({"tab", "z", "t", "v", "left", "right", "up", "down", "home", "end"})
+
+
+def keeps_vouched(chord: Chord, *, browser: bool = False) -> bool:
+    """A key that edits or moves within a vouched window (allowlist: everything else is unknown).
+    In a browser ctrl+shift+z is not redo but Firefox's debugger."""
+    mods = chord & MODIFIERS
+    rest = chord - mods
+    if len(rest) != 1:
+        return False
+    key = next(iter(rest))
+    if not mods - {"shift"}:
+        return key in _NAV_EDIT or len(key) == 1 or (not mods and key in ("f3", "f5", "f11"))
+    if mods == {"ctrl"}:
+        return key in _CTRL_SAFE
+    return mods == {"ctrl", "shift"} and key in _CTRL_SHIFT_SAFE and not (browser and key == "z")
 
 
 def denied(chord: Chord) -> KeyEffect | None:

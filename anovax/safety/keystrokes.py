@@ -25,7 +25,7 @@ from anovax.safety import apps, ask, prose, targets, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
-from anovax.safety.focus import DESKTOP, LAUNCHER, Focus
+from anovax.safety.focus import DESKTOP, FILE_DIALOG, LAUNCHER, Focus
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
 
@@ -125,11 +125,15 @@ def launcher_input(state: Focus, text: str, ctx: Context, index: int) -> Verdict
             return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _LAUNCHER_TEXT_REASON, step=index)
         if _SYSTEM_TYPED.search(fold(name)):
             return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="system page from a launcher")
+        if apps.may_open_terminal(name):
+            # the launcher may complete it to a shell ("powers"): one reached by a launcher is a
+            # hotkey-opened shell, and its Enter is already shell input (fail closed)
+            verdict = open_app(state, name, ctx, index, shell=True)
+            if verdict:
+                return verdict
+            state.where = LAUNCHER
     if enter or rest:
-        # the launcher may complete a name to a shell ("powers"): what opens is then a terminal
-        # nobody named (fail closed); the Enter itself went to the launcher
-        shell = apps.may_open_terminal(name)
-        verdict = open_app(state, name, ctx, index, shell=shell) if name.strip() else None
+        verdict = open_app(state, name, ctx, index) if name.strip() else None
         state.launch_buffer, state.behind = "", None
         if verdict:
             return verdict
@@ -149,6 +153,10 @@ def type_text(state: Focus, text: str, ctx: Context, index: int) -> Verdict | No
     if ctx.recovering and ask.shell_problem(text):
         # a recovery turn copying a command from what it observed, into whatever has the focus
         return Verdict.refuse(Rule.PROMPT_INJECTION, step=index, detail="a command typed during recovery")
+    if state.where == FILE_DIALOG and _not_a_file_name(text):
+        # a path or a program's name in a file dialog navigates to it or runs it ("cmd" in its
+        # address field is the classic kiosk escape): the dialog is no longer vouched for
+        state.point(TargetClass.UNKNOWN, state.name, None, state.line)
     verdict = _second_line(state, text, ctx, index)
     if verdict or state.terminal_seen:
         return verdict or hold(state, text, ctx, index)
@@ -160,6 +168,12 @@ def type_text(state: Focus, text: str, ctx: Context, index: int) -> Verdict | No
         state.url_step = index
     state.note_text(text)
     return None
+
+
+def _not_a_file_name(text: str) -> bool:
+    name = text.split("\n", 1)[0].strip()
+    return (any(ch in name for ch in "/\\:%~$|<>*?") or apps.kind(name) is AppKind.TERMINAL or apps.is_command(name)
+            or bool(apps.name_problem(name) == "system tool that runs commands"))
 
 
 def _second_line(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:

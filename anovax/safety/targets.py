@@ -70,6 +70,10 @@ def static_class(name: str) -> TargetClass:
         return TargetClass.UNKNOWN
     key = apps.app_key(name)
     joined = " ".join(w for w in _SPLIT.split(key) if w)
+    if key != apps.app_key(name.casefold()) or not name.isascii():
+        # only a name spelled as the table spells it is vouched for: "ɡedit" (a Latin look-alike g)
+        # folds to "gedit" for matching, but the launcher would look for another program
+        return TargetClass.SHELL if apps.kind(name) is AppKind.TERMINAL else TargetClass.UNKNOWN
     for table, klass in _VOUCHED:
         if key in table or joined in table:
             return klass
