@@ -108,6 +108,30 @@ def test_in_the_text_box_enter_means_yes_and_esc_means_no_and_neither_runs_nor_s
     wait_for(lambda: orb.ask("inspect")["entry"] == "", what="the box to be emptied")
 
 
+@pytest.mark.parametrize("typed, answer", [("no", "no"), ("stop", "no"), ("yes", "yes"), ("n", "no")])
+def test_words_typed_while_the_question_shows_are_the_answer_not_a_yes_by_enter(xorb, orb, typed, answer):
+    """Found by a first-time user: "no" + Enter in the text box answered yes and ran the command."""
+    question_id = ask(orb)
+    xdo(xorb, "type", "--delay", "5", typed)
+    xdo(xorb, "key", "Return")
+    got = reply(orb, question_id)
+    assert (got["answer"], got["frontend"]) == (answer, "orb"), got
+    shown = gone(orb)
+    assert shown["entry"] == "" and shown["calls"][-1:] != [["submit", typed]], shown  # nothing left, nothing run
+
+
+def test_words_that_answer_nothing_leave_the_question_open(xorb, orb):
+    question_id = ask(orb)
+    xdo(xorb, "type", "--delay", "5", "hello")
+    xdo(xorb, "key", "Return")
+    wait_for(lambda: orb.ask("inspect")["entry"] == "", what="the words to be taken out of the box")
+    assert orb.ask("inspect")["question"] == QUESTION  # still asking: "hello" is no answer
+    xdo(xorb, "key", "Escape")
+    got = reply(orb, question_id)
+    assert got["answer"] == "no", got
+    gone(orb)
+
+
 @pytest.mark.skipif(not shutil.which("xterm"), reason="xterm is not installed")
 def test_the_orb_takes_the_keyboard_from_the_window_that_had_it(xorb, orb, tmp_path):
     """A launch just gave the focus to a terminal: the question must not leave Enter/Esc there."""

@@ -18,14 +18,32 @@ target window, and the orb must not take the keyboard back while the keys are be
 
 from __future__ import annotations
 
+import re
 import time
 import tkinter as tk
 from collections.abc import Callable
 from typing import Any
 
+from anovax.cancel import is_stop_utterance
+from anovax.voice.answers import spoken_answer
 from anovax.orb.snapshot import OrbState, QuestionView, Snapshot
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, NO_BG, PANEL, STYLES, TEXT, YES_BG
 from anovax.orb.widgets import FONT, SMALL
+
+def typed_answer(text: str) -> bool | None:
+    """What words typed into the orb while a question is shown answer: yes, no (also "stop",
+    "cancel"), or None when they answer nothing."""
+    if is_stop_utterance(text):
+        return False
+    words = re.findall(r"[a-z']+", text.casefold())
+    if len(words) == 1 and words[0] in _SHORT:
+        return _SHORT[words[0]]
+    return spoken_answer(words) if words else None
+
+
+#: what a keyboard answers with that nobody says aloud (the console takes y too)
+_SHORT = {"y": True, "yeah": True, "yep": True, "yup": True, "n": False, "nope": False, "nah": False}
+
 
 #: keys pressed this soon after the orb took the focus were meant for another window
 ARM_MS = 500
@@ -51,6 +69,8 @@ class QuestionPanel:
         #: the question on screen (None: hidden)
         self.shown: QuestionView | None = None
         self._armed_at = 0.0
+        #: what the text box held when the question appeared (typed later: an answer in words)
+        self._box_before = ""
         #: the answer this window sent for the question on screen (None: none yet)
         self.sent: bool | None = None
         self._texts: dict[str, str] = {}
@@ -97,8 +117,23 @@ class QuestionPanel:
     def _key(self, yes: bool) -> str | None:
         if self.shown is None:
             return None  # no question: Enter submits, Esc stops, as always
-        if self.armed:
-            self.choose(yes)
+        if not self.armed:
+            return "break"
+        box = self._focus()
+        now = box.get() if isinstance(box, tk.Entry) else ""
+        before = self._box_before
+        if now != before:
+            # words typed while the question was shown are the answer, never a yes by Enter: "no"
+            # or "stop" + Enter must not run what the question holds; the box gets back what it had
+            typed = now[len(before):] if now.startswith(before) else now
+            box.delete(0, "end")
+            box.insert(0, before)
+            answer = typed_answer(typed) if yes else False
+            if answer is None:
+                self._say("Please answer the question: Yes or No (Enter means yes, Esc means no).")
+                return "break"
+            yes = answer
+        self.choose(yes)
         return "break"
 
     @property
@@ -139,6 +174,8 @@ class QuestionPanel:
         self._texts.pop("note", None)
         self.frame.pack(fill="x", padx=8, pady=(4, 0), after=self._after_widget)
         self._armed_at = self._clock() + ARM_MS / 1000
+        box = self._focus()
+        self._box_before = box.get() if isinstance(box, tk.Entry) else ""
         # the orb is where the answer is given: in front, with the keyboard
         try:
             self.root.deiconify()
