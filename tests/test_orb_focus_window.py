@@ -18,7 +18,7 @@ import pytest
 from anovax.orb import focus
 from helpers import wait_for
 from orb_harness import OrbProcess, active_window
-from test_orb_window import centre, click, xdo, xorb  # noqa: F401 - xorb is a fixture
+from test_orb_window import click, xdo, xorb  # noqa: F401 - xorb is a fixture
 
 pytest.importorskip("tkinter", reason="the orb needs Tk (Debian package python3-tk)")
 pytest.importorskip("mss")
