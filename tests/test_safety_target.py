@@ -271,3 +271,16 @@ def test_plain_typing_into_a_vouched_window_is_never_asked_about(lines: list[str
     steps = [typed("\n".join(lines)), keys("enter")] + ([keys("ctrl+s")] if save else [])
     assert decide(plan(*steps), target=window(app, TEXT)) is Decision.ALLOW
     assert decide(plan(*steps), focused_app=app) is Decision.ALLOW
+
+
+def test_refusals_say_what_the_person_can_do_about_them():
+    """First-time user: a closed window got "I can't tell what that window would do with the keys",
+    and a terminal line already holding text got "I won't type commands into a terminal"."""
+    from anovax.target import unknown
+    typing = {"steps": [{"tool": "type_text", "params": {"text": "hello"}}], "final_response": "", "remember": {}}
+    gone = safety_check(typing, "type hello", target=unknown(why="no window of yours has had the focus"))
+    assert gone.decision is Decision.REFUSE and "which window" in gone.reason
+    term = WindowIdentity(window=3, title="user@host: ~", app="UXTerm", klass=TargetClass.SHELL)
+    enter = {"steps": [{"tool": "press_keys", "params": {"keys": "enter"}}], "final_response": "", "remember": {}}
+    taken = safety_check(enter, "press enter", target=term, session_typed="hello")
+    assert taken.decision is Decision.REFUSE and "already text on the line in UXTerm" in taken.reason

@@ -62,6 +62,8 @@ class Focus:
     launch_buffer: str = ""
     #: the window a launcher opened over, given the keys back by escape: (klass, name, where, line)
     behind: tuple[TargetClass | None, str, str | None, str] | None = None
+    #: the desktop found no window of the user's at all (the one they were in was closed)
+    nowhere: bool = False
     #: the app's second-line kind while one of its file dialogs is open
     dialog_of: str | None = None
     #: alt+f4 presses so far
@@ -90,7 +92,7 @@ class Focus:
         if self.held:
             self.moved_after_hold = True  # the question names the window the held input went to
         self.klass, self.name, self.where, self.line = klass, name, where, line
-        self.selected_all = self.deleted_all = False
+        self.selected_all = self.deleted_all = self.nowhere = False
 
     def lose(self) -> None:
         """The focus moved somewhere nobody named (a window switch, a closed window, a sub-task)."""
@@ -134,7 +136,8 @@ def initial(ctx: Context) -> Focus:
     line = ctx.session_line
     if ctx.target is not None:
         klass, name, where = targets.of_identity(ctx.target)
-        return Focus(klass=klass, name=name, where=where, line=line)
+        nowhere = ctx.target.window is None and ctx.target.klass is TargetClass.UNKNOWN
+        return Focus(klass=klass, name=name, where=where, line=line, nowhere=nowhere)
     if ctx.focused_app is not None:
         klass, name, where = targets.of_name(ctx.focused_app)
         return Focus(klass=klass, name=name, where=where, line=line)

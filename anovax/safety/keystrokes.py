@@ -34,6 +34,8 @@ FILE_PLACES = (AppKind.FILE_MANAGER.value, AppKind.RECYCLE_BIN.value, AppKind.SY
 RECYCLE_REASON = "I won't empty the recycle bin or delete files from it."
 RECOVERY_SHELL_REASON = "I won't open a terminal while recovering from an error."
 OWN_WINDOW_REASON = "I won't type into my own window."
+_NOWHERE_REASON = "I don't know which window to type into: click the window you want, then ask me again."
+_LINE_TAKEN = "text typed earlier is still on the line"
 _UNKNOWN_REASON = "I can't tell what that window would do with the keys, so I won't type into it."
 _LAUNCHER_TEXT_REASON = "I can only type a plain app name into a launcher."
 _SYSTEM_TYPED = re.compile(
@@ -44,8 +46,13 @@ _SYSTEM_TYPED = re.compile(
 
 
 def refuse_shell(state: Focus, index: int, why: str) -> Verdict:
-    """Shell input no question could cover; said as a terminal refusal only when it is one."""
+    """Shell input no question could cover; said as a terminal refusal only when it is one, and
+    saying why in the two cases a person can do something about."""
     reason = None if state.known_shell else _UNKNOWN_REASON
+    if state.nowhere:
+        reason = _NOWHERE_REASON
+    elif why == _LINE_TAKEN and state.name:
+        reason = f"There's already text on the line in {state.name}, so I can't show you what Enter would run."
     return Verdict.refuse(Rule.SHELL_TYPING, reason, step=index, detail=f"keystrokes into {_kind(state)} ({why})")
 
 
@@ -62,7 +69,7 @@ def hold(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     if why is None and state.moved_after_hold:
         why = "keys after another window was opened"
     if why is None and not state.held and state.line:
-        why = "text typed earlier is still on the line"
+        why = _LINE_TAKEN
     if why:
         return refuse_shell(state, index, why)
     if not state.held:
