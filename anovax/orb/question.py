@@ -25,10 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 from anovax.cancel import is_stop_utterance
-from anovax.voice.answers import spoken_answer
 from anovax.orb.snapshot import OrbState, QuestionView, Snapshot
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, NO_BG, PANEL, STYLES, TEXT, YES_BG
 from anovax.orb.widgets import FONT, SMALL
+from anovax.voice.answers import spoken_answer
+
 
 def typed_answer(text: str) -> bool | None:
     """What words typed into the orb while a question is shown answer: yes, no (also "stop",
