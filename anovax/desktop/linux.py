@@ -196,7 +196,14 @@ class LinuxDesktop(RealDesktop):
             self.target_window, self._target_sig, self._aimed = info.window, (info.wm_class, info.pid), True
 
     def return_to_user(self) -> None:
-        self._targeting.return_to_user()
+        # never waits for the keyboard: a command typing now (voice, the phone) owns the focus, and
+        # moving it right after that command's keys would be the wrong window for the next ones
+        if not self._kb_lock.acquire(blocking=False):
+            return
+        try:
+            self._targeting.return_to_user()
+        finally:
+            self._kb_lock.release()
 
     def launch_identity(self) -> WindowIdentity | None:
         """What the last verified launch really opened (None: unverified, or gone since)."""
