@@ -340,3 +340,20 @@ def test_the_terminal_showing_a_tmux_session_anovax_runs_in_is_its_own_window(x_
         assert klass == TargetClass.ASSISTANT.value, why
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def test_a_calculator_gets_its_keys_paced_so_the_sum_is_right(desk, focus, started):
+    """A first-time user typed 11*11 into galculator and got 1: it drops a key that follows the last
+    within ~0.1 s (measured). Keys to a calculator are paced; the result is read from the app."""
+    needs("xclip")
+    calc = started([needs("galculator")])
+    window = window_of(focus, calc)
+    target = desk.user_target()
+    assert target.window == window and target.klass is TargetClass.TEXT, target
+    desk.aim(target, CancelToken())
+    for expression, result in (("11*11", "121"), ("250+250", "500")):
+        desk.press_keys("escape", CancelToken())
+        desk.type_text(expression, CancelToken())
+        desk.press_keys("enter", CancelToken())
+        wait_for(lambda: clipboard_text(window).strip() == result, 10.0,
+                 lambda: f"galculator to show {result} (shows {clipboard_text(window)!r})")

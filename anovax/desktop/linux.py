@@ -30,6 +30,7 @@ from typing import Any
 
 from anovax.desktop import apps, refocus
 from anovax.desktop.base import CancelToken, KeyTarget
+from anovax.desktop.identity import key_gap_s
 from anovax.desktop.linux_target import X11Targeting
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.launcher import Launcher
@@ -75,6 +76,9 @@ class LinuxDesktop(RealDesktop):
         self._target_sig: tuple[str, int | None] | None = None
         #: the target was aimed at (aim), not launched: if it closes, the keys stop
         self._aimed = False
+        #: seconds between keys for the target (calculators drop keys that come too fast)
+        self._key_gap_s = 0.0
+        self._last_key_at = 0.0
         # started now: the window the user was in before clicking the orb must already be known
         self._targeting = X11Targeting(self._display_name, self._focus_conn, vouched=getattr(settings, "apps", ()),
                                        track=self._x11 and track_focus)
@@ -119,6 +123,7 @@ class LinuxDesktop(RealDesktop):
             self._focus.watch_new_windows(False)
         self._last_launch, self.target_window = evidence, evidence.window
         self._target_sig, self._aimed = (evidence.wm_class, evidence.pid), False
+        self._key_gap_s = key_gap_s(self._targeting.identify(evidence.window))
         log.info("%s has the focus after %.3f s: window %#x %r", name, evidence.seconds, evidence.window,
                  evidence.title)
 
@@ -194,6 +199,7 @@ class LinuxDesktop(RealDesktop):
         with self._kb_lock:
             info = self._targeting.aim(target, cancel)
             self.target_window, self._target_sig, self._aimed = info.window, (info.wm_class, info.pid), True
+            self._key_gap_s = key_gap_s(target)
 
     def return_to_user(self) -> None:
         # never waits for the keyboard: a command typing now (voice, the phone) owns the focus, and
@@ -223,6 +229,20 @@ class LinuxDesktop(RealDesktop):
                 self._bind(text, all_or_nothing=True)  # usually the only keymap change for the whole text
 
     def _type_chunk(self, chunk: str) -> None:
+        if not self._key_gap_s:
+            self._type_keys(chunk)
+            return
+        for char in chunk:  # a calculator: one key at a time, each checked like a chunk
+            self._pace()
+            self._type_keys(char)
+
+    def _pace(self) -> None:
+        wait = self._last_key_at + self._key_gap_s - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._last_key_at = time.monotonic()
+
+    def _type_keys(self, chunk: str) -> None:
         with self._kb_lock:
             guarded = self._guarded()
             if guarded is not None and self.xdotool is not None:
@@ -249,6 +269,8 @@ class LinuxDesktop(RealDesktop):
     def _press_chord(self, chord: tuple[str, ...]) -> None:
         if not self._x11:
             raise PermanentToolError("I can't press keys here: that needs an X11 session and this one is Wayland-only.")
+        if self._key_gap_s:
+            self._pace()
         with self._kb_lock:
             self._check_focus()  # a chord is one or two events: the gap after the check is tiny
             if self.xdotool is None:
