@@ -79,7 +79,7 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
                     memory: Memory | None = None, bus: EventBus | None = None,
                     clock: Callable[[], float] | None = None, recover: Recover | None = DEFAULT,
                     orchestrator_options: dict[str, Any] | None = None,
-                    confirmations: Confirmations | None = None) -> Assistant:
+                    confirmations: Confirmations | None = None, witness: Desktop | None = None) -> Assistant:
     """The whole assistant, wired. Every port may be given (a fake in tests); what is not is
     made from ``settings``:
 
@@ -92,6 +92,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
     - ``clock``: the orchestrator's monotonic clock (agent TTLs, the janitor).
     - ``confirmations``: who is asked about a plan held for a yes (default: a broker with the
       settings' answer window, which front ends register with).
+    - ``witness``: a dry run's real desktop, asked only which window the keys would go to (so
+      ``--dry-run`` checks a plan as the real run would), never acted on; closed with the assistant.
     """
     # the user's own app names are apps to the offline planner too ("open the test editor")
     register_user_apps(name for app in settings.apps for name in app.names)
@@ -112,8 +114,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
         planner = make_planner(model, planner_fault, settings.planner_timeout_s)
     speaker = orchestrator = None
     # one view of the keyboard for the command, its sub-plans and its recovery turns
-    gate = GateContext(desktop, memory.session)
-    closers: list[Callable[[], None]] = []
+    gate = GateContext(desktop if desktop is not None else witness, memory.session)
+    closers: list[Callable[[], None]] = [witness.close] if witness is not None else []
     if desktop is not None:
         if speech is None:
             speech = desktop.speech if isinstance(desktop, SimulatedDesktop) else make_speech_out(state_dir(settings))

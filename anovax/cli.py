@@ -100,6 +100,17 @@ def _desktop_for(args: argparse.Namespace, settings: Settings):
         return SimulatedDesktop.plausible(user_apps=settings.apps)
 
 
+def _witness_for(args: argparse.Namespace, settings: Settings):
+    """A dry run on a real display still asks the desktop where the keys would go, so it says
+    what the real run would (a question for a terminal in front); None elsewhere."""
+    if not args.dry_run or args.simulate:
+        return None
+    try:
+        return make_desktop(settings)
+    except ConfigError:
+        return None
+
+
 def build_doctor_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="anovax doctor", description="What this machine lets AnovaX do, and what it does not.")
     parser.add_argument("--json", action="store_true", help="print the checks as JSON")
@@ -176,7 +187,7 @@ def _main(argv: list[str] | None = None) -> int:
     try:
         settings = _settings_from(args)
         logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-        assistant = build_assistant(settings, desktop=_desktop_for(args, settings))
+        assistant = build_assistant(settings, desktop=_desktop_for(args, settings), witness=_witness_for(args, settings))
     except ConfigError as exc:
         print(f"anovax: {exc.message}", file=sys.stderr)
         return EXIT_USAGE

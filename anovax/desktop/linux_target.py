@@ -73,7 +73,21 @@ class X11Targeting:
             found = self.identify(last)
             if found is not None:
                 return found
+        # nothing seen since AnovaX started (a one-shot `--text` from a terminal): the window the
+        # person raised last before ours, the next one down the stacking order
+        for window in self._below(focus, active):
+            found = self.identify(window)
+            if found is not None and found.klass is not TargetClass.ASSISTANT:
+                return found
         return unknown(why="no window of yours has had the focus" if not active else "only AnovaX's window is open")
+
+    @staticmethod
+    def _below(focus: X11Focus, active: int | None) -> list[int]:
+        try:
+            order = focus.stacking()
+        except Exception:  # noqa: BLE001 - no stacking list: nothing more to go on
+            return []
+        return [w for w in order if w != active][:8]
 
     def tracked(self) -> int | None:
         """The last window the tracker saw the user in (not re-checked); None without a tracker."""

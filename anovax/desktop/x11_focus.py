@@ -170,6 +170,12 @@ class X11Focus:
             prop = self._prop(self._root, self._clients)
             return set(prop.value) if prop is not None else set()
 
+    def stacking(self) -> list[int]:
+        """The managed top-level windows, topmost first (_NET_CLIENT_LIST_STACKING; [] without it)."""
+        with self._lock:
+            prop = self._prop(self._root, self._display.intern_atom("_NET_CLIENT_LIST_STACKING"))
+            return list(reversed(prop.value)) if prop is not None else []
+
     def watch_new_windows(self, on: bool) -> None:
         """Start (or stop) collecting top-level windows as they are created.
 
