@@ -290,3 +290,10 @@ def test_the_simulated_desktop_classifies_what_its_table_would_open():
     desk.return_to_user()
     assert desk.kinds() == ["launch", "launch", "aim", "return"]
     assert desk.user_target().app == "terminal"
+
+
+def test_a_program_run_by_an_interpreter_is_named_by_its_title():
+    """First-time user: a Tk app titled "My Notes" was asked about as "Python3.11"."""
+    found = identify(1, title="My Notes", wm_class="python3.11.Python3.11", pid=100,
+                     facts=ProcessFacts(Proc(100, "/usr/bin/python3.11", ("python3", "notes.py"))), own_pid=OWN)
+    assert found.app == "My Notes", found

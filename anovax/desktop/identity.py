@@ -21,6 +21,7 @@ The rules, first match wins:
 from __future__ import annotations
 
 import configparser
+import re
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -202,7 +203,10 @@ def identify(window: int | None, *, title: str, wm_class: str, pid: int | None, 
 
     def made(klass: TargetClass, why: str, app: str = "", cats: tuple[str, ...] = ()) -> WindowIdentity:
         exe = facts.proc.exe if facts is not None else ""
-        return WindowIdentity(window=window, title=title, app=app or label or PurePath(exe).name or title,
+        shown = app or label or PurePath(exe).name or title
+        if title and _RUNTIME_NAME.fullmatch(shown.casefold()):
+            shown = title  # "Python3.11" says nothing about a Tk app called "My Notes": its title does
+        return WindowIdentity(window=window, title=title, app=shown,
                               klass=klass, pid=pid, exe=exe, categories=cats,
                               why=f"{why} (pid from {pid_from})" if pid_from and pid is not None else why)
 
@@ -223,6 +227,9 @@ def identify(window: int | None, *, title: str, wm_class: str, pid: int | None, 
     klass, why, name, cats = classify_program(facts.proc, wm_class=wm_class, entries=entries, vouched=vouched)
     return made(klass, why, name, cats)
 
+
+#: the names of interpreters and runtimes a program's window may carry instead of its own name
+_RUNTIME_NAME = re.compile(r"(?:python|pypy|java|node|electron|wish|tclsh|perl|ruby|mono|dotnet|tk)[\d.]*")
 
 #: calculators read keys as button presses and drop one that comes within ~0.1 s of the last
 #: (measured with galculator under Xvfb: "11*11" typed at full speed gave 1, 50 ms apart still 1,
