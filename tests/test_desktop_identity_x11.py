@@ -265,10 +265,11 @@ def test_a_window_swapped_in_between_chunks_stops_the_typing(desk, focus, starte
     desk.aim(target, CancelToken())
     text = "".join(f"{i:03d}," for i in range(40))  # 160 characters, 20 chunks
     token = ThiefToken(3, lambda: activate(focus, other))
-    with pytest.raises(PermanentToolError, match="Focus moved to intruder"):
+    with pytest.raises(PermanentToolError, match="Focus moved to intruder") as stopped:
         desk.type_text(text, token)
     assert token.passed in (3, 4)  # the chunk the switch happened in, or the next under load
     typed = text[: (token.passed - 1) * TYPE_CHUNK_CHARS]
+    assert stopped.value.message.endswith(f"I had typed {len(typed)} of {len(text)} characters.")
     activate(focus, pad)
     wait_for(lambda: clipboard_text(pad) == typed, 10.0, lambda: f"mousepad to hold exactly {typed!r}")
     assert not intruder_out.exists() or intruder_out.read_text() == ""  # the rest never arrived anywhere

@@ -163,7 +163,14 @@ class RealDesktop:
         typed = 0
         for chunk in chunks(text):
             cancel.check()
-            self._type_chunk(chunk)
+            try:
+                self._type_chunk(chunk)
+            except PermanentToolError as exc:
+                if not typed or exc.code != "focus_moved":
+                    raise
+                # the person must know some of it is already in their window
+                raise PermanentToolError(f"{exc.message} I had typed {typed} of {len(text)} characters.",
+                                         code=exc.code) from exc
             typed += len(chunk)
         return typed
 
