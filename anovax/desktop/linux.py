@@ -44,6 +44,9 @@ __all__ = ["RECYCLE_AFTER_S", "XDOTOOL_DELAY_MS", "LinuxDesktop", "X11Keymap", "
 
 log = logging.getLogger(__name__)
 
+#: how long the installed apps' desktop entries are reused before they are read again
+ENTRIES_TTL_S = 30.0
+
 #: milliseconds between keystrokes within a chunk (xdotool's default is 12); 1 ms was
 #: enough for a Tk window to keep up here, measured at ~800 characters per second
 XDOTOOL_DELAY_MS = 1
@@ -79,6 +82,7 @@ class LinuxDesktop(RealDesktop):
         #: seconds between keys for the target (calculators drop keys that come too fast)
         self._key_gap_s = 0.0
         self._last_key_at = 0.0
+        self._entries: tuple[float, list[apps.DesktopEntry]] | None = None
         # started now: the window the user was in before clicking the orb must already be known
         self._targeting = X11Targeting(self._display_name, self._focus_conn, vouched=getattr(settings, "apps", ()),
                                        track=self._x11 and track_focus)
@@ -88,7 +92,13 @@ class LinuxDesktop(RealDesktop):
     # -- launching: wait for the app's window -------------------------------------------
 
     def _desktop_entries(self) -> Iterator[apps.DesktopEntry]:
-        yield from apps.desktop_entries(apps.application_dirs(os.environ))
+        # read again at most every ENTRIES_TTL_S: parsing every entry costs ~7 ms, and the gate asks
+        # for each app a plan opens (classify_app); an app installed meanwhile shows up within it
+        now = time.monotonic()
+        cached = self._entries
+        if cached is None or now - cached[0] > ENTRIES_TTL_S:
+            cached = self._entries = (now, apps.desktop_entries(apps.application_dirs(os.environ)))
+        yield from cached[1]
 
     def _focus_conn(self) -> X11Focus | None:
         if self._focus is None and not self._focus_failed and self._x11:

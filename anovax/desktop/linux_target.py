@@ -33,6 +33,7 @@ class X11Targeting:
         self._focus_conn = focus
         self._vouched = tuple(vouched)
         self._identifier: X11Identifier | None = None
+        self._offline: X11Identifier | None = None
         self._tracker: ActiveWindowTracker | None = None
         if track:
             try:
@@ -109,7 +110,9 @@ class X11Targeting:
     def classify_argv(self, argv: tuple[str, ...]) -> TargetClass:
         identifier = self.identifier()
         if identifier is None:  # no X: the entries and /proc still tell, the window is not needed
-            identifier = X11Identifier(lambda _w: None, lambda _w: None, vouched=self._vouched)
+            if self._offline is None:  # kept, so its entries are read once, not per question
+                self._offline = X11Identifier(lambda _w: None, lambda _w: None, vouched=self._vouched)
+            identifier = self._offline
         return identifier.classify_argv(argv)
 
     def aim(self, target: WindowIdentity, cancel: CancelToken) -> WindowInfo:
