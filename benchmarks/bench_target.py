@@ -105,8 +105,9 @@ def gate_figures() -> list[str]:
     from anovax.safety import safety_check
 
     shell = WindowIdentity(window=1, title="user@host: ~", app="xterm", klass=TargetClass.SHELL, pid=2)
-    records = [json.loads(line) for path in CORPORA if path.exists() for line in path.read_text().splitlines()
-               if line.strip()]
+    # split on "\n" only: a case may hold U+2028, which str.splitlines() would split on
+    lines = [line for path in CORPORA if path.exists() for line in path.read_text(encoding="utf-8").split("\n")]
+    records = [json.loads(line) for line in lines if line.strip()]
     plans = [r for r in records if r.get("plan_format") != "raw"]
     times = []
     for _ in range(5):
