@@ -25,6 +25,7 @@ from anovax.errors import PermanentToolError
 from anovax.settings import Settings
 from anovax.target import TargetClass
 from helpers import wait_for
+from test_desktop_focus import ThiefToken
 
 tk = pytest.importorskip("tkinter", reason="the Tk windows need Tk (Debian package python3-tk)")
 pytest.importorskip("Xlib", reason="identity needs python-xlib")
@@ -235,20 +236,6 @@ def test_the_orb_is_the_assistant_and_the_user_target_is_the_window_before_it(de
     assert focus.focused(pad)
     desk.type_text("hello from aim", CancelToken())
     wait_for(lambda: clipboard_text(pad) == "hello from aim", 10.0, "mousepad to hold the text")
-
-
-class ThiefToken(CancelToken):
-    """As chunk ``steal_at`` starts, lets another window take the focus (see test_desktop_focus)."""
-
-    def __init__(self, steal_at: int, steal) -> None:
-        super().__init__()
-        self.passed, self._steal_at, self._steal = 0, steal_at, steal
-
-    def check(self) -> None:
-        super().check()
-        self.passed += 1
-        if self.passed == self._steal_at:
-            self._steal()
 
 
 def test_a_window_swapped_in_between_chunks_stops_the_typing(desk, focus, started, tmp_path):
