@@ -21,6 +21,7 @@ from anovax.memory import KeyState, SessionState
 from anovax.outcome import Outcome
 from anovax.plan import Plan, Step
 from anovax.safety import keys as keynames
+from anovax.safety.focus import encode
 from anovax.target import TargetClass, WindowIdentity
 from anovax.toolspec import Sink
 from anovax.tools import TOOLS, ToolRegistry
@@ -43,7 +44,8 @@ def typed_after(steps: Iterable[Step], typed: str = "", registry: ToolRegistry =
             if sink is Sink.APP:
                 line = ""
             elif sink is Sink.TYPED:
-                line = (line + value).rsplit("\n", 1)[-1]
+                # the gate's line encoding (safety/focus.py): "<" as <lt>, keys as <name>
+                line = (line + value.replace("<", "<lt>").replace("\r", "\n")).rsplit("\n", 1)[-1]
             elif sink is Sink.KEYS:
                 line = _after_keys(line, value)
     return line[-_MAX_CARRIED:]
@@ -61,7 +63,12 @@ def _after_keys(line: str, keys: str) -> str:
             line = ""  # the keys now go to another window, whose line we know nothing of
         else:
             char = keynames.typed_char(chord)
-            line += char if char is not None and char != "\n" else "<" + "+".join(sorted(chord)) + ">"
+            if char == "<":
+                line += "<lt>"
+            elif char is not None and len(char) == 1 and char.isprintable():
+                line += char
+            else:
+                line += encode(chord)
     return line
 
 

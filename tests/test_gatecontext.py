@@ -86,3 +86,11 @@ def test_it_means_the_app_the_session_opened_until_the_user_goes_to_another_wind
     assert gate.current_app(PAD, "notepad") == "notepad"  # still where the last command left the keys
     assert gate.current_app(calc, "notepad") == "Galculator"  # the user went elsewhere
     assert gate.current_app(None, "notepad") == "notepad"
+
+
+def test_the_carried_line_is_in_the_gates_own_encoding():
+    from anovax.safety.focus import decode_for_scan
+    line = typed_after(steps(("type_text", {"text": "a<b"}), ("press_keys", {"keys": "ctrl+a"}),
+                             ("type_text", {"text": "rm"})))
+    assert line == "a<lt>b<ctrl+a>rm"
+    assert decode_for_scan(line) == "a<brm"
