@@ -21,55 +21,43 @@ from anovax.memory import KeyState, SessionState
 from anovax.outcome import Outcome
 from anovax.plan import Plan, Step
 from anovax.safety import keys as keynames
-from anovax.safety.focus import encode
+from anovax.safety.focus import Focus
 from anovax.target import TargetClass, WindowIdentity
 from anovax.toolspec import Sink
 from anovax.tools import TOOLS, ToolRegistry
 
-#: keys that submit the line typed so far ("ctrl+enter" sends a chat message, "ctrl+m" is Return)
-_SUBMITS = frozenset({frozenset({"enter"}), frozenset({"ctrl", "enter"}), frozenset({"shift", "enter"}),
-                      frozenset({"ctrl", "m"}), frozenset({"ctrl", "j"})})
 #: at most this much of a line is carried to the next command (the gate's own tail is shorter)
 _MAX_CARRIED = 2000
 
 
 def typed_after(steps: Iterable[Step], typed: str = "", registry: ToolRegistry = TOOLS) -> str:
-    """The text on the target's line after ``steps`` ran, starting from ``typed``: a newline or a
-    submit key starts a new line, an app opened or a window switch starts from nothing (another
-    window), and any other key is kept as ``<key>`` because it may edit what an Enter submits."""
-    line = typed
+    """The text on the target's line after ``steps`` ran, starting from ``typed``, in the gate's own
+    line encoding (``anovax.safety.focus.Focus``: a newline or Enter submits, other keys are kept
+    as ``<key>`` because they may edit what an Enter submits); an app opened or a window switch
+    starts from nothing (another window, whose line the desktop will report)."""
+    line = Focus(klass=None, line=typed)
     for step in steps:
         spec = registry.get(step.tool)
         for sink, value in (spec.texts(step.params) if spec is not None else ()):
             if sink is Sink.APP:
-                line = ""
+                line.line = ""
             elif sink is Sink.TYPED:
-                # the gate's line encoding (safety/focus.py): "<" as <lt>, keys as <name>
-                line = (line + value.replace("<", "<lt>").replace("\r", "\n")).rsplit("\n", 1)[-1]
+                line.note_text(value)
             elif sink is Sink.KEYS:
-                line = _after_keys(line, value)
-    return line[-_MAX_CARRIED:]
+                _note_keys(line, value)
+    return line.line[-_MAX_CARRIED:]
 
 
-def _after_keys(line: str, keys: str) -> str:
+def _note_keys(line: Focus, keys: str) -> None:
     try:
         chords = keynames.parse(keys)
     except Exception:  # an unparsable key string never ran (the gate refuses it): nothing changes
-        return line
+        return
     for chord in chords:
-        if chord in _SUBMITS:
-            line = ""
-        elif chord in keynames.WINDOW_SWITCH or chord in keynames.FOCUS_MOVERS:
-            line = ""  # the keys now go to another window, whose line we know nothing of
+        if chord in keynames.WINDOW_SWITCH or chord in keynames.FOCUS_MOVERS:
+            line.line = ""  # the keys now go to another window
         else:
-            char = keynames.typed_char(chord)
-            if char == "<":
-                line += "<lt>"
-            elif char is not None and len(char) == 1 and char.isprintable():
-                line += char
-            else:
-                line += encode(chord)
-    return line
+            line.note_key(chord)
 
 
 class GateContext:

@@ -8,6 +8,7 @@ sub-plan), before the batch whose keys they prepare.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from anovax.confirm import Confirmations, Reply, denied_message
@@ -64,18 +65,9 @@ class Handover:
             return Denied(denied_message(reply, verdict.target, "type into" if "type" in verdict.action else "do that in"))
         if target is None:
             return None
-        owner = f"{command_id}.confirm"
-        token = CancelToken(cancel)
-        try:
-            self.locks.acquire(("kb_mouse",), owner, token)
-            refocus(self.desktop, target, token)
-        except AnovaXError as exc:
-            if isinstance(exc, Cancelled):
-                raise
-            return Denied(exc.message, failed=True)
-        finally:
-            self.locks.release_all(owner)
-        return None
+        failed = self._holding_keyboard(f"{command_id}.confirm", cancel,
+                                        lambda token: refocus(self.desktop, target, token))
+        return Denied(failed, failed=True) if failed is not None else None
 
     def keyboard(self, step: Step) -> bool:
         spec = self.registry.get(step.tool)
@@ -91,11 +83,16 @@ class Handover:
 
     def aim(self, target: WindowIdentity, command_id: str, cancel: CancelToken | None) -> str | None:
         """Point the keyboard at ``target`` before the plan's first key; why not, or None."""
-        owner = f"{command_id}.aim"
+        return self._holding_keyboard(f"{command_id}.aim", cancel, lambda token: aim(self.desktop, target, token))
+
+    def _holding_keyboard(self, owner: str, cancel: CancelToken | None,
+                          move: Callable[[CancelToken], None]) -> str | None:
+        """``move`` the focus under the ``kb_mouse`` lock (no agent types meanwhile); why it could
+        not, or None. A stop is raised, never returned."""
         token = CancelToken(cancel)
         try:
             self.locks.acquire(("kb_mouse",), owner, token)
-            aim(self.desktop, target, token)
+            move(token)
         except AnovaXError as exc:
             if isinstance(exc, Cancelled):
                 raise
