@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import ntpath
+import threading
 import time
 from collections.abc import Callable
 
@@ -125,3 +126,34 @@ class FrontTargeting:
         if tracker is not None:
             tracker.close()
 
+
+
+class FrontTargetMethods:
+    """The desktop port's ``user_target``, ``aim`` and ``return_to_user`` for the adapters that
+    identify the front window or app through a ``FrontTargeting`` (Windows, macOS)."""
+
+    #: the identity's id the focus guard compares: the window (Windows) or the app's pid (macOS)
+    GUARD_ID = "window"
+    _targeting: FrontTargeting
+    _kb_lock: threading.Lock
+    target_window: int | None
+    _aimed: bool
+
+    def user_target(self) -> WindowIdentity | None:
+        """The front window unless it is AnovaX's, else the last one the user was in."""
+        return self._targeting.user_target()
+
+    def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
+        """Bring ``target`` to the front, verify it, and guard every run typed from then on."""
+        with self._kb_lock:
+            self._targeting.aim(target, cancel)
+            self.target_window, self._aimed = getattr(target, self.GUARD_ID), True
+
+    def return_to_user(self) -> None:
+        # never waits for the keyboard: a command typing now keeps the focus (as on Linux)
+        if not self._kb_lock.acquire(blocking=False):
+            return
+        try:
+            self._targeting.return_to_user()
+        finally:
+            self._kb_lock.release()

@@ -39,7 +39,7 @@ from typing import Any
 
 from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, LaunchEvidence
-from anovax.desktop.front_target import FrontTargeting, mac_identity
+from anovax.desktop.front_target import FrontTargetMethods, FrontTargeting, mac_identity
 from anovax.desktop.known_apps import mac_bundle
 from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacApi, MacFront
 from anovax.desktop.launcher import SETTLE_S, Launcher
@@ -117,11 +117,13 @@ def wait_for_front(api: MacApi, proc: subprocess.Popen[bytes], name: str, cancel
             raise TransientToolError(f"{name} did not open a window in time.", code="no_window")
 
 
-class MacDesktop(RealDesktop):
+class MacDesktop(FrontTargetMethods, RealDesktop):
     """macOS desktop."""
 
     name = "macos"
     platform = "macos"
+    #: the focus guard compares the front app's pid (window ids need Accessibility)
+    GUARD_ID = "pid"
 
     def __init__(self, settings: Any = None, *, launcher: Launcher | None = None,
                  which: Callable[[str], str | None] = shutil.which, api: MacApi | None = None,
@@ -151,10 +153,6 @@ class MacDesktop(RealDesktop):
         front = self._api.frontmost()
         return mac_identity(front.pid, front.name, front.bundle_id, front.title, os.getpid()) if front else None
 
-    def user_target(self) -> WindowIdentity | None:
-        """The front app unless it is AnovaX, else the last app the user was in (by bundle id)."""
-        return self._targeting.user_target()
-
     def classify_app(self, name: str) -> TargetClass | None:
         """The class of the bundle ``name`` would open (its Info.plist's bundle id), not opened."""
         try:
@@ -164,15 +162,6 @@ class MacDesktop(RealDesktop):
         except PermanentToolError:
             return TargetClass.UNKNOWN
         return (mac_bundle(self._api.bundle_id(bundle)) if bundle else None) or TargetClass.UNKNOWN
-
-    def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
-        """Bring ``target``'s app to the front, verify it, and guard every run typed from then on."""
-        with self._kb_lock:
-            self._targeting.aim(target, cancel)
-            self.target_window, self._aimed = target.pid, True
-
-    def return_to_user(self) -> None:
-        self._targeting.return_to_user()
 
     def launch_identity(self) -> WindowIdentity | None:
         """What the last verified launch brought to the front (None: unverified)."""

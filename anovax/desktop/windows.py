@@ -54,7 +54,7 @@ from anovax.desktop import apps
 from anovax.desktop.apps import normalise_name
 from anovax.desktop.apps import normalise_title as normalise
 from anovax.desktop.base import CancelToken, LaunchEvidence
-from anovax.desktop.front_target import FrontTargeting, windows_identity
+from anovax.desktop.front_target import FrontTargetMethods, FrontTargeting, windows_identity
 from anovax.desktop.known_apps import windows_image
 from anovax.desktop.launcher import SETTLE_S, Launcher
 from anovax.desktop.real import RealDesktop
@@ -176,7 +176,7 @@ def wait_for_foreground(api: WinApi, proc: subprocess.Popen[bytes], name: str, b
             raise TransientToolError(f"{name} did not open a window in time.", code="no_window")
 
 
-class WindowsDesktop(RealDesktop):
+class WindowsDesktop(FrontTargetMethods, RealDesktop):
     """Windows 10/11 desktop."""
 
     name = "windows"
@@ -253,10 +253,6 @@ class WindowsDesktop(RealDesktop):
         hwnd = self._api.foreground_window()
         return self.identify(hwnd) if hwnd else None
 
-    def user_target(self) -> WindowIdentity | None:
-        """The foreground window unless it is AnovaX's, else the last window the user was in."""
-        return self._targeting.user_target()
-
     def classify_app(self, name: str) -> TargetClass | None:
         """The class of the program ``name`` would start (its image name), without starting it."""
         try:
@@ -265,15 +261,6 @@ class WindowsDesktop(RealDesktop):
         except PermanentToolError:
             return TargetClass.UNKNOWN
         return windows_image(resolved.argv[0]) or TargetClass.UNKNOWN
-
-    def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
-        """Bring ``target`` to the foreground, verify it, and guard every run typed from then on."""
-        with self._kb_lock:
-            self._targeting.aim(target, cancel)
-            self.target_window, self._aimed = target.window, True
-
-    def return_to_user(self) -> None:
-        self._targeting.return_to_user()
 
     def launch_identity(self) -> WindowIdentity | None:
         """What the last verified launch really opened (None: unverified, or gone since)."""
