@@ -27,6 +27,19 @@ _CP = (
     r"cmd(?:\.exe)?[ ]+/[ck])(?:[ ]+-\S+)*[ ]+)*"
 )
 _ARGS = r"(?:[ ]+-\S+)*"  # optional flags
+#: what follows a tool's name in a sentence rather than on a command line: punctuation and a
+#: space, the end of the line, or an English function word (a closed class: "never run sudo on
+#: a shared machine", "use netsh only if IT asks", "change your passwd yearly"). None of these is
+#: an argument that makes the tool do anything, so the word alone is prose, not a command
+_FUNCTION_WORDS = (
+    "on|in|to|for|from|with|without|by|of|about|as|into|onto|over|under|only|just|again|too|also|and|or|but|"
+    "nor|so|yet|if|when|whenever|unless|until|while|because|since|though|although|before|after|then|than|"
+    "is|are|was|were|be|been|being|am|will|would|can|could|should|shall|may|might|must|does|did|has|have|"
+    "had|the|an?|this|that|these|those|it|its|your|my|our|their|his|her|here|there|yearly|daily|weekly|"
+    "monthly|regularly|often|sometimes|never|always|carefully|first|anymore|anyway|yourself|itself|"
+    "access|rights|privileges?|permissions?|password|group|mode|prompt|etc|e\\.g|i\\.e"
+)
+_PROSE_TAIL = rf"(?:[.,!?:)\"']+(?:[ ]|$)|[ ]?$|'s(?![\w-])|[ ](?:{_FUNCTION_WORDS})(?![\w-]))"
 
 
 class _Word(str):
@@ -38,6 +51,12 @@ class _Word(str):
 
 def _w(names: str) -> _Word:
     return _Word(rf"(?:{names}){_R}")
+
+
+def _prose_ok(names: str) -> list[str]:
+    """A tool's name that is also a word people write: refused in command position, or with
+    anything but prose after it (``sudo rm``, ``passwd root``, ``netsh advfirewall``)."""
+    return [_Word(rf"(?:{names}){_R}(?!{_PROSE_TAIL})"), _CP + rf"(?:{names}){_R}"]
 
 
 _SHELLS = r"sh|bash|zsh|dash|ksh|csh|tcsh|fish|ash|mksh|yash"
@@ -110,7 +129,8 @@ _POWER = [
 ]
 
 _PRIVILEGE = [
-    _w("sudo|doas|pkexec|gsudo|runas|visudo|su\\.exe|setcap|psexec|psexec64|paexec"),
+    *_prose_ok("sudo|doas|pkexec|gsudo|runas|visudo"),
+    _w("su\\.exe|setcap|psexec|psexec64|paexec"),
     _CP + r"su(?:[ ]+(?:-\S*|root))*[ ]*(?:$|[;&|\n])",
     _w("su") + r"[ ]+(?:-[lcm]?|root|\w+[ ]+-c)(?:[ ]|$)",
     r"-verb[ ]+runas",
@@ -134,7 +154,7 @@ _CREDENTIAL = [
     r"\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh[/\\]hosts",
     r"\blogin data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b",
     r"/etc/(?:shadow|gshadow|master\.passwd)",
-    _w("passwd"),
+    *_prose_ok("passwd"),
     r"\\config\\(?:sam|security|system)\b|\bhklm\\(?:sam|security)\b|\bhkey_local_machine\\(?:sam|security)\b",
     _w("reg") + r"[ ]+save",
     _w("lsass|procdump|procdump64|sekurlsa|mimikatz|lazagne|secretsdump|pypykatz|rubeus|hashcat|vaultcmd|cmdkey"),
@@ -147,8 +167,9 @@ _CREDENTIAL = [
 ]
 
 _SECURITY = [
-    _w("netsh|auditpol|fsutil|wevtutil|mountvol|takeown|cacls|icacls|xcacls|attrib|regedit|regedt32|regini|"
-       "secedit|mpcmdrun|modprobe|insmod|rmmod|csrutil|spctl|bcdboot"),
+    *_prose_ok("netsh|auditpol|fsutil|wevtutil|mountvol|takeown|cacls|icacls|xcacls|attrib|regedit|regedt32|regini|"
+               "secedit|csrutil|spctl"),
+    _w("mpcmdrun|modprobe|insmod|rmmod|bcdboot"),
     _w("set-mppreference|add-mppreference|remove-mppreference|set-executionpolicy|set-netfirewallprofile|"
        "disable-netfirewallrule|new-netfirewallrule|set-itemproperty|new-itemproperty|remove-itemproperty|"
        "set-service|stop-service|remove-service|clear-eventlog|remove-eventlog|disable-bitlocker|"
@@ -172,7 +193,8 @@ _SECURITY = [
 ]
 
 _PERSISTENCE = [
-    _w("schtasks|crontab|register-scheduledtask|new-scheduledtask\\w*|new-service|set-wmiinstance|register-wmievent"),
+    *_prose_ok("schtasks|crontab"),
+    _w("register-scheduledtask|new-scheduledtask\\w*|new-service|set-wmiinstance|register-wmievent"),
     _w("at") + r"[ ]+\d{1,2}:\d{2}[ ]+(?:/(?:every|next|interactive|delete)\b|\S+\.(?:exe|bat|cmd|ps1)\b)",
     r"/etc/cron|/var/spool/cron|/etc/rc\.local|/etc/init\.d|/etc/systemd/system|\.config/autostart",
     _w("systemctl") + r"[ ]+enable",
@@ -209,7 +231,11 @@ _NETWORK = [
 
 _EXEC = [
     r"\$\(",  # command substitution
-    r"`[ ]*[\w$/.\\~-][^`\n]*`",  # backtick substitution
+    # backtick substitution used to build a command: glued to a word (r`echo m`), or where a
+    # command starts with arguments after it; Markdown's `ls -la` in a sentence is only text (the
+    # inside is scanned like the rest, and `echo rm` is read as rm by decode's variants)
+    r"[\w$]`[^`\n]+`|`[^`\n]+`[\w$]",
+    _CP + r"`[^`\n]+`[ ]+(?:-\w|[/~$\\])",
     r"\$\{?ifs\}?",
     r"\$\{[^}\n]*[:#%/^,!]",  # ${PATH:0:1} and friends
     r"\$\{?[a-z_]\w*\}?\$\{?[a-z_]\w*",  # $a$b

@@ -14,6 +14,8 @@ import html
 import re
 from urllib.parse import unquote
 
+from anovax.safety.expand import expand
+
 # --- shell quoting and escapes (operate on folded, lower-case text) ---------------------
 
 #: 'Stop-Com'+'puter' and "sh"+"utdown": PowerShell/JS string concatenation
@@ -87,6 +89,9 @@ def variants(folded: str) -> tuple[str, ...]:
         out.append(unglob(dq))
     if "/" in folded or "\\" in folded:
         out.append(dequote(basenames(unglob(folded))))
+    expanded = expand(folded)
+    if expanded != folded:
+        out.append(dequote(expanded))  # x=rm; $x -rf ~ reads as rm -rf ~
     return tuple(dict.fromkeys(out))
 
 

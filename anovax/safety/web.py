@@ -37,6 +37,8 @@ _UNC = re.compile(r"\\\\[^\\\s]+\\|\\\\[?.]\\|^//[^/\s]+/")
 _URL_WITH_QUERY = re.compile(
     r"(?:https?://|(?<![\w@.-])(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?/)[^\s?#]*\?[^\s#]*=", re.I
 )
+#: a query that is one path (no words after it) or ends in a file name with an extension
+_LONE_PATH = re.compile(r"^\S+$|\.\w{1,5}$")
 _URL_USERINFO = re.compile(r"https?://[^\s/@]+@", re.I)
 _URLISH = re.compile(
     r"https?://|\bwww\.|(?<![\w@.-])(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?/|\?[\w.-]+=|\b\d{1,3}(?:\.\d{1,3}){3}\b", re.I
@@ -62,8 +64,10 @@ def scheme_problem(text: str, *, query: bool) -> str | None:
             pass  # a web link, or prose such as "Note: buy milk"
         elif dangerous or rest.startswith("//"):
             return f"{scheme}: link"
-        elif query and len(scheme) == 1 and rest[0] in "\\/":
-            return "local file path"  # C:\Windows\System32\cmd.exe handed to a URL opener
+        elif query and len(scheme) == 1 and rest[0] in "\\/" and _LONE_PATH.search(url):
+            # C:\Windows\System32\cmd.exe handed to a URL opener; a question that starts with a
+            # path ("C:\Windows\System32 is huge, why") is only text in the URL-encoded query
+            return "local file path"
     if not query:
         # typed text: every line is submitted by its Enter, so check each line's start too
         for line in plain(text).splitlines()[1:]:
