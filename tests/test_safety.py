@@ -253,7 +253,8 @@ def test_gui_only_destruction_is_refused(steps: list[dict[str, Any]]) -> None:
 @pytest.mark.parametrize(
     "steps",
     [
-        [step("open_app", name="notepad"), step("press_keys", keys="ctrl+a"), step("press_keys", keys="delete")],
+        # select all + delete in an editor is asked about since issue 17 (tests/test_safety_gui_sequences.py)
+        [step("open_app", name="notepad"), step("press_keys", keys="ctrl+a"), step("press_keys", keys="ctrl+c")],
         [step("press_keys", keys="alt+f4")],
         [step("open_app", name="notepad"), step("type_text", text="We will delete the old invoices."),
          step("press_keys", keys="enter")],

@@ -131,7 +131,8 @@ def test_key_effects() -> None:
     assert keys.denied(frozenset({"win", "r"})).rule == "launcher_hotkey"
     assert keys.denied(frozenset({"win", "shift", "r"})).rule == "launcher_hotkey"  # extra modifiers do not help
     assert keys.denied(frozenset({"alt", "y"})).rule == "elevation"
-    assert keys.denied(frozenset({"shift", "delete"})).rule == "gui_destructive"
+    # permanent delete is asked about where the window is not named (issue 17), not refused on sight
+    assert keys.denied(frozenset({"shift", "delete"})) is None and keys.PERMANENT_DELETE == {"shift", "delete"}
     assert keys.denied(frozenset({"alt", "f4"})) is None and keys.denied(frozenset({"ctrl", "a"})) is None
     assert keys.typed_char(frozenset({"shift", "a"})) == "a" and keys.typed_char(frozenset({"ctrl", "a"})) is None
     assert keys.typed_char(frozenset({"enter"})) == "\n" and keys.typed_char(frozenset({"backspace"})) == "\b"

@@ -133,6 +133,19 @@ _SYSTEM_APPS = frozenset(
      "windows defender", "defender", "msconfig", "system configuration", "recovery", "backup",
      "disk utility", "gnome disks", "gparted", "mmc", "taskschd.msc", "task scheduler", "windows update"]
 )
+#: app stores: their search box is harmless, but what is typed there may be installed
+_APP_STORES = frozenset(
+    ["microsoft store", "ms store", "windows store", "store", "app store", "appstore", "mac app store",
+     "gnome software", "software", "ubuntu software", "snap store", "snap-store", "snapstore", "software center",
+     "ubuntu software center", "discover", "plasma discover", "play store", "google play", "google play store",
+     "pamac", "pamac manager", "add/remove software", "software manager", "mintinstall", "appcenter", "flathub"]
+)
+#: parts of a folded, squeezed app name that end the session or power the computer off
+_SESSION_END = re.compile(r"log(?:out|off)|signout|shutdown|poweroff|reboot|restart|hibernate|sessionquit|"
+                          r"endsession|exitsession|leavesession|lockandquit")
+#: parts of a folded, squeezed app name that reset, reinstall or wipe the system
+_SYSTEM_RESET = re.compile(r"systemreset|factoryreset|resetthispc|resetpc|recovery|reinstall|"
+                           r"eraseallcontent|wipedevice|freshstart|recoverydrive|recoveryenvironment|refreshpc")
 
 
 class AppKind(str, Enum):
@@ -145,6 +158,12 @@ class AppKind(str, Enum):
     RECYCLE_BIN = "recycle_bin"
     FILE_MANAGER = "file_manager"
     SYSTEM = "system"
+    #: log out, shut down, restart: opening one ends the session (asked first)
+    SESSION_END = "session_end"
+    #: reset this PC, factory reset, recovery: opening one can wipe the system (refused)
+    SYSTEM_RESET = "system_reset"
+    #: an app store (its search is fine; remote-control software typed there is not)
+    APP_STORE = "app_store"
     OTHER = "other"
 
 
@@ -184,8 +203,15 @@ def kind(name: str) -> AppKind:
         return AppKind.IDE
     if key in _FILE_MANAGERS or joined in _FILE_MANAGERS:
         return AppKind.FILE_MANAGER
+    squeezed = "".join(words)
+    if _SYSTEM_RESET.search(squeezed):
+        return AppKind.SYSTEM_RESET
+    if _SESSION_END.search(squeezed):
+        return AppKind.SESSION_END
     if key in _SYSTEM_APPS or joined in _SYSTEM_APPS:
         return AppKind.SYSTEM
+    if key in _APP_STORES or joined in _APP_STORES:
+        return AppKind.APP_STORE
     return AppKind.OTHER
 
 

@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from anovax.safety import keys
+from anovax.safety import gui, keys
 from anovax.safety.apps import AppKind
 from anovax.safety.context import Context
 from anovax.safety.focus import DESKTOP, FILE_DIALOG, LAUNCHER, UNKNOWN_LINE, Focus
@@ -95,6 +95,9 @@ def check(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict 
         if not _plain_shell_key(chord, char):
             return refuse_shell(state, index, "a key the question could not show")
         return hold(state, char or "", ctx, index)
+    verdict = gui.chord(state, chord, ctx, index)
+    if verdict:
+        return verdict
     state.note_key(chord)
     return _transition(state, chord, ctx, index)
 
@@ -179,7 +182,7 @@ def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Ve
         # the same app, so the question may name it, but nothing vouches for where the keys go
         state.point(TargetClass.UNKNOWN, state.name, state.where, state.line)
     elif chord == keys.SELECT_ALL:
-        state.selected_all = True
+        state.selected_all = state.omnibox_from is None  # in the address bar it selects the address
     elif "delete" in chord and state.selected_all:
         state.deleted_all = True
     elif state.klass in _VOUCHED_OR_UNSTATED:
@@ -188,4 +191,7 @@ def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Ve
         state.paste_step = index
     if chord in keys.ADDRESS_BAR:
         state.address_bar = True
+        if state.klass in (None, TargetClass.BROWSER):
+            # what is typed next is opened as an address or searched for (``gui``)
+            state.omnibox_from, state.selected_all = len(state.line), False
     return None

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from anovax.safety import keys, targets
 from anovax.safety.context import Context
+from anovax.safety.verdict import Verdict
 from anovax.target import TargetClass
 
 LAUNCHER = "launcher"
@@ -36,6 +37,12 @@ FILE_DIALOG = "file_dialog"
 UNKNOWN_LINE = "<unknown>"
 _MODIFIER_ORDER = ("ctrl", "alt", "shift", "win", "fn")
 _TOKEN = re.compile(r"<([^<>\s]+)>")
+#: keys that put the keys into a browser's address (or search) bar, as the line encoding writes them
+_ADDRESS_TOKENS = frozenset({"ctrl+l", "alt+d", "f6", "ctrl+k", "ctrl+e"})
+#: keys after which the address bar no longer has the keys
+_LEAVE_TOKENS = frozenset({"escape", "tab", "shift+tab"})
+#: keys that leave a selection as it was (copy)
+KEEPS_SELECTION = frozenset({"ctrl+c", "ctrl+insert"})
 
 
 @dataclass
@@ -74,6 +81,11 @@ class Focus:
     held_name: str = ""
     #: an app was opened after shell input was held: later keys may go to either window
     moved_after_hold: bool = False
+    #: where in ``line`` the text typed into a browser's address bar starts; None when the keys do
+    #: not go to an address bar (what is typed there is opened as an address or searched for)
+    omnibox_from: int | None = None
+    #: the one GUI question a plan may need (select all + delete, log out...): ``anovax.safety.gui``
+    question: Verdict | None = None
 
     @property
     def shell_input(self) -> bool:
@@ -93,6 +105,12 @@ class Focus:
             self.moved_after_hold = True  # the question names the window the held input went to
         self.klass, self.name, self.where, self.line = klass, name, where, line
         self.selected_all = self.deleted_all = self.nowhere = False
+        self.omnibox_from = None
+
+    @property
+    def address(self) -> str:
+        """What has been typed into the address bar so far ("" when it does not have the keys)."""
+        return "" if self.omnibox_from is None else decode_for_scan(self.line[self.omnibox_from:])
 
     def lose(self) -> None:
         """The focus moved somewhere nobody named (a window switch, a closed window, a sub-task)."""
@@ -102,11 +120,14 @@ class Focus:
         """Typed text lands on the line; each newline submits it."""
         line = self.line + text.replace("<", "<lt>").replace("\r", "\n")
         self.line = line.rsplit("\n", 1)[-1]
+        if "\n" in line:
+            self.omnibox_from = None  # submitted: the page has the keys
 
     def note_key(self, chord: keys.Chord) -> None:
         """A key lands on the line: a printable character as itself, Enter submits, the rest by name."""
         if chord == frozenset({"enter"}):
             self.line = ""
+            self.omnibox_from = None
         elif len(chord) == 1 and next(iter(chord)) == "space":
             self.line += " "
         elif len(chord) == 1 and len(next(iter(chord))) == 1:
@@ -137,8 +158,30 @@ def initial(ctx: Context) -> Focus:
     if ctx.target is not None:
         klass, name, where = targets.of_identity(ctx.target)
         nowhere = ctx.target.window is None and ctx.target.klass is TargetClass.UNKNOWN
-        return Focus(klass=klass, name=name, where=where, line=line, nowhere=nowhere)
-    if ctx.focused_app is not None:
+        state = Focus(klass=klass, name=name, where=where, line=line, nowhere=nowhere)
+    elif ctx.focused_app is not None:
         klass, name, where = targets.of_name(ctx.focused_app)
-        return Focus(klass=klass, name=name, where=where, line=line)
-    return Focus(klass=None, line=line)
+        state = Focus(klass=klass, name=name, where=where, line=line)
+    else:
+        state = Focus(klass=None, line=line)
+    _carry_line_state(state)
+    return state
+
+
+def _carry_line_state(state: Focus) -> None:
+    """What the keys on the carried line still mean: a selection made by ``<ctrl+a>`` (nothing but
+    a copy after it), an address bar opened by ``<ctrl+l>`` in a browser (not left since)."""
+    tokens = list(_TOKEN.finditer(state.line))
+    rest = state.line
+    while tokens and tokens[-1].end() == len(rest) and tokens[-1].group(1) in KEEPS_SELECTION:
+        rest = rest[:tokens.pop().start()]
+    state.selected_all = rest.endswith("<ctrl+a>")
+    if state.klass not in (None, TargetClass.BROWSER):
+        return
+    for match in reversed(list(_TOKEN.finditer(state.line))):
+        name = match.group(1)
+        if name in _LEAVE_TOKENS:
+            return
+        if name in _ADDRESS_TOKENS:
+            state.omnibox_from = match.end()
+            return

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from anovax.safety import apps, ask, prose, targets, web
+from anovax.safety import apps, ask, gui, prose, targets, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
@@ -90,6 +90,9 @@ def open_app(state: Focus, name: str, ctx: Context, index: int, *, by_name: bool
     and verifies (so a question may name it) and whose class the desktop's app table gives;
     otherwise a launcher or a file manager opened it (nobody verified which window came up);
     ``shell``: treat what opens as a terminal whatever its name says."""
+    verdict = gui.opened(state, apps.kind(name), name, ctx, index)
+    if verdict:
+        return verdict
     if shell:
         klass = TargetClass.SHELL
     elif by_name:
@@ -169,6 +172,9 @@ def type_text(state: Focus, text: str, ctx: Context, index: int) -> Verdict | No
         return verdict or hold(state, text, ctx, index)
     if state.shell_input or (state.klass is TargetClass.CODE and ("\n" in text or "\r" in text)):
         return hold(state, text, ctx, index)
+    verdict = gui.typed(state, text, ctx, index)
+    if verdict:
+        return verdict
     if "\n" in text and state.deleted_all:
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail="select all + delete + enter")
     if web.is_urlish(text):

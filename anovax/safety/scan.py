@@ -111,6 +111,8 @@ def _hotkey_issue(text: str) -> Issue | None:
         effect = keys.denied(chord)
         if effect:
             return Issue(Rule(effect.rule), effect.reason, "hotkey named in text")
+        if chord == keys.PERMANENT_DELETE:
+            return Issue(Rule.GUI_DESTRUCTIVE, detail="permanent delete named in text")
         if chord in keys.SEARCH_LAUNCHERS or chord in keys.TERMINAL_OPENERS:
             return Issue(Rule.LAUNCHER_HOTKEY, detail="launcher named in text")
     return None

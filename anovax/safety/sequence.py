@@ -86,6 +86,13 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
     if state.url_step is not None and state.paste_step is not None:
         if state.address_bar or state.paste_step > state.url_step:
             return Verdict.refuse(Rule.EXFILTRATION, step=state.url_step, detail="web address typed with a paste")
+    if state.held and state.question:
+        # one question, about one thing: shell input and a GUI question cannot share a yes
+        return Verdict.refuse(Rule.SHELL_TYPING, step=state.held[0][0], detail="shell input and another question")
+    if state.question:
+        if plan.remember:
+            return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=state.question.step, detail="remember with a question")
+        return state.question
     if state.held:
         if plan.remember:
             # one question, about one thing: a yes must not also store facts the question never showed

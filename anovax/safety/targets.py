@@ -77,7 +77,12 @@ def static_class(name: str) -> TargetClass:
     for table, klass in _VOUCHED:
         if key in table or joined in table:
             return klass
-    return TargetClass.SHELL if apps.kind(name) is AppKind.TERMINAL else TargetClass.UNKNOWN
+    kind = apps.kind(name)
+    if kind is AppKind.APP_STORE:
+        # a store's window takes a search and clicks: what it must not be given (remote-control
+        # software) is a rule of its own, ``anovax.safety.gui``
+        return TargetClass.TEXT
+    return TargetClass.SHELL if kind is AppKind.TERMINAL else TargetClass.UNKNOWN
 
 
 def resolve(desktop: object, name: str) -> TargetClass:

@@ -82,6 +82,15 @@ def scheme_problem(text: str, *, query: bool) -> str | None:
     return f"{found.group()} link" if found else None
 
 
+#: a local file or folder typed where an address goes: C:\x, C:/x, /etc, ~/x, %APPDATA%, $HOME, ./x
+_LOCAL_PATH = re.compile(r"^(?:[a-z]:[\\/]|[\\/]|~[\\/]|%\w+%|\$\w+|\.{1,2}[\\/])")
+
+
+def local_problem(text: str) -> str | None:
+    """"local file path" for an address-bar entry that opens a file or folder of this computer."""
+    return "local file path" if _LOCAL_PATH.match(_url_text(text).lstrip(_LEADING_JUNK)) else None
+
+
 def unc_problem(text: str) -> bool:
     """True for a UNC path (\\\\host\\share): opening one leaks the NTLM hash to that host."""
     return bool(_UNC.search(plain(text).translate(_WHATWG_REMOVED)))

@@ -1,0 +1,177 @@
+"""GUI sequences that destroy or leak without any shell: the rules for vouched windows.
+
+A browser or an editor takes text and keys without asking (``anovax.safety.keystrokes``), but a
+few sequences there do what the typed words never show:
+
+* the address bar: after ctrl+l, alt+d, F6 (or the search bar's ctrl+k / ctrl+e) in a browser,
+  what is typed is opened as an address or sent as a search when Enter goes. It is checked like
+  a link and a search: no script or local schemes, no network shares or local paths, no data in
+  a query string or a user name, no secrets (the whole address, from the bar key on, so text
+  typed in several steps or by an earlier plan is read as one);
+* developer tools (F12, ctrl+shift+i/j/c/k, cmd+option+i/j/c/u) open a console that runs script
+  on the page with the user's sessions: refused in a browser and in any window not vouched as
+  TEXT. In a text editor or office app they are ordinary keys (Save As, italic, small caps);
+  ctrl+u (view source) only shows the page, so it stays a key like any other;
+* select all, then delete, cut, paste or type over it: everything in the window goes at once,
+  so a person is asked first, naming the window (copy, undo and save after a select all are
+  not asked about). So are shift+delete where nobody said which window has the keys, and
+  delete in an app's file dialog (it deletes the selected file);
+* apps that end the session (log out, shut down, restart) are asked about; apps that reset or
+  reinstall the system are refused; remote-control software typed into an app store (the
+  tech-support scam's first step) is refused.
+
+One question per plan, about one window: a second, about another window, refuses the plan.
+A recovery turn never asks: what would have been a question is refused.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anovax.safety import ask, keys, leaks, web
+from anovax.safety.apps import AppKind
+from anovax.safety.canon import fold
+from anovax.safety.context import Context
+from anovax.safety.focus import FILE_DIALOG, KEEPS_SELECTION, Focus, decode_for_scan, encode
+from anovax.safety.verdict import Rule, Verdict
+from anovax.target import TargetClass
+
+_DEVTOOLS_REASON = "I won't open a browser's developer tools: their console runs code with your logins."
+_RESET_REASON = "I won't open tools that reset, reinstall or wipe the computer."
+_REMOTE_REASON = "I won't install remote-control software: scammers use it to take over computers."
+_ONE_QUESTION = "one question per plan, about one window"
+#: keys that keep the address bar's text being edited (anything else hands the keys back to the page)
+_ADDRESS_EDIT = frozenset(keys.ADDRESS_BAR) | frozenset(
+    frozenset(k) for k in ({"backspace"}, {"delete"}, {"left"}, {"right"}, {"home"}, {"end"}, {"space"},
+                           {"ctrl", "a"}, {"ctrl", "backspace"}, {"ctrl", "left"}, {"ctrl", "right"},
+                           {"shift", "left"}, {"shift", "right"}, {"shift", "home"}, {"shift", "end"}))
+#: what replaces a whole selection besides typed characters: cut, delete, paste
+_CLEARS = (frozenset({"ctrl", "x"}), frozenset({"delete"}), frozenset({"backspace"}), frozenset({"shift", "delete"}),
+           frozenset({"ctrl", "backspace"}), frozenset({"ctrl", "delete"})) + keys.PASTE
+#: remote-control and remote-support tools, spelled with or without a space or hyphen
+_REMOTE_CONTROL = re.compile(
+    r"\b(?:any[ ._-]?desk|team[ ._-]?viewer|rust[ ._-]?desk|quick[ ._-]?assist|ultra[ ._-]?viewer|supremo|"
+    r"screen[ ._-]?connect|connectwise|splash[ ._-]?top|remote[ ._-]?utilities|ammyy|log[ ._-]?me[ ._-]?in|"
+    r"goto[ ._-]?(?:assist|my[ ._-]?pc|resolve)|bomgar|zoho[ ._-]?assist|aero[ ._-]?admin|hop[ ._-]?to[ ._-]?desk|"
+    r"dw[ ._-]?agent|dwservice|remote[ ._-]?pc|getscreen|iperius[ ._-]?remote|radmin|net[ ._-]?support|"
+    r"dameware|lite[ ._-]?manager|mesh[ ._-]?central|ultra[ ._-]?vnc|tight[ ._-]?vnc|real[ ._-]?vnc|"
+    r"chrome[ ._-]?remote[ ._-]?desktop|remote[ ._-]?desktop[ ._-]?manager|action1|atera|n-?able|kaseya)\b"
+)
+
+
+def ask_about(state: Focus, ctx: Context, index: int, question: str, action: str, detail: str,
+              target: str = "") -> Verdict | None:
+    """Hold the plan for a yes before step ``index`` (the first such question wins; one about
+    another window refuses); a recovery turn never asks, so there it is a refusal. ``{target}``
+    in ``question`` and ``action`` is the window's name (default: the one with the keys)."""
+    target = target or (ask.display_name(state.name) if state.name else "the window in front")
+    if ctx.recovering:
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail=f"{detail} (recovery turn)")
+    if state.question is not None:
+        if state.question.target != target:
+            return Verdict.refuse(Rule.GUI_DESTRUCTIVE, step=index, detail=f"{detail} ({_ONE_QUESTION})")
+        return None
+    state.question = Verdict.confirm(Rule.GUI_DESTRUCTIVE, question.replace("{target}", target), step=index,
+                                     target=target, action=action.replace("{target}", target), detail=detail)
+    return None
+
+
+def address_problem(address: str) -> str | None:
+    """Why an address-bar entry must not be opened or searched for, or None."""
+    text = address.strip()
+    if not text:
+        return None
+    problem = web.scheme_problem(text, query=False) or web.local_problem(text)
+    if problem:
+        return problem
+    if web.unc_problem(text):
+        return "network share"
+    if web.carries_data(text):
+        return "data in a web address"
+    # TODO(issue 17): use scan.secret_issue(text) once the secrets helper lands
+    if leaks.find_secret(text) or leaks.has_card_number(text) or leaks.assigned_in_query(text):
+        return "a secret"
+    return None
+
+
+def _address(state: Focus, typed: str, index: int) -> Verdict | None:
+    problem = address_problem(state.address + typed)
+    if problem:
+        return Verdict.refuse(Rule.EXFILTRATION if "data" in problem or "secret" in problem else Rule.URL_SCHEME,
+                              step=index, detail=f"address bar: {problem}")
+    return None
+
+
+def _store(state: Focus, typed: str, index: int) -> Verdict | None:
+    if state.where == AppKind.APP_STORE.value and _REMOTE_CONTROL.search(fold(decode_for_scan(state.line) + typed)):
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _REMOTE_REASON, step=index, detail="remote control from a store")
+    return None
+
+
+def _cleared(state: Focus, ctx: Context, index: int, how: str) -> Verdict | None:
+    state.selected_all = False
+    state.deleted_all = how != "type"  # then Enter (a form sent empty, a file saved blank) is refused
+    verb = {"type": "Replace", "cut": "Cut"}.get(how, "Delete")
+    return ask_about(state, ctx, index, verb + " everything in {target}" + (" with new text?" if how == "type" else "?"),
+                     verb.lower() + " everything in {target}", f"select all + {how}")
+
+
+def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict | None:
+    """A chord in a vouched (or unclaimed) window, before it lands on the line."""
+    if chord_ in keys.DEVTOOLS and state.klass is not TargetClass.TEXT:
+        return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _DEVTOOLS_REASON, step=index, detail=f"developer tools {encode(chord_)}")
+    char = keys.typed_char(chord_)
+    if state.omnibox_from is not None:
+        if chord_ == frozenset({"enter"}):
+            return _address(state, "", index)
+        if char is None and chord_ not in _ADDRESS_EDIT:
+            state.omnibox_from = None  # tab, escape, a shortcut: the page has the keys again
+        return None
+    if chord_ == frozenset({"enter"}):
+        verdict = _store(state, "", index)
+        if verdict:
+            return verdict
+    if state.selected_all and chord_ != keys.SELECT_ALL and chord_ not in _KEEPS:
+        if chord_ in _CLEARS or char is not None:
+            if chord_ == frozenset({"ctrl", "x"}):
+                return _cleared(state, ctx, index, "cut")
+            typing = chord_ in keys.PASTE or (char is not None and char != "\b")
+            return _cleared(state, ctx, index, "type" if typing else "delete")
+        state.selected_all = False  # moved, undone or saved: the selection is gone or harmless
+        return None
+    if "delete" in chord_ and state.where == FILE_DIALOG:
+        return ask_about(state, ctx, index, "Delete the selected file in {target}'s file dialog?",
+                         "delete a file in {target}", "delete in a file dialog")
+    if chord_ == frozenset({"shift", "delete"}) and state.klass is None:
+        # permanent delete in a file manager, cut in an editor: nobody said which this is
+        return ask_about(state, ctx, index, "Delete what is selected in {target} for good?",
+                         "delete in {target}", "shift+delete in an unnamed window")
+    return None
+
+
+_KEEPS = frozenset(frozenset(name.split("+")) for name in KEEPS_SELECTION) | {
+    frozenset({"ctrl", "z"}), frozenset({"ctrl", "s"}), frozenset({"ctrl", "y"}), frozenset({"ctrl", "shift", "z"}),
+    frozenset({"ctrl", "b"}), frozenset({"ctrl", "i"}), frozenset({"ctrl", "u"}), frozenset({"shift"}), frozenset({"ctrl"})}
+
+
+def typed(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
+    """Text typed into a vouched (or unclaimed) window, before it lands on the line."""
+    if state.omnibox_from is not None:
+        return _address(state, text.replace("\r", "\n").split("\n", 1)[0], index)
+    verdict = _store(state, text, index)
+    if verdict:
+        return verdict
+    if state.selected_all and text:
+        return _cleared(state, ctx, index, "type")
+    return None
+
+
+def opened(state: Focus, kind: AppKind, name: str, ctx: Context, index: int) -> Verdict | None:
+    """An app about to open: one that resets the system is refused, one that ends the session asked."""
+    if kind is AppKind.SYSTEM_RESET:
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _RESET_REASON, step=index, detail="system reset app")
+    if kind is AppKind.SESSION_END:
+        shown = ask.display_name(name)
+        return ask_about(state, ctx, index, "Open {target}? It can sign you out or shut the computer down.",
+                         "open {target}", "session-ending app", target=shown)
+    return None
