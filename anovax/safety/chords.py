@@ -173,6 +173,8 @@ def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Ve
     elif chord == keys.CLOSE:
         state.closes += 1
         state.lose()
+    elif chord == keys.MAC_ADDRESS_BAR and state.klass is TargetClass.BROWSER:
+        pass  # cmd+l: the address bar on macOS (cmd folds to win); Windows locks the screen instead
     elif "win" in chord or {"ctrl", "alt"} <= chord:
         # system and user-bound shortcuts (win+v, win+g, ctrl+alt+<letter> launching an app): the
         # window that comes up is nobody's named one
@@ -189,7 +191,7 @@ def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Ve
         _within_vouched(state, chord)
     if chord in keys.PASTE:
         state.paste_step = index
-    if chord in keys.ADDRESS_BAR:
+    if chord in keys.ADDRESS_BAR or (state.klass is TargetClass.BROWSER and chord in keys.BROWSER_ADDRESS_BAR):
         state.address_bar = True
         if state.klass in (None, TargetClass.BROWSER):
             # what is typed next is opened as an address or searched for (``gui``)

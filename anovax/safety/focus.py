@@ -38,7 +38,7 @@ UNKNOWN_LINE = "<unknown>"
 _MODIFIER_ORDER = ("ctrl", "alt", "shift", "win", "fn")
 _TOKEN = re.compile(r"<([^<>\s]+)>")
 #: keys that put the keys into a browser's address (or search) bar, as the line encoding writes them
-_ADDRESS_TOKENS = frozenset({"ctrl+l", "alt+d", "f6", "ctrl+k", "ctrl+e"})
+_ADDRESS_TOKENS = frozenset({"ctrl+l", "alt+d", "f6", "ctrl+k", "ctrl+e", "win+l", "ctrl+t", "ctrl+n"})
 #: keys after which the address bar no longer has the keys
 _LEAVE_TOKENS = frozenset({"escape", "tab", "shift+tab"})
 #: keys that leave a selection as it was (copy)

@@ -41,7 +41,7 @@ _RESET_REASON = "I won't open tools that reset, reinstall or wipe the computer."
 _REMOTE_REASON = "I won't install remote-control software: scammers use it to take over computers."
 _ONE_QUESTION = "one question per plan, about one window"
 #: keys that keep the address bar's text being edited (anything else hands the keys back to the page)
-_ADDRESS_EDIT = frozenset(keys.ADDRESS_BAR) | frozenset(
+_ADDRESS_EDIT = frozenset(keys.ADDRESS_BAR + keys.BROWSER_ADDRESS_BAR) | frozenset(
     frozenset(k) for k in ({"backspace"}, {"delete"}, {"left"}, {"right"}, {"home"}, {"end"}, {"space"},
                            {"ctrl", "a"}, {"ctrl", "backspace"}, {"ctrl", "left"}, {"ctrl", "right"},
                            {"shift", "left"}, {"shift", "right"}, {"shift", "home"}, {"shift", "end"}))

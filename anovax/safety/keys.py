@@ -249,6 +249,10 @@ WINDOW_SWITCH = (
 ) + tuple(frozenset({"win", str(n)}) for n in range(10))
 PASTE = (frozenset({"ctrl", "v"}), frozenset({"shift", "insert"}), frozenset({"ctrl", "shift", "v"}), frozenset({"win", "v"}))
 ADDRESS_BAR = (frozenset({"ctrl", "l"}), frozenset({"alt", "d"}), frozenset({"f6"}), frozenset({"ctrl", "k"}), frozenset({"ctrl", "e"}))
+#: macOS's cmd+l in a browser (cmd folds to win; elsewhere win+l locks the screen)
+MAC_ADDRESS_BAR = frozenset({"win", "l"})
+#: in a browser, these also leave the keys in an address bar: cmd+l, a new tab, a new window
+BROWSER_ADDRESS_BAR = (MAC_ADDRESS_BAR, frozenset({"ctrl", "t"}), frozenset({"ctrl", "n"}))
 SELECT_ALL = frozenset({"ctrl", "a"})
 CLOSE = frozenset({"alt", "f4"})
 #: keys that open a file dialog (open, save, save as, print, Word's F12): its address field and its

@@ -115,6 +115,8 @@ def open_app(state: Focus, name: str, ctx: Context, index: int, *, by_name: bool
     # a window named by an open_app step, unless an earlier terminal may still take the keys
     shown = targets.question_name(name) if by_name and not earlier_terminal else ""
     state.point(klass, shown, targets.where(klass, name))
+    if klass is TargetClass.BROWSER:
+        state.omnibox_from = 0  # a browser opens with the keys in its address bar
     return None
 
 
