@@ -172,6 +172,6 @@ def opened(state: Focus, kind: AppKind, name: str, ctx: Context, index: int) -> 
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _RESET_REASON, step=index, detail="system reset app")
     if kind is AppKind.SESSION_END:
         shown = ask.display_name(name)
-        return ask_about(state, ctx, index, "Open {target}? It can sign you out or shut the computer down.",
+        return ask_about(state, ctx, index, "Open {target} (it can sign you out or shut the computer down)?",
                          "open {target}", "session-ending app", target=shown)
     return None
