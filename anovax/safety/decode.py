@@ -14,7 +14,7 @@ import html
 import re
 from urllib.parse import unquote
 
-from anovax.safety.expand import expand
+from anovax.safety.expand import changed_lines
 
 # --- shell quoting and escapes (operate on folded, lower-case text) ---------------------
 
@@ -89,8 +89,8 @@ def variants(folded: str) -> tuple[str, ...]:
         out.append(unglob(dq))
     if "/" in folded or "\\" in folded:
         out.append(dequote(basenames(unglob(folded))))
-    expanded = expand(folded)
-    if expanded != folded:
+    expanded = changed_lines(folded)
+    if expanded:
         out.append(dequote(expanded))  # x=rm; $x -rf ~ reads as rm -rf ~
     return tuple(dict.fromkeys(out))
 

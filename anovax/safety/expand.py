@@ -73,6 +73,16 @@ def _substitute(text: str, values: dict[str, str]) -> str:
     return _USE.sub(use, text)
 
 
+def changed_lines(folded: str) -> str:
+    """Only the lines ``expand`` changed ("" when none did): the rest were already scanned as they
+    are, so the extra reading costs what the tricks cost, not the whole text again. Substitution
+    keeps the lines (no value holds a newline), so line starts stay command positions."""
+    expanded = expand(folded)
+    if expanded == folded:
+        return ""
+    return "\n".join(new for old, new in zip(folded.split("\n"), expanded.split("\n")) if old != new)
+
+
 def expand(folded: str) -> str:
     """``folded`` with assignments and echoed words substituted into their uses (or unchanged)."""
     text = folded
