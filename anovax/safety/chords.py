@@ -183,8 +183,9 @@ def _transition(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Ve
         # a menu reaches everything the app can do (macro editors, developer tools, a console):
         # the same app, so the question may name it, but nothing vouches for where the keys go
         state.point(TargetClass.UNKNOWN, state.name, state.where, state.line)
-    elif chord == keys.SELECT_ALL:
-        state.selected_all = state.omnibox_from is None  # in the address bar it selects the address
+    elif chord == keys.SELECT_ALL or chord in keys.SELECT_TO_EDGE:
+        # ctrl+shift+end from the top selects as much as ctrl+a; in the address bar, only the address
+        state.selected_all = state.omnibox_from is None
     elif "delete" in chord and state.selected_all:
         state.deleted_all = True
     elif state.klass in _VOUCHED_OR_UNSTATED:

@@ -40,7 +40,7 @@ _FUNCTION_WORDS = (
     "access|rights|privileges?|permissions?|password|group|mode|prompt|etc|e\\.g|i\\.e|"
     "[a-z]{3,}ly"  # adverbs: safely, rarely, wisely
 )
-_PROSE_TAIL = rf"(?:[.,!?:)\"']+(?:[ ]|$)|[ ]?$|'s(?![\w-])|[ ](?:{_FUNCTION_WORDS})(?![\w-]))"
+_PROSE_TAIL = rf"(?:[.,!?)\"']+(?:[ ]|$)|[ ]?$|'s(?![\w-])|[ ](?:{_FUNCTION_WORDS})(?![\w-]))"
 
 
 class _Word(str):
@@ -67,10 +67,10 @@ _INTERPRETERS = (
 )
 
 _DESTROY = [
-    _w("rm|srm") + r"[ ]+(?:[-/~*.$\\%\"']|[a-z]:)",
+    _w("rm|srm") + r"[ ]+(?:[-/~*.$\\%\"'`]|[a-z]:)",  # rm `cat list`: a substitution as its argument
     _w("rmdir|rd") + r"[ ]+(?:/[sq]|-)",
     _w("rmdir") + r"[ ]+\S",
-    _w("del|erase") + r"[ ]+(?:/[a-z]|-[a-z]|\"?[a-z]:[\\/]|[\\/]|\S*\*|%|\.\\|\$|~)",
+    _w("del|erase") + r"[ ]+(?:/[a-z]|-[a-z]|\"?[a-z]:[\\/]|[\\/]|\S*\*|%|\.\\|\$|~|`)",
     _w("shred|wipe|srm") + r"[ ]+(?:-[a-z]|/|~|\$)",
     _w("wipefs|blkdiscard|sdelete|sdelete64|diskpart|fdisk|sfdisk|cfdisk|gdisk|sgdisk|newfs|"
        "vssadmin|wbadmin|bcdedit|bootrec|bootsect|format-volume|clear-disk|initialize-disk|"

@@ -254,6 +254,8 @@ MAC_ADDRESS_BAR = frozenset({"win", "l"})
 #: in a browser, these also leave the keys in an address bar: cmd+l, a new tab, a new window
 BROWSER_ADDRESS_BAR = (MAC_ADDRESS_BAR, frozenset({"ctrl", "t"}), frozenset({"ctrl", "n"}))
 SELECT_ALL = frozenset({"ctrl", "a"})
+#: select from the cursor to the start or end of the document (all of it, from the other end)
+SELECT_TO_EDGE = (frozenset({"ctrl", "shift", "end"}), frozenset({"ctrl", "shift", "home"}))
 CLOSE = frozenset({"alt", "f4"})
 #: keys that open a file dialog (open, save, save as, print, Word's F12): its address field and its
 #: "Open with" launch programs, so inside it only a file name, Enter and Escape stay vouched
