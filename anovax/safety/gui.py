@@ -124,7 +124,7 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
     if state.omnibox_from is not None:
         if chord_ == frozenset({"enter"}):
             return _address(state, "", index)
-        if char is None and chord_ not in _ADDRESS_EDIT:
+        if chord_ not in _ADDRESS_EDIT and (char is None or char == "\t"):
             state.omnibox_from = None  # tab, escape, a shortcut: the page has the keys again
         return None
     if chord_ == frozenset({"enter"}):
