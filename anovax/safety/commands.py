@@ -37,7 +37,7 @@ _FUNCTION_WORDS = (
     "is|are|was|were|be|been|being|am|will|would|can|could|should|shall|may|might|must|does|did|has|have|"
     "had|the|an?|this|that|these|those|it|its|your|my|our|their|his|her|here|there|yearly|daily|weekly|"
     "monthly|regularly|often|sometimes|never|always|carefully|first|anymore|anyway|yourself|itself|"
-    "access|rights|privileges?|permissions?|password|group|mode|prompt|etc|e\\.g|i\\.e|"
+    "access|rights|privileges?|permissions?|password|group|mode|prompt|tools?|utility|etc|e\\.g|i\\.e|"
     "[a-z]{3,}ly"  # adverbs: safely, rarely, wisely
 )
 _PROSE_TAIL = rf"(?:[.,!?)\"']+(?:[ ]|$)|[ ]?$|'s(?![\w-])|[ ](?:{_FUNCTION_WORDS})(?![\w-]))"
