@@ -15,6 +15,9 @@
    file manager's "open terminal here", a browser's developer console) make it SHELL; launchers,
    window switches, closed windows, system tools and ``win``/``ctrl+alt`` shortcuts make it
    UNKNOWN and unnamed; a vouched app's menus make it UNKNOWN (the app's own, so still named).
+
+In vouched (or unclaimed) windows, ``anovax.safety.gui`` judges a chord before it lands: developer
+tools, Enter in a browser's address bar, and what clears a whole selection.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 The policy is default-deny by the class of the window (``anovax.target.TargetClass``):
 
 - TEXT and BROWSER (vouched): text and newlines go in; the content rules, the address-bar and
-  GUI-destruction rules still apply. Plain typing there is never asked about.
+  GUI-destruction rules (``anovax.safety.gui``) still apply. Plain typing there is never asked
+  about, typing over a whole selection is.
 - CODE: text without a newline goes in; a newline may reach a terminal panel or a command
   line (``:!``, ``M-x eshell``), so it is shell input.
 - SHELL and UNKNOWN: everything is shell input, and so is everything after a terminal the plan

@@ -10,7 +10,9 @@ module adds what only the whole plan shows:
 * a sub-task's steps may go anywhere (and a sub-task is never asked about, so none may start
   once a terminal is in front or shell input is held);
 * exfiltration: a web address typed into an address bar together with a paste;
-* one question, about one thing: shell input held for a yes cannot also store facts;
+* one question, about one thing: shell input held for a yes cannot also store facts, nor share
+  a plan with a GUI question (select all + delete, an app that logs out: ``anovax.safety.gui``
+  keeps it in ``Focus.question`` and the walk goes on, so a later step may still refuse);
 * the confirm verdict itself, naming the window the held input goes to.
 
 ``walk`` is shared with ``anovax.safety.carry``, which reports the focus a plan leaves behind.
