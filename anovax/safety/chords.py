@@ -107,6 +107,8 @@ def check(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict 
 
 def _second_line(state: Focus, chord: keys.Chord, index: int) -> Verdict | None:
     """Known harm, by the kind of window and the keys pressed so far."""
+    if chord == frozenset({"enter"}) and state.where == AppKind.APP_STORE.value:
+        return gui.store_issue(state, "", index)
     if state.where == AppKind.RECYCLE_BIN.value and not (chord <= _RECYCLE_SAFE or chord in keys.WINDOW_SWITCH
                                                           or chord == keys.CLOSE):
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, RECYCLE_REASON, step=index)

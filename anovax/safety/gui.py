@@ -102,7 +102,8 @@ def _address(state: Focus, typed: str, index: int) -> Verdict | None:
     return None
 
 
-def _store(state: Focus, typed: str, index: int) -> Verdict | None:
+def store_issue(state: Focus, typed: str, index: int) -> Verdict | None:
+    """Remote-control software named in an app store's window (whatever its class: by its kind)."""
     if state.where == AppKind.APP_STORE.value and _REMOTE_CONTROL.search(fold(decode_for_scan(state.line) + typed)):
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _REMOTE_REASON, step=index, detail="remote control from a store")
     return None
@@ -127,10 +128,6 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
         if chord_ not in _ADDRESS_EDIT and (char is None or char == "\t"):
             state.omnibox_from = None  # tab, escape, a shortcut: the page has the keys again
         return None
-    if chord_ == frozenset({"enter"}):
-        verdict = _store(state, "", index)
-        if verdict:
-            return verdict
     if state.selected_all and chord_ != keys.SELECT_ALL and chord_ not in _KEEPS:
         if chord_ in _CLEARS or char is not None:
             if chord_ == frozenset({"ctrl", "x"}):
@@ -158,9 +155,6 @@ def typed(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     """Text typed into a vouched (or unclaimed) window, before it lands on the line."""
     if state.omnibox_from is not None:
         return _address(state, text.replace("\r", "\n").split("\n", 1)[0], index)
-    verdict = _store(state, text, index)
-    if verdict:
-        return verdict
     if state.selected_all and text:
         return _cleared(state, ctx, index, "type")
     return None

@@ -198,6 +198,8 @@ def _second_line(state: Focus, text: str, ctx: Context, index: int) -> Verdict |
     "Run new task" (which open it)."""
     if state.where == AppKind.RECYCLE_BIN.value:
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, RECYCLE_REASON, step=index)
+    if state.where == AppKind.APP_STORE.value:
+        return gui.store_issue(state, text, index)
     if state.where in FILE_PLACES:
         folded = fold(text)
         if _SYSTEM_TYPED.search(folded) or prose.INTENT.search(folded):
