@@ -48,6 +48,10 @@ _ADDRESS_EDIT = frozenset(keys.ADDRESS_BAR + keys.BROWSER_ADDRESS_BAR) | frozens
 #: what replaces a whole selection besides typed characters: cut, delete, paste
 _CLEARS = (frozenset({"ctrl", "x"}), frozenset({"delete"}), frozenset({"backspace"}), frozenset({"shift", "delete"}),
            frozenset({"ctrl", "backspace"}), frozenset({"ctrl", "delete"})) + keys.PASTE
+#: keys after a select all that leave the text as it was: copy, undo, redo, save, formatting
+_KEEPS = frozenset(frozenset(name.split("+")) for name in KEEPS_SELECTION) | {
+    frozenset({"ctrl", "z"}), frozenset({"ctrl", "s"}), frozenset({"ctrl", "y"}), frozenset({"ctrl", "shift", "z"}),
+    frozenset({"ctrl", "b"}), frozenset({"ctrl", "i"}), frozenset({"ctrl", "u"}), frozenset({"shift"}), frozenset({"ctrl"})}
 #: remote-control and remote-support tools, spelled with or without a space or hyphen
 _REMOTE_CONTROL = re.compile(
     r"\b(?:any[ ._-]?desk|team[ ._-]?viewer|rust[ ._-]?desk|quick[ ._-]?assist|ultra[ ._-]?viewer|supremo|"
@@ -144,11 +148,6 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
         return ask_about(state, ctx, index, "Delete what is selected in {target} for good?",
                          "delete in {target}", "shift+delete in an unnamed window")
     return None
-
-
-_KEEPS = frozenset(frozenset(name.split("+")) for name in KEEPS_SELECTION) | {
-    frozenset({"ctrl", "z"}), frozenset({"ctrl", "s"}), frozenset({"ctrl", "y"}), frozenset({"ctrl", "shift", "z"}),
-    frozenset({"ctrl", "b"}), frozenset({"ctrl", "i"}), frozenset({"ctrl", "u"}), frozenset({"shift"}), frozenset({"ctrl"})}
 
 
 def typed(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
