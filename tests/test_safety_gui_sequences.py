@@ -131,6 +131,7 @@ def test_the_same_keys_in_an_editor_are_ordinary() -> None:
     ([app("gnome-session-quit")], {}),
     ([app("log out")], {}),
     ([keys("win"), typed("log out\n")], {}),
+    ([keys("cmd+option+shift+q")], {}),
 ])
 def test_destructive_gui_sequences_are_asked_about(steps: list[dict[str, Any]], ctx: dict[str, Any]) -> None:
     result = verdict(*steps, **ctx)

@@ -76,6 +76,11 @@ def check(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict 
     effect = keys.denied(chord)
     if effect:
         return Verdict.refuse(Rule(effect.rule), effect.reason, step=index)
+    if chord in keys.SESSION_END_KEYS:
+        verdict = gui.ask_about(state, ctx, index, "Sign out of the computer (unsaved work is lost)?",
+                                "sign out", "log-out shortcut", target="the computer")
+        if verdict:
+            return verdict
     char = keys.typed_char(chord)
     if not (state.terminal_seen or state.held) and state.where in (LAUNCHER, DESKTOP):
         if char is not None:

@@ -249,6 +249,8 @@ WINDOW_SWITCH = (
 ) + tuple(frozenset({"win", str(n)}) for n in range(10))
 PASTE = (frozenset({"ctrl", "v"}), frozenset({"shift", "insert"}), frozenset({"ctrl", "shift", "v"}), frozenset({"win", "v"}))
 ADDRESS_BAR = (frozenset({"ctrl", "l"}), frozenset({"alt", "d"}), frozenset({"f6"}), frozenset({"ctrl", "k"}), frozenset({"ctrl", "e"}))
+#: log out: macOS cmd+shift+q (a dialog) and cmd+option+shift+q (at once, unsaved work lost)
+SESSION_END_KEYS = (frozenset({"win", "shift", "q"}), frozenset({"win", "alt", "shift", "q"}))
 #: macOS's cmd+l in a browser (cmd folds to win; elsewhere win+l locks the screen)
 MAC_ADDRESS_BAR = frozenset({"win", "l"})
 #: in a browser, these also leave the keys in an address bar: cmd+l, a new tab, a new window
