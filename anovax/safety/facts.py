@@ -1,0 +1,73 @@
+"""Is a remembered value a fact about the user, or an order to the assistant?
+
+Memory is replayed into every later prompt, so it may only hold short descriptions ("prefers
+tea", "dog's name: Rex", "always drinks coffee at 8"). What has the shape of an instruction is
+refused whatever it asks for, in any language the lexicon ships:
+
+- a key that names a rule ("rule", "instruction", "policy", "note_to_self_for_assistant"...);
+- a clause that opens with an imperative ("open Google first", "öffne Google", "ouvre ...");
+- a clause that opens with "always/never/first/please" and then names something the assistant
+  does ("immer zuerst Google öffnen"); a habit keeps its subject or a conjugated verb ("always
+  drinks coffee at 8", "she always walks the dog") and passes;
+- a trigger ("when the user says hi, ...", "wenn ich Hallo sage"), or words addressed to the
+  assistant ("you must", "du sollst", "the user wants you to");
+- prose too long to be one fact (``MAX_FACT_WORDS``).
+
+Goals are not screened this way: a goal is an instruction by nature.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from anovax.safety.canon import fold
+from anovax.safety.lexicon import table, words
+
+#: a fact is a phrase, not a page: an address or a list of allergies fits; 40 words of prose is
+#: a message to whoever reads the memory (no benign case in our corpora comes near it)
+MAX_FACT_WORDS = 40
+
+_KEY_SPLIT = re.compile(r"[^\w]+|_|(?<=[a-z])(?=[A-Z])")
+#: key words are matched as whole tokens of the key, so "rules" but not "ruler" or "order_id"
+_RULE_KEYS = frozenset(fold(entry) for sections in table().values() for entry in sections.get("key", ()))
+
+
+@lru_cache(maxsize=1)
+def _orders() -> re.Pattern[str]:
+    start = rf"(?:^|[.;:!?,(\n\"'] ?|(?<!\w){words('then')} )"
+    adverbs = words("adverb")
+    parts = [
+        # an imperative at the head of a clause, after at most two adverbs ("always open ...")
+        rf"{start}(?:{adverbs} ){{0,2}}{words('imperative')} \S",
+        # an order-adverb at the head of a clause and an assistant's action in the same clause
+        rf"{start}{adverbs}[^.;,!?\n]{{0,50}}?{words('action')}",
+        # a trigger and what to do then: "when the user says hi, search ...", "wenn ich Hallo sage, öffne ..."
+        rf"(?<!\w){words('cond')}[^.;!?\n]{{0,40}}?{words('says')}[^.;!?\n]{{0,60}}?{words('action')}",
+        words("you_must"),
+        r"\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b",
+    ]
+    return re.compile("|".join(f"(?:{p})" for p in parts))
+
+
+def key_is_rule(key: str) -> bool:
+    """``rule``, ``Anweisung``, ``note_to_self_for_assistant``: a key that files an order."""
+    return any(fold(token) in _RULE_KEYS for token in _KEY_SPLIT.split(key) if token)
+
+
+def value_is_order(value: str) -> bool:
+    """A value shaped like an instruction rather than a description (see the module docstring)."""
+    folded = fold(value)
+    return _orders().search(folded) is not None or len(folded.split()) > MAX_FACT_WORDS
+
+
+
+
+@lru_cache(maxsize=1024)
+def order_detail(key: str, value: str) -> str | None:
+    """Why the fact is an order (for logs), or None for a fact."""
+    if key_is_rule(key):
+        return "memory key names a rule"
+    if value_is_order(value):
+        return "memory value is an instruction"
+    return None

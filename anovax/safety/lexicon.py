@@ -1,0 +1,92 @@
+"""Multilingual word lists for the prose rules, kept as data: one ``lexicon_<lang>.txt`` a language.
+
+A rule module asks for a section (``words("destroy")``) and gets one regex alternation over every
+language, so adding a language is adding one file. Each file holds ``[section]`` headers and one
+entry a line (``#`` starts a comment). An entry is words written as a person would (accents,
+umlauts and capitals are fine: every literal goes through ``canon.fold``, the same canonical form
+the scanned text is in), with three marks:
+
+- ``word*``: a stem, any ending (``lösch*`` is lösche, löschen, löscht);
+- ``~``: up to three words in between (``führ* ~ aus`` is "führe den Befehl aus");
+- ``!word`` after the entry: not when the next word is ``word`` (``open !to``: "open to ideas").
+
+Entries that begin or end with a letter are matched as whole words, except in scripts written
+without spaces (Chinese, Japanese), where a word boundary means nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+from anovax.safety.canon import fold
+
+#: the languages shipped; a new file needs its code here and nothing else
+LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "zh", "ja")
+_HEADER = re.compile(r"^\[([a-z_]+)\]$")
+#: at most three words between the parts of a split verb ("gib den Code ein")
+_GAP = r"(?:[\w'-]{1,30} ){0,3}"
+_STEM = r"\w{0,20}"
+
+
+def _unspaced(text: str) -> bool:
+    # CJK ideographs, kana and Hangul: no spaces between words, so no word boundaries either
+    return any(0x3040 <= ord(ch) <= 0x30FF or 0x3400 <= ord(ch) <= 0x9FFF or 0xAC00 <= ord(ch) <= 0xD7AF for ch in text)
+
+
+def entry_regex(entry: str) -> str:
+    """The regex for one entry line (see the module docstring for its marks)."""
+    words = entry.split()
+    negatives = [w[1:] for w in words if w.startswith("!")]
+    parts: list[str] = []
+    for word in (w for w in words if not w.startswith("!")):
+        if word == "~":
+            parts.append(_GAP)
+            continue
+        stem = word.endswith("*")
+        literal = re.escape(fold(word.rstrip("*")))
+        parts.append(literal + (_STEM if stem else "") + " ")
+    body = "".join(parts)[:-1] if parts else ""
+    plain = fold(entry.replace("*", "").replace("~", ""))
+    if _unspaced(plain):
+        return body
+    head = r"(?<!\w)" if plain[:1].isalnum() else ""
+    tail = r"(?!\w)" if plain[-1:].isalnum() and not words[-1 - len(negatives)].endswith("*") else ""
+    not_next = "".join(rf"(?! {re.escape(fold(n))}\b)" for n in negatives)
+    return head + body + tail + not_next
+
+
+def _parse(text: str) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        header = _HEADER.match(line)
+        if header:
+            current = sections.setdefault(header.group(1), [])
+        elif current is None:
+            raise ValueError(f"lexicon entry outside a section: {line!r}")
+        else:
+            current.append(line)
+    return sections
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, dict[str, list[str]]]:
+    """Every language's sections, read once: ``{lang: {section: [entries]}}``."""
+    folder = resources.files("anovax.safety")
+    return {lang: _parse(folder.joinpath(f"lexicon_{lang}.txt").read_text(encoding="utf-8")) for lang in LANGUAGES}
+
+
+@lru_cache(maxsize=None)
+def words(section: str) -> str:
+    """One non-capturing alternation of ``section``'s entries over all languages, longest first
+    (so "turn off" wins over "turn"); raises KeyError for a section no language has."""
+    entries = {entry for sections in table().values() for entry in sections.get(section, ())}
+    if not entries:
+        raise KeyError(section)
+    ordered = sorted(entries, key=lambda e: (-len(e), e))
+    return "(?:" + "|".join(entry_regex(e) for e in ordered) + ")"

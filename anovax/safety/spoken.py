@@ -1,0 +1,142 @@
+"""What the assistant says is output too: ``speak`` text and a plan's ``final_response``.
+
+Spoken text never executes, but a model steered by an injected page or a poisoned memory can use
+the voice the user trusts for the classic support scam. Four classes of advice are refused, in
+every language the lexicon ships with these sections:
+
+- run a command: a terminal named with run/type/paste, a launcher hotkey ("press Win+R"), or
+  run/type followed by something command-shaped ("run Set-MpPreference -Disable...");
+- switch protection off: disable/uninstall with antivirus, firewall, Defender, UAC...;
+- call a number: call/dial/contact within reach of a phone-number shape (7+ digits), so a room
+  number or a time passes;
+- hand over a secret: read/tell/type/give with password, PIN, code, one-time code...
+
+Each is a verb with its object in the same clause, before or after it (German and Dutch put
+the verb last). A verb right after a negation is advice against it ("never call numbers from a
+pop-up", "I won't run that command") and passes. Advice that names no action on a secret
+("You can change your password in Settings") passes: telling the user where a setting is, is
+what an assistant is for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from anovax.safety import keys
+from anovax.safety.canon import fold
+from anovax.safety.lexicon import table, words
+from anovax.safety.scan import Issue, command_hit, mentioned_chords
+from anovax.safety.verdict import Rule
+
+#: how far from its verb an object may sit (characters, inside one clause)
+_REACH = 50
+_CLAUSE_END = re.compile(r"[.!?;\n]")
+_PHONE_END = re.compile(r"[!?;\n]|\.(?:\s|$)")  # a phone number may hold dots: 1.800.555.0199
+_PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ().-]{5,22}\d(?!\w)|\b1-?8[0-9]{2}-?[a-z]{4,}")
+_COMMAND_SHAPE = re.compile(
+    r"(?:^|\s)(?:--?[a-z][\w-]{1,30}|/[a-z]{2,12}\b)|\$[a-z_{(]|`"
+    r"|\b(?:get|set|invoke|start|stop|remove|new|add|enable|disable)-[a-z]{3,}"
+    r"|\b(?:sudo|curl|wget|iwr|iex|powershell|pwsh|cmd|bash|reg|netsh|bcdedit|vssadmin|certutil|msiexec|"
+    r"mshta|rundll32|regsvr32|wmic|schtasks|chmod|diskpart|sfc|dism)\b"
+)
+#: codes that are not secrets: "zip code", "code postal", "source code"
+_NOT_SECRET = re.compile(
+    r"(?:zip|postal|post|area|country|source|qr|bar|dress|colou?r|promo|discount|coupon|morse|error|"
+    r"status|tracking|program|country calling) ?$"
+)
+_NOT_SECRET_AFTER = re.compile(r"^ (?:postal|postale|fiscal|fiscale|source|qr|promo|de réduction|de descuento)\b")
+
+
+_TOKEN = re.compile(r"n't|n'|\w+")
+
+
+@dataclass(frozen=True)
+class _Lure:
+    """One class of harmful advice: a verb family and what makes its object harmful."""
+
+    verbs: str
+    rule: Rule
+    reason: str
+    detail: str
+
+
+_RUN = _Lure("run", Rule.SHELL_TYPING, "I won't tell you to run commands.", "spoken: run a command")
+_DISABLE = _Lure("disable", Rule.DENYLIST, "I won't tell you to switch off your computer's protection.",
+                 "spoken: disable security")
+_CALL = _Lure("call", Rule.PROMPT_INJECTION, "I won't tell you to call a phone number from a page or a message.",
+              "spoken: call a number")
+_TELL = _Lure("tell", Rule.SECRET, "I won't ask for passwords, PINs or codes.", "spoken: hand over a secret")
+
+
+@lru_cache(maxsize=None)
+def _pattern(section: str) -> re.Pattern[str]:
+    return re.compile(words(section))
+
+
+@lru_cache(maxsize=1)
+def _negations() -> frozenset[str]:
+    return frozenset(fold(e) for sections in table().values() for e in sections.get("negation", ()))
+
+
+def _negated(text: str, verb: re.Match[str]) -> bool:
+    """A negation among the two words before the verb ("won't run", "ne désactivez") or the two
+    after it ("gib niemals", "désactivez pas", "bel nooit")."""
+    before = _CLAUSE_END.split(text[max(0, verb.start() - 30):verb.start()].replace(",", "."))[-1]
+    after = _CLAUSE_END.split(text[verb.end():verb.end() + 30].replace(",", "."))[0]
+    tokens = _TOKEN.findall(re.sub(r"n't\b", " n't", before))[-2:] + _TOKEN.findall(after)[:2]
+    return any(token in _negations() for token in tokens)
+
+
+def _around(text: str, match: re.Match[str], end: re.Pattern[str] = _CLAUSE_END) -> tuple[str, str]:
+    """The clause text before the verb and from the verb on (the verb included: split verbs
+    such as "gib den Code ein" hold their object inside)."""
+    before = end.split(text[max(0, match.start() - _REACH):match.start()])[-1]
+    after = end.split(text[match.start():match.end() + _REACH], maxsplit=1)[0]
+    return before, after
+
+
+def _secret_in(part: str) -> bool:
+    for found in _pattern("secret").finditer(part):
+        if not (_NOT_SECRET.search(part[:found.start()]) or _NOT_SECRET_AFTER.match(part[found.end():])):
+            return True
+    return False
+
+
+def _has_phone(part: str) -> bool:
+    return any(sum(ch.isdigit() for ch in m.group()) >= 7 or not m.group()[-1].isdigit() for m in _PHONE.finditer(part))
+
+
+def _harmful_object(lure: _Lure, before: str, after: str) -> bool:
+    if lure is _RUN:
+        return bool(
+            _pattern("shell").search(before) or _pattern("shell").search(after)
+            or _COMMAND_SHAPE.search(after) or command_hit(after)
+        )
+    if lure is _DISABLE:
+        return bool(_pattern("security").search(before) or _pattern("security").search(after))
+    if lure is _CALL:
+        return _has_phone(before) or _has_phone(after)
+    return _secret_in(before) or _secret_in(after)
+
+
+def _launcher_named(text: str) -> bool:
+    return any(chord in keys.SEARCH_LAUNCHERS or chord in keys.TERMINAL_OPENERS for chord in mentioned_chords(text))
+
+
+@lru_cache(maxsize=2048)
+def spoken_issue(text: str) -> Issue | None:
+    """Harmful advice in text said to the user (secrets are ``leaks``'s job, checked beside this)."""
+    folded = fold(text)
+    if _launcher_named(text):
+        return Issue(_RUN.rule, _RUN.reason, "spoken: launcher hotkey")
+    for lure in (_RUN, _DISABLE, _CALL, _TELL):
+        end = _PHONE_END if lure is _CALL else _CLAUSE_END
+        for verb in _pattern(lure.verbs).finditer(folded):
+            if _negated(folded, verb):
+                continue
+            before, after = _around(folded, verb, end)
+            if _harmful_object(lure, before, after):
+                return Issue(lure.rule, lure.reason, lure.detail)
+    return None
