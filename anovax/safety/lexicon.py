@@ -35,26 +35,43 @@ def _unspaced(text: str) -> bool:
     return any(0x3040 <= ord(ch) <= 0x30FF or 0x3400 <= ord(ch) <= 0x9FFF or 0xAC00 <= ord(ch) <= 0xD7AF for ch in text)
 
 
-def entry_regex(entry: str) -> str:
-    """The regex for one entry line (see the module docstring for its marks)."""
+def _compile_entry(entry: str) -> tuple[bool, str, str]:
+    """``(bounded, first, rest)``: whether the entry starts at a word boundary, its first
+    character and the regex for the rest (see the module docstring for the marks)."""
     words = entry.split()
     negatives = [w[1:] for w in words if w.startswith("!")]
+    literals = [w for w in words if not w.startswith("!")]
     parts: list[str] = []
-    for word in (w for w in words if not w.startswith("!")):
+    for word in literals:
         if word == "~":
             parts.append(_GAP)
             continue
         stem = word.endswith("*")
-        literal = re.escape(fold(word.rstrip("*")))
-        parts.append(literal + (_STEM if stem else "") + " ")
-    body = "".join(parts)[:-1] if parts else ""
+        parts.append(re.escape(fold(word.rstrip("*"))) + (_STEM if stem else "") + " ")
+    body = "".join(parts)[:-1]
     plain = fold(entry.replace("*", "").replace("~", ""))
+    first = fold(literals[0].rstrip("*"))[:1]
+    rest = body[len(re.escape(first)):]
     if _unspaced(plain):
-        return body
-    head = r"(?<!\w)" if plain[:1].isalnum() else ""
-    tail = r"(?!\w)" if plain[-1:].isalnum() and not words[-1 - len(negatives)].endswith("*") else ""
+        return False, first, rest
+    tail = r"(?!\w)" if plain[-1:].isalnum() and not literals[-1].endswith("*") else ""
     not_next = "".join(rf"(?! {re.escape(fold(n))}\b)" for n in negatives)
-    return head + body + tail + not_next
+    return plain[:1].isalnum(), first, rest + tail + not_next
+
+
+def entry_regex(entry: str) -> str:
+    """The regex for one entry line on its own."""
+    bounded, first, rest = _compile_entry(entry)
+    return (r"(?<!\w)" if bounded else "") + re.escape(first) + rest
+
+
+def _grouped(compiled: list[tuple[str, str]]) -> str:
+    # one branch per first character: re tries branches in turn, so 300 entries cost ~30
+    # attempts a position instead of 300 (measured 10-100x faster on ordinary text)
+    by_first: dict[str, list[str]] = {}
+    for first, rest in compiled:
+        by_first.setdefault(first, []).append(rest)
+    return "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in by_first.items())
 
 
 def _parse(text: str) -> dict[str, list[str]]:
@@ -88,5 +105,12 @@ def words(section: str) -> str:
     entries = {entry for sections in table().values() for entry in sections.get(section, ())}
     if not entries:
         raise KeyError(section)
-    ordered = sorted(entries, key=lambda e: (-len(e), e))
-    return "(?:" + "|".join(entry_regex(e) for e in ordered) + ")"
+    bounded: list[tuple[str, str]] = []
+    unspaced: list[tuple[str, str]] = []
+    for entry in sorted(entries, key=lambda e: (-len(e), e)):
+        at_boundary, first, rest = _compile_entry(entry)
+        (bounded if at_boundary else unspaced).append((first, rest))
+    # the boundary is tested once, before any branch: inside a word every branch fails at once
+    branches = [rf"(?<!\w)(?:{_grouped(bounded)})"] if bounded else []
+    branches += [_grouped(unspaced)] if unspaced else []
+    return "(?:" + "|".join(branches) + ")"

@@ -110,10 +110,7 @@ def _has_phone(part: str) -> bool:
 
 def _harmful_object(lure: _Lure, before: str, after: str) -> bool:
     if lure is _RUN:
-        return bool(
-            _pattern("shell").search(before) or _pattern("shell").search(after)
-            or _COMMAND_SHAPE.search(after) or command_hit(after)
-        )
+        return bool(_pattern("shell").search(before) or _pattern("shell").search(after) or _COMMAND_SHAPE.search(after))
     if lure is _DISABLE:
         return bool(_pattern("security").search(before) or _pattern("security").search(after))
     if lure is _CALL:
@@ -121,8 +118,31 @@ def _harmful_object(lure: _Lure, before: str, after: str) -> bool:
     return _secret_in(before) or _secret_in(after)
 
 
+def _may_hold(lure: _Lure, folded: str) -> bool:
+    """One pass over the whole text for the lure's objects: most replies name none, and then no
+    verb needs a closer look (a reply full of verbs stays cheap)."""
+    if lure is _RUN:
+        return bool(_pattern("shell").search(folded) or _COMMAND_SHAPE.search(folded))
+    if lure is _DISABLE:
+        return _pattern("security").search(folded) is not None
+    if lure is _CALL:
+        return _has_phone(folded)
+    return _secret_in(folded)
+
+
+def _advised(lure: _Lure, folded: str) -> bool:
+    """Some verb of the lure that is not negated."""
+    return any(not _negated(folded, verb) for verb in _pattern(lure.verbs).finditer(folded))
+
+
 def _launcher_named(text: str) -> bool:
-    return any(chord in keys.SEARCH_LAUNCHERS or chord in keys.TERMINAL_OPENERS for chord in mentioned_chords(text))
+    """"Press Win+R", "Win+X": a hotkey that opens a run box or a terminal, named to the user.
+    Search and palette keys ("Ctrl+Shift+P") are everyday advice and pass."""
+    for chord in mentioned_chords(text):
+        effect = keys.denied(chord)
+        if chord in keys.TERMINAL_OPENERS or (effect and effect.rule == Rule.LAUNCHER_HOTKEY.value):
+            return True
+    return False
 
 
 @lru_cache(maxsize=2048)
@@ -131,7 +151,12 @@ def spoken_issue(text: str) -> Issue | None:
     folded = fold(text)
     if _launcher_named(text):
         return Issue(_RUN.rule, _RUN.reason, "spoken: launcher hotkey")
+    if command_hit(text) and _advised(_RUN, folded):
+        # a listed command anywhere, and the reply tells someone to run or type something
+        return Issue(_RUN.rule, _RUN.reason, "spoken: run a listed command")
     for lure in (_RUN, _DISABLE, _CALL, _TELL):
+        if not _may_hold(lure, folded):
+            continue
         end = _PHONE_END if lure is _CALL else _CLAUSE_END
         for verb in _pattern(lure.verbs).finditer(folded):
             if _negated(folded, verb):
