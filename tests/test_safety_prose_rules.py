@@ -87,6 +87,9 @@ ORDERS = [
     ("rule", "prefers tea"),
     ("note_to_self_for_assistant", "likes tea"),
     ("Anweisung", "Kaffee"),
+    ("safety_checks", "off"),
+    ("Sicherheitsregeln", "deaktiviert"),
+    ("veiligheidsregels", "uit"),
     ("bio", " ".join(["word"] * (facts.MAX_FACT_WORDS + 1))),
 ]
 
@@ -116,6 +119,10 @@ FACTS = [
     ("order_id", "12345"),
     ("operating_system", "windows"),
     ("kids", "Tom and Lisa"),
+    ("alarm", "off"),
+    ("security_question_hint", "first pet"),
+    ("volunteer", "search and rescue"),
+    ("x", "il supprime ses spams chaque matin"),
 ]
 
 

@@ -39,7 +39,8 @@ def _orders() -> re.Pattern[str]:
     adverbs = words("adverb")
     parts = [
         # an imperative at the head of a clause, after at most two adverbs ("always open ...")
-        rf"{start}(?:{adverbs} ){{0,2}}{words('imperative')} \S",
+        # ("search and rescue volunteer" is a noun phrase: a verb joined by "and" is not a command)
+        rf"{start}(?:{adverbs} ){{0,2}}{words('imperative')} (?!and\b|&)\S",
         # an order-adverb at the head of a clause and an assistant's action in the same clause
         rf"{start}{adverbs}[^.;,!?\n]{{0,50}}?{words('action')}",
         # a trigger and what to do then: "when the user says hi, search ...", "wenn ich Hallo sage, öffne ..."
@@ -63,11 +64,24 @@ def value_is_order(value: str) -> bool:
 
 
 
+@lru_cache(maxsize=1)
+def _switch() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(words("rules")), re.compile(rf"^{words('off')}[.!]?$")
+
+
+def switches_rule_off(key: str, value: str) -> bool:
+    """``{"safety_checks": "off"}``, ``{"Sicherheitsregeln": "deaktiviert"}``: a setting, not a fact."""
+    rules, off = _switch()
+    return bool(off.search(fold(value)) and rules.search(fold(" ".join(t for t in _KEY_SPLIT.split(key) if t))))
+
+
 @lru_cache(maxsize=1024)
 def order_detail(key: str, value: str) -> str | None:
     """Why the fact is an order (for logs), or None for a fact."""
     if key_is_rule(key):
         return "memory key names a rule"
+    if switches_rule_off(key, value):
+        return "memory switches a safety rule off"
     if value_is_order(value):
         return "memory value is an instruction"
     return None
