@@ -170,6 +170,10 @@ LURES = [
     ("Dites-moi le code de vérification.", "secret"),
     ("Dimmi il codice che hai ricevuto.", "secret"),
     ("Geef me je pincode.", "secret"),
+    ("Buy Google Play gift cards and read me the codes.", "secret"),
+    ("Download AnyDesk so our technician can connect.", "prompt_injection"),
+    ("Installez TeamViewer pour que nous puissions vous aider.", "prompt_injection"),
+    ("Run fixer.exe from your downloads.", "prompt_injection"),
 ]
 
 REPLIES = [
@@ -189,6 +193,10 @@ REPLIES = [
     "Gib niemals deine PIN weiter.",
     "The population of France is 68,000,000.",
     "Your order number is 123456789.",
+    "It is 4.21 pm. Call me maybe.",
+    "Your meeting is in room 1234. Call Anna.",
+    "I can't install AnyDesk.",
+    "Press Ctrl+Shift+P to open the command palette.",
 ]
 
 

@@ -37,14 +37,16 @@ _RULE_KEYS = frozenset(fold(entry) for sections in table().values() for entry in
 def _orders() -> re.Pattern[str]:
     start = rf"(?:^|[.;:!?,(\n\"'] ?|(?<!\w){words('then')} )"
     adverbs = words("adverb")
+    # what the assistant does: every imperative, plus the infinitives of verb-last languages
+    act = f"(?:{words('action')}|{words('imperative')})"
     parts = [
         # an imperative at the head of a clause, after at most two adverbs ("always open ...")
         # ("search and rescue volunteer" is a noun phrase: a verb joined by "and" is not a command)
         rf"{start}(?:{adverbs} ){{0,2}}{words('imperative')} (?!and\b|&)\S",
         # an order-adverb at the head of a clause and an assistant's action in the same clause
-        rf"{start}{adverbs}[^.;,!?\n]{{0,50}}?{words('action')}",
+        rf"{start}{adverbs}[^.;,!?\n]{{0,50}}?{act}",
         # a trigger and what to do then: "when the user says hi, search ...", "wenn ich Hallo sage, öffne ..."
-        rf"(?<!\w){words('cond')}[^.;!?\n]{{0,40}}?{words('says')}[^.;!?\n]{{0,60}}?{words('action')}",
+        rf"(?<!\w){words('cond')}[^.;!?\n]{{0,40}}?{words('says')}[^.;!?\n]{{0,60}}?{act}",
         words("you_must"),
         r"\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b",
     ]

@@ -1,7 +1,7 @@
 """What the assistant says is output too: ``speak`` text and a plan's ``final_response``.
 
 Spoken text never executes, but a model steered by an injected page or a poisoned memory can use
-the voice the user trusts for the classic support scam. Four classes of advice are refused, in
+the voice the user trusts for the classic support scam. Five classes of advice are refused, in
 every language the lexicon ships with these sections:
 
 - run a command: a terminal named with run/type/paste, a launcher hotkey ("press Win+R"), or
@@ -9,7 +9,9 @@ every language the lexicon ships with these sections:
 - switch protection off: disable/uninstall with antivirus, firewall, Defender, UAC...;
 - call a number: call/dial/contact within reach of a phone-number shape (7+ digits), so a room
   number or a time passes;
-- hand over a secret: read/tell/type/give with password, PIN, code, one-time code...
+- hand over a secret: read/tell/type/give with password, PIN, code, one-time code...;
+- let a stranger in: download/install/open a remote-access tool (AnyDesk, TeamViewer, Quick
+  Assist...) or a program file ("download fix.exe").
 
 Each is a verb with its object in the same clause, before or after it (German and Dutch put
 the verb last). A verb right after a negation is advice against it ("never call numbers from a
@@ -32,8 +34,8 @@ from anovax.safety.verdict import Rule
 
 #: how far from its verb an object may sit (characters, inside one clause)
 _REACH = 50
-_CLAUSE_END = re.compile(r"[.!?;\n]")
-_PHONE_END = re.compile(r"[!?;\n]|\.(?:\s|$)")  # a phone number may hold dots: 1.800.555.0199
+#: a dot ends a clause only before a space: "fix.exe" and "1.800.555.0199" are one word
+_CLAUSE_END = re.compile(r"[!?;\n]|\.(?=\s|$)")
 _PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ().-]{5,22}\d(?!\w)|\b1-?8[0-9]{2}-?[a-z]{4,}")
 _COMMAND_SHAPE = re.compile(
     r"(?:^|\s)(?:--?[a-z][\w-]{1,30}|/[a-z]{2,12}\b)|\$[a-z_{(]|`"
@@ -68,6 +70,10 @@ _DISABLE = _Lure("disable", Rule.DENYLIST, "I won't tell you to switch off your 
 _CALL = _Lure("call", Rule.PROMPT_INJECTION, "I won't tell you to call a phone number from a page or a message.",
               "spoken: call a number")
 _TELL = _Lure("tell", Rule.SECRET, "I won't ask for passwords, PINs or codes.", "spoken: hand over a secret")
+_FETCH = _Lure("fetch", Rule.PROMPT_INJECTION, "I won't tell you to install remote-access tools or programs from a message.",
+               "spoken: install a remote-access tool or a program file")
+#: a program file named in a reply ("download fix.exe")
+_PROGRAM_FILE = re.compile(r"\b[\w-]+\.(?:exe|msi|ps1|bat|cmd|vbs|js|hta|scr|jar|apk|dmg|pkg|lnk|reg)\b")
 
 
 @lru_cache(maxsize=None)
@@ -83,17 +89,17 @@ def _negations() -> frozenset[str]:
 def _negated(text: str, verb: re.Match[str]) -> bool:
     """A negation among the two words before the verb ("won't run", "ne désactivez") or the two
     after it ("gib niemals", "désactivez pas", "bel nooit")."""
-    before = _CLAUSE_END.split(text[max(0, verb.start() - 30):verb.start()].replace(",", "."))[-1]
-    after = _CLAUSE_END.split(text[verb.end():verb.end() + 30].replace(",", "."))[0]
+    before = _CLAUSE_END.split(text[max(0, verb.start() - 30):verb.start()].replace(",", ";"))[-1]
+    after = _CLAUSE_END.split(text[verb.end():verb.end() + 30].replace(",", ";"))[0]
     tokens = _TOKEN.findall(re.sub(r"n't\b", " n't", before))[-2:] + _TOKEN.findall(after)[:2]
     return any(token in _negations() for token in tokens)
 
 
-def _around(text: str, match: re.Match[str], end: re.Pattern[str] = _CLAUSE_END) -> tuple[str, str]:
+def _around(text: str, match: re.Match[str]) -> tuple[str, str]:
     """The clause text before the verb and from the verb on (the verb included: split verbs
     such as "gib den Code ein" hold their object inside)."""
-    before = end.split(text[max(0, match.start() - _REACH):match.start()])[-1]
-    after = end.split(text[match.start():match.end() + _REACH], maxsplit=1)[0]
+    before = _CLAUSE_END.split(text[max(0, match.start() - _REACH):match.start()])[-1]
+    after = _CLAUSE_END.split(text[match.start():match.end() + _REACH], maxsplit=1)[0]
     return before, after
 
 
@@ -115,7 +121,13 @@ def _harmful_object(lure: _Lure, before: str, after: str) -> bool:
         return bool(_pattern("security").search(before) or _pattern("security").search(after))
     if lure is _CALL:
         return _has_phone(before) or _has_phone(after)
+    if lure is _FETCH:
+        return _fetchable(before) or _fetchable(after)
     return _secret_in(before) or _secret_in(after)
+
+
+def _fetchable(part: str) -> bool:
+    return bool(_pattern("remote").search(part) or _PROGRAM_FILE.search(part))
 
 
 def _may_hold(lure: _Lure, folded: str) -> bool:
@@ -127,6 +139,8 @@ def _may_hold(lure: _Lure, folded: str) -> bool:
         return _pattern("security").search(folded) is not None
     if lure is _CALL:
         return _has_phone(folded)
+    if lure is _FETCH:
+        return _fetchable(folded)
     return _secret_in(folded)
 
 
@@ -154,14 +168,13 @@ def spoken_issue(text: str) -> Issue | None:
     if command_hit(text) and _advised(_RUN, folded):
         # a listed command anywhere, and the reply tells someone to run or type something
         return Issue(_RUN.rule, _RUN.reason, "spoken: run a listed command")
-    for lure in (_RUN, _DISABLE, _CALL, _TELL):
+    for lure in (_RUN, _DISABLE, _CALL, _TELL, _FETCH):
         if not _may_hold(lure, folded):
             continue
-        end = _PHONE_END if lure is _CALL else _CLAUSE_END
         for verb in _pattern(lure.verbs).finditer(folded):
             if _negated(folded, verb):
                 continue
-            before, after = _around(folded, verb, end)
+            before, after = _around(folded, verb)
             if _harmful_object(lure, before, after):
                 return Issue(lure.rule, lure.reason, lure.detail)
     return None
