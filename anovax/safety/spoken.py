@@ -23,6 +23,7 @@ what an assistant is for.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -50,30 +51,11 @@ _NOT_SECRET = re.compile(
 )
 _NOT_SECRET_AFTER = re.compile(r"^ (?:postal|postale|fiscal|fiscale|source|qr|promo|de réduction|de descuento)\b")
 
-
-_TOKEN = re.compile(r"n't|n'|\w+")
-
-
-@dataclass(frozen=True)
-class _Lure:
-    """One class of harmful advice: a verb family and what makes its object harmful."""
-
-    verbs: str
-    rule: Rule
-    reason: str
-    detail: str
-
-
-_RUN = _Lure("run", Rule.SHELL_TYPING, "I won't tell you to run commands.", "spoken: run a command")
-_DISABLE = _Lure("disable", Rule.DENYLIST, "I won't tell you to switch off your computer's protection.",
-                 "spoken: disable security")
-_CALL = _Lure("call", Rule.PROMPT_INJECTION, "I won't tell you to call a phone number from a page or a message.",
-              "spoken: call a number")
-_TELL = _Lure("tell", Rule.SECRET, "I won't ask for passwords, PINs or codes.", "spoken: hand over a secret")
-_FETCH = _Lure("fetch", Rule.PROMPT_INJECTION, "I won't tell you to install remote-access tools or programs from a message.",
-               "spoken: install a remote-access tool or a program file")
 #: a program file named in a reply ("download fix.exe")
 _PROGRAM_FILE = re.compile(r"\b[\w-]+\.(?:exe|msi|ps1|bat|cmd|vbs|js|hta|scr|jar|apk|dmg|pkg|lnk|reg)\b")
+#: dates look like phone numbers to _PHONE: 12.05.2026, 2026-12-02
+_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+_TOKEN = re.compile(r"n't|n'|'s|\w+")
 
 
 @lru_cache(maxsize=None)
@@ -81,18 +63,75 @@ def _pattern(section: str) -> re.Pattern[str]:
     return re.compile(words(section))
 
 
-@lru_cache(maxsize=1)
-def _negations() -> frozenset[str]:
-    return frozenset(fold(e) for sections in table().values() for e in sections.get("negation", ()))
+def _command(part: str) -> bool:
+    return bool(_pattern("shell").search(part) or _COMMAND_SHAPE.search(part))
 
 
-def _negated(text: str, verb: re.Match[str]) -> bool:
-    """A negation among the two words before the verb ("won't run", "ne désactivez") or the two
-    after it ("gib niemals", "désactivez pas", "bel nooit")."""
+def _protection(part: str) -> bool:
+    return _pattern("security").search(part) is not None
+
+
+def _phone(part: str) -> bool:
+    for match in _PHONE.finditer(part):
+        number = match.group()
+        if not number[-1].isdigit():
+            return True  # 1-800-MICROSOFT
+        if sum(ch.isdigit() for ch in number) >= 7 and not _DATE.fullmatch(number.strip()):
+            return True
+    return False
+
+
+def _secret(part: str) -> bool:
+    for found in _pattern("secret").finditer(part):
+        if not (_NOT_SECRET.search(part[:found.start()]) or _NOT_SECRET_AFTER.match(part[found.end():])):
+            return True
+    return False
+
+
+def _program(part: str) -> bool:
+    return bool(_pattern("remote").search(part) or _PROGRAM_FILE.search(part))
+
+
+@dataclass(frozen=True)
+class _Lure:
+    """One class of harmful advice: a verb family (a lexicon section) and its harmful objects."""
+
+    verbs: str
+    objects: Callable[[str], bool]
+    rule: Rule
+    reason: str
+    detail: str
+
+
+_RUN = _Lure("run", _command, Rule.SHELL_TYPING, "I won't tell you to run commands.", "spoken: run a command")
+_LURES = (
+    _RUN,
+    _Lure("disable", _protection, Rule.DENYLIST, "I won't tell you to switch off your computer's protection.",
+          "spoken: disable security"),
+    _Lure("call", _phone, Rule.PROMPT_INJECTION, "I won't tell you to call a phone number from a page or a message.",
+          "spoken: call a number"),
+    _Lure("tell", _secret, Rule.SECRET, "I won't ask for passwords, PINs or codes.", "spoken: hand over a secret"),
+    _Lure("fetch", _program, Rule.PROMPT_INJECTION,
+          "I won't tell you to install remote-access tools or programs from a message.",
+          "spoken: install a remote-access tool or a program file"),
+)
+
+
+@lru_cache(maxsize=None)
+def _tokens(section: str) -> frozenset[str]:
+    return frozenset(fold(e) for sections in table().values() for e in sections.get(section, ()))
+
+
+def _not_advice(text: str, verb: re.Match[str]) -> bool:
+    """The verb is negated, among the two words before it ("won't run", "ne désactivez") or the
+    two after it ("gib niemals", "désactivez pas", "bel nooit"), or is a noun ("your contact
+    Anna", "the call"): no one is told to do anything."""
     before = _CLAUSE_END.split(text[max(0, verb.start() - 30):verb.start()].replace(",", ";"))[-1]
     after = _CLAUSE_END.split(text[verb.end():verb.end() + 30].replace(",", ";"))[0]
-    tokens = _TOKEN.findall(re.sub(r"n't\b", " n't", before))[-2:] + _TOKEN.findall(after)[:2]
-    return any(token in _negations() for token in tokens)
+    ahead = _TOKEN.findall(re.sub(r"n't\b", " n't", re.sub(r"'s\b", " 's", before)))
+    if ahead and ahead[-1] in _tokens("determiner"):
+        return True
+    return any(token in _tokens("negation") for token in ahead[-2:] + _TOKEN.findall(after)[:2])
 
 
 def _around(text: str, match: re.Match[str]) -> tuple[str, str]:
@@ -103,50 +142,9 @@ def _around(text: str, match: re.Match[str]) -> tuple[str, str]:
     return before, after
 
 
-def _secret_in(part: str) -> bool:
-    for found in _pattern("secret").finditer(part):
-        if not (_NOT_SECRET.search(part[:found.start()]) or _NOT_SECRET_AFTER.match(part[found.end():])):
-            return True
-    return False
-
-
-def _has_phone(part: str) -> bool:
-    return any(sum(ch.isdigit() for ch in m.group()) >= 7 or not m.group()[-1].isdigit() for m in _PHONE.finditer(part))
-
-
-def _harmful_object(lure: _Lure, before: str, after: str) -> bool:
-    if lure is _RUN:
-        return bool(_pattern("shell").search(before) or _pattern("shell").search(after) or _COMMAND_SHAPE.search(after))
-    if lure is _DISABLE:
-        return bool(_pattern("security").search(before) or _pattern("security").search(after))
-    if lure is _CALL:
-        return _has_phone(before) or _has_phone(after)
-    if lure is _FETCH:
-        return _fetchable(before) or _fetchable(after)
-    return _secret_in(before) or _secret_in(after)
-
-
-def _fetchable(part: str) -> bool:
-    return bool(_pattern("remote").search(part) or _PROGRAM_FILE.search(part))
-
-
-def _may_hold(lure: _Lure, folded: str) -> bool:
-    """One pass over the whole text for the lure's objects: most replies name none, and then no
-    verb needs a closer look (a reply full of verbs stays cheap)."""
-    if lure is _RUN:
-        return bool(_pattern("shell").search(folded) or _COMMAND_SHAPE.search(folded))
-    if lure is _DISABLE:
-        return _pattern("security").search(folded) is not None
-    if lure is _CALL:
-        return _has_phone(folded)
-    if lure is _FETCH:
-        return _fetchable(folded)
-    return _secret_in(folded)
-
-
 def _advised(lure: _Lure, folded: str) -> bool:
     """Some verb of the lure that is not negated."""
-    return any(not _negated(folded, verb) for verb in _pattern(lure.verbs).finditer(folded))
+    return any(not _not_advice(folded, verb) for verb in _pattern(lure.verbs).finditer(folded))
 
 
 def _launcher_named(text: str) -> bool:
@@ -168,13 +166,15 @@ def spoken_issue(text: str) -> Issue | None:
     if command_hit(text) and _advised(_RUN, folded):
         # a listed command anywhere, and the reply tells someone to run or type something
         return Issue(_RUN.rule, _RUN.reason, "spoken: run a listed command")
-    for lure in (_RUN, _DISABLE, _CALL, _TELL, _FETCH):
-        if not _may_hold(lure, folded):
+    for lure in _LURES:
+        # one pass for the objects first: most replies name none, and then no verb needs a
+        # closer look (a reply full of verbs stays cheap)
+        if not lure.objects(folded):
             continue
         for verb in _pattern(lure.verbs).finditer(folded):
-            if _negated(folded, verb):
+            if _not_advice(folded, verb):
                 continue
             before, after = _around(folded, verb)
-            if _harmful_object(lure, before, after):
+            if lure.objects(before) or lure.objects(after):
                 return Issue(lure.rule, lure.reason, lure.detail)
     return None
