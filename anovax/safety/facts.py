@@ -28,9 +28,14 @@ from anovax.safety.lexicon import table, words
 #: a message to whoever reads the memory (no benign case in our corpora comes near it)
 MAX_FACT_WORDS = 40
 
+#: a key's words: snake_case, kebab-case, spaces and camelCase
 _KEY_SPLIT = re.compile(r"[^\w]+|_|(?<=[a-z])(?=[A-Z])")
-#: key words are matched as whole tokens of the key, so "rules" but not "ruler" or "order_id"
-_RULE_KEYS = frozenset(fold(entry) for sections in table().values() for entry in sections.get("key", ()))
+
+
+@lru_cache(maxsize=1)
+def _rule_keys() -> frozenset[str]:
+    # whole words of the key, so "rules" counts but "ruler" and "order_id" do not
+    return frozenset(fold(entry) for sections in table().values() for entry in sections.get("key", ()))
 
 
 @lru_cache(maxsize=1)
@@ -55,15 +60,13 @@ def _orders() -> re.Pattern[str]:
 
 def key_is_rule(key: str) -> bool:
     """``rule``, ``Anweisung``, ``note_to_self_for_assistant``: a key that files an order."""
-    return any(fold(token) in _RULE_KEYS for token in _KEY_SPLIT.split(key) if token)
+    return any(fold(token) in _rule_keys() for token in _KEY_SPLIT.split(key) if token)
 
 
 def value_is_order(value: str) -> bool:
     """A value shaped like an instruction rather than a description (see the module docstring)."""
     folded = fold(value)
     return _orders().search(folded) is not None or len(folded.split()) > MAX_FACT_WORDS
-
-
 
 
 @lru_cache(maxsize=1)

@@ -22,8 +22,7 @@ from importlib import resources
 
 from anovax.safety.canon import fold
 
-#: the languages shipped; a new file needs its code here and nothing else
-LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "zh", "ja")
+_FILE = re.compile(r"^lexicon_([a-z]{2,3})\.txt$")
 _HEADER = re.compile(r"^\[([a-z_]+)\]$")
 #: at most three words between the parts of a split verb ("gib den Code ein")
 _GAP = r"(?:[\w'-]{1,30} ){0,3}"
@@ -93,9 +92,14 @@ def _parse(text: str) -> dict[str, list[str]]:
 
 @lru_cache(maxsize=1)
 def table() -> dict[str, dict[str, list[str]]]:
-    """Every language's sections, read once: ``{lang: {section: [entries]}}``."""
-    folder = resources.files("anovax.safety")
-    return {lang: _parse(folder.joinpath(f"lexicon_{lang}.txt").read_text(encoding="utf-8")) for lang in LANGUAGES}
+    """Every language's sections, read once: ``{lang: {section: [entries]}}``. The languages are
+    the ``lexicon_<code>.txt`` files present: adding one is the whole change."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for item in sorted(resources.files("anovax.safety").iterdir(), key=lambda i: i.name):
+        match = _FILE.match(item.name)
+        if match:
+            found[match.group(1)] = _parse(item.read_text(encoding="utf-8"))
+    return found
 
 
 @lru_cache(maxsize=None)
