@@ -46,6 +46,7 @@ def _harm() -> re.Pattern[str]:
         words("destroy") + " " + words("everything") + _ARTICLE + r"(?!\w)",
         words("everything") + _NEAR + words("destroy"),
         words("reset"),
+        words("shutdown"),
         _pair("disable", "security"),
         _pair("steal", "creds"),
         words("elevate"),
