@@ -20,7 +20,10 @@ _CLAUSE = r"[^.!?;\n]{0,40}?"
 #: a short reach inside a clause, for loose words like "alles" / "tout"
 _NEAR = r"[^.!?;,\n]{0,20}?"
 #: "todo el texto", "tout le texte": the everything-word is a determiner there, not the object
-_ARTICLE = r"(?! (?:the|this|that|der|die|das|den|dem|le|la|les|ce|cet|cette|el|lo|los|las|il|i|gli|o|a|os|as|de|het|dit|deze)\b)"
+_ARTICLE = (
+    r"(?! (?:the|this|that|der|die|das|den|dem|le|la|les|ce|cet|cette|el|lo|los|las|il|i|gli|o|a|os|as|de|het"
+    r"|dit|deze)\b)"
+)
 
 
 def _pair(first: str, second: str, gap: str = _CLAUSE) -> str:
