@@ -129,12 +129,22 @@ def _not_advice(text: str, verb: re.Match[str]) -> bool:
     """The verb is negated, among the two words before it ("won't run", "ne désactivez") or the
     two after it ("gib niemals", "désactivez pas", "bel nooit"), or is a noun ("your contact
     Anna", "the call"): no one is told to do anything."""
-    before = _CLAUSE_END.split(text[max(0, verb.start() - 30):verb.start()].replace(",", ";"))[-1]
+    before = _CLAUSE_END.split(re.sub("[,:]", ";", text[max(0, verb.start() - _REACH):verb.start()]))[-1]
     after = _CLAUSE_END.split(text[verb.end():verb.end() + 30].replace(",", ";"))[0]
     ahead = _TOKEN.findall(re.sub(r"n't\b", " n't", re.sub(r"'s\b", " 's", before)))
     if ahead and ahead[-1] in _tokens("determiner"):
         return True
+    if _quotes_a_search(before, ahead[-3:]):
+        return True
     return any(token in _tokens("negation") for token in ahead[-2:] + _TOKEN.findall(after)[:2])
+
+
+def _quotes_a_search(before: str, last: list[str]) -> bool:
+    """"Searching the web for how to turn off the firewall", "Searching YouTube for run
+    powershell scripts": the reply repeats what the user asked to look up."""
+    if any(token in _tokens("how") for token in last):
+        return True
+    return any(token in _tokens("for") for token in last) and _pattern("search").search(before) is not None
 
 
 def _around(text: str, match: re.Match[str]) -> tuple[str, str]:
