@@ -9,7 +9,8 @@ refused whatever it asks for, in any language the lexicon ships:
 - a clause that opens with "always/never/first/please" and then names something the assistant
   does ("immer zuerst Google öffnen"); a habit keeps its subject or a conjugated verb ("always
   drinks coffee at 8", "she always walks the dog") and passes;
-- a trigger ("when the user says hi, ...", "wenn ich Hallo sage"), or words addressed to the
+- a trigger ("when the user says hi, ...", "wenn ich Hallo sage") or a standing order ("bei
+  jeder Antwort ... öffnen", "after every answer, open ..."), or words addressed to the
   assistant ("you must", "du sollst", "the user wants you to");
 - prose too long to be one fact (``MAX_FACT_WORDS``).
 
@@ -22,7 +23,7 @@ import re
 from functools import lru_cache
 
 from anovax.safety.canon import fold
-from anovax.safety.lexicon import table, words
+from anovax.safety.lexicon import CLAUSE_CHAR, PHRASE_CHAR, table, words
 
 #: a fact is a phrase, not a page: an address or a list of allergies fits; 40 words of prose is
 #: a message to whoever reads the memory (no benign case in our corpora comes near it)
@@ -49,9 +50,11 @@ def _orders() -> re.Pattern[str]:
         # ("search and rescue volunteer" is a noun phrase: a verb joined by "and" is not a command)
         rf"{start}(?:{adverbs} ){{0,2}}{words('imperative')} (?!and\b|&)\S",
         # an order-adverb at the head of a clause and an assistant's action in the same clause
-        rf"{start}{adverbs}[^.;,!?\n]{{0,50}}?{act}",
+        rf"{start}{adverbs}{PHRASE_CHAR}{{0,50}}?{act}",
         # a trigger and what to do then: "when the user says hi, search ...", "wenn ich Hallo sage, öffne ..."
-        rf"(?<!\w){words('cond')}[^.;!?\n]{{0,40}}?{words('says')}[^.;!?\n]{{0,60}}?{act}",
+        rf"(?<!\w){words('cond')}{CLAUSE_CHAR}{{0,40}}?{words('says')}{CLAUSE_CHAR}{{0,60}}?{act}",
+        # a standing order: "bei jeder Antwort zuerst ... nennen", "after every answer, open ..."
+        rf"{words('every')}{CLAUSE_CHAR}{{0,50}}?{act}",
         words("you_must"),
         r"\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b",
     ]

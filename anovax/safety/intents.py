@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from anovax.safety.lexicon import words
+from anovax.safety.lexicon import CLAUSE_CHAR, PHRASE_CHAR, words
 
 #: the rest of one clause: a sentence mark or a line break ends it
-_CLAUSE = r"[^.!?;\n]{0,40}?"
+_CLAUSE = CLAUSE_CHAR + "{0,40}?"
 #: a short reach inside a clause, for loose words like "alles" / "tout"
-_NEAR = r"[^.!?;,\n]{0,20}?"
+_NEAR = PHRASE_CHAR + "{0,20}?"
 #: "todo el texto", "tout le texte": the everything-word is a determiner there, not the object
 _ARTICLE = (
     r"(?! (?:the|this|that|der|die|das|den|dem|le|la|les|ce|cet|cette|el|lo|los|las|il|i|gli|o|a|os|as|de|het"

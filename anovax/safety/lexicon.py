@@ -27,6 +27,11 @@ _HEADER = re.compile(r"^\[([a-z_]+)\]$")
 #: at most three words between the parts of a split verb ("gib den Code ein")
 _GAP = r"(?:[\w'-]{1,30} ){0,3}"
 _STEM = r"\w{0,20}"
+#: one character of the same clause, for bounded gaps between two word families: a sentence mark
+#: or a line break ends the clause, but not the dot inside "promo.example" or "fix.exe"
+CLAUSE_CHAR = r"(?:[^.!?;\n]|\.(?=\w))"
+#: the same, stopping at a comma too (a looser word, like "alles", must sit close)
+PHRASE_CHAR = r"(?:[^.!?;,\n]|\.(?=\w))"
 
 
 def _unspaced(text: str) -> bool:
