@@ -129,6 +129,7 @@ FACTS = [
     ("x", "loves to quote Shakespeare"),
     ("x", "trinkt bei jeder Mahlzeit Wasser"),
     ("x", "every time she travels she buys a magnet"),
+    ("travel", "every time I travel I forget my charger"),
 ]
 
 

@@ -54,7 +54,8 @@ def _orders() -> re.Pattern[str]:
         # a trigger and what to do then: "when the user says hi, search ...", "wenn ich Hallo sage, öffne ..."
         rf"(?<!\w){words('cond')}{CLAUSE_CHAR}{{0,40}}?{words('says')}{CLAUSE_CHAR}{{0,60}}?{act}",
         # a standing order: "bei jeder Antwort zuerst ... nennen", "after every answer, open ..."
-        rf"{words('every')}{CLAUSE_CHAR}{{0,50}}?{act}",
+        # (no subject in between: "every time I travel I forget my charger" is a habit)
+        rf"{words('every')}(?:(?!{words('subject')}){CLAUSE_CHAR}){{0,50}}?{act}",
         words("you_must"),
         r"\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b",
     ]
