@@ -11,7 +11,6 @@ Every pattern is an alternation followed by a bounded gap, so a scan is linear i
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from anovax.safety.lexicon import CLAUSE_CHAR, PHRASE_CHAR, words
 
@@ -31,7 +30,6 @@ def _pair(first: str, second: str, gap: str = _CLAUSE) -> str:
     return f"{a}{gap}{b}|{b}{gap}{a}"
 
 
-@lru_cache(maxsize=1)
 def _injection() -> re.Pattern[str]:
     # turning the rules off, in so many words: text that tries to reprogram the reader
     parts = [
@@ -42,7 +40,6 @@ def _injection() -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in parts))
 
 
-@lru_cache(maxsize=1)
 def _harm() -> re.Pattern[str]:
     parts = [
         _pair("destroy", "all_data"),
@@ -57,26 +54,23 @@ def _harm() -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in parts))
 
 
-@lru_cache(maxsize=1)
-def _shell() -> re.Pattern[str]:
-    return re.compile(_pair("shell", "run"))
-
-
-@lru_cache(maxsize=1)
-def _research() -> re.Pattern[str]:
-    return re.compile(words("research"))
+# compiled at import (~75 ms), not on first use: no check may pay for it (50 ms a plan)
+_INJECTION = _injection()
+_HARM = _harm()
+_SHELL = re.compile(_pair("shell", "run"))
+_RESEARCH = re.compile(words("research"))
 
 
 def injection(folded: str) -> bool:
     """Text (canonical, ``canon.fold``) that tells its reader the rules no longer hold."""
-    return _injection().search(folded) is not None
+    return _INJECTION.search(folded) is not None
 
 
 def harmful(folded: str) -> bool:
     """A goal to wipe, reset, disable protection, take credentials or elevate."""
-    return _harm().search(folded) is not None
+    return _HARM.search(folded) is not None
 
 
 def shell(folded: str) -> bool:
     """A goal that types or runs something in a terminal (questions about terminals pass)."""
-    return _shell().search(folded) is not None and _research().search(folded) is None
+    return _SHELL.search(folded) is not None and _RESEARCH.search(folded) is None

@@ -61,9 +61,15 @@ _DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
 _TOKEN = re.compile(r"n't|n'|'s|\w+")
 
 
-@lru_cache(maxsize=None)
+#: the word families the lures read, compiled at import (~20 ms), not on a first reply
+_PATTERNS = {
+    section: re.compile(words(section))
+    for section in ("run", "disable", "call", "tell", "fetch", "shell", "security", "secret", "remote", "search")
+}
+
+
 def _pattern(section: str) -> re.Pattern[str]:
-    return re.compile(words(section))
+    return _PATTERNS[section]
 
 
 def _command(part: str) -> bool:
