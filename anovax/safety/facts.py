@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 
 from anovax.safety.canon import fold
-from anovax.safety.lexicon import CLAUSE_CHAR, PHRASE_CHAR, table, words
+from anovax.safety.lexicon import PHRASE_END, Near, clause_around, table, words
 
 #: a fact is a phrase, not a page: an address or a list of allergies fits; 40 words of prose is
 #: a message to whoever reads the memory (no benign case in our corpora comes near it)
@@ -39,30 +39,44 @@ def _rule_keys() -> frozenset[str]:
     return frozenset(fold(entry) for sections in table().values() for entry in sections.get("key", ()))
 
 
-def _orders() -> re.Pattern[str]:
-    start = rf"(?:^|[.;:!?,(\n\"'] ?|(?<!\w){words('then')} )"
-    adverbs = words("adverb")
-    # what the assistant does: every imperative, plus the infinitives of verb-last languages
-    act = f"(?:{words('action')}|{words('imperative')})"
-    parts = [
+# compiled at import, not on first use: no check may pay for it (50 ms a plan)
+#: the head of a clause and up to two order-adverbs ("always", "immer zuerst", "s'il te plaît")
+_HEAD = re.compile(rf"(?:^|[.;:!?,(\n\"'] ?|{words('then')} )((?:{words('adverb')} ){{0,2}})")
+_IMPERATIVE = re.compile(words("imperative"))
+#: what follows an imperative that really is one ("search and rescue volunteer" is a noun phrase)
+_OBJECT_AFTER = re.compile(r" (?!and\b|&)\S")
+#: what the assistant does: every imperative, plus the infinitives of verb-last languages
+_ACTION = re.compile(words("action"))
+_SAYS = Near.of("cond", "says", ordered=True)
+_EVERY = re.compile(words("every"))
+_SUBJECT = re.compile(words("subject"))
+_ADDRESSED = re.compile(rf"{words('you_must')}|\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b")
+
+
+def _act(text: str, start: int, end: int) -> re.Match[str] | None:
+    return _ACTION.search(text, start, end) or _IMPERATIVE.search(text, start, end)
+
+
+def _ordered(folded: str) -> bool:
+    for head in _HEAD.finditer(folded):
         # an imperative at the head of a clause, after at most two adverbs ("always open ...")
-        # ("search and rescue volunteer" is a noun phrase: a verb joined by "and" is not a command)
-        rf"{start}(?:{adverbs} ){{0,2}}{words('imperative')} (?!and\b|&)\S",
-        # an order-adverb at the head of a clause and an assistant's action in the same clause
-        rf"{start}{adverbs}{PHRASE_CHAR}{{0,50}}?{act}",
-        # a trigger and what to do then: "when the user says hi, search ...", "wenn ich Hallo sage, öffne ..."
-        rf"(?<!\w){words('cond')}{CLAUSE_CHAR}{{0,40}}?{words('says')}{CLAUSE_CHAR}{{0,60}}?{act}",
-        # a standing order: "bei jeder Antwort zuerst ... nennen", "after every answer, open ..."
-        # (no subject in between: "every time I travel I forget my charger" is a habit)
-        rf"{words('every')}(?:(?!{words('subject')}){CLAUSE_CHAR}){{0,50}}?{act}",
-        words("you_must"),
-        r"\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b",
-    ]
-    return re.compile("|".join(f"(?:{p})" for p in parts))
-
-
-# compiled at import (~70 ms), not on first use: no check may pay for it (50 ms a plan)
-_ORDERS = _orders()
+        verb = _IMPERATIVE.match(folded, head.end())
+        if verb and _OBJECT_AFTER.match(folded, verb.end()):
+            return True
+        # an order-adverb at the head of a clause and an assistant's action in the same phrase
+        if head.group(1) and _act(folded, head.end(), clause_around(folded, head.end(), head.end(), 50, PHRASE_END)[1]):
+            return True
+    # a trigger and what to do then: "when the user says hi, search ...", "wenn ich Hallo sage, öffne ..."
+    for says in _SAYS.pairs(folded):
+        if _act(folded, says.end(), clause_around(folded, says.end(), says.end(), 60)[1]):
+            return True
+    # a standing order: "bei jeder Antwort zuerst ... nennen", "after every answer, open ..."; a
+    # subject in between makes it a habit ("every time I travel I forget my charger")
+    for every in _EVERY.finditer(folded):
+        act = _act(folded, every.end(), clause_around(folded, every.end(), every.end(), 50)[1])
+        if act and not _SUBJECT.search(folded, every.end(), act.start()):
+            return True
+    return _ADDRESSED.search(folded) is not None
 
 
 def key_is_rule(key: str) -> bool:
@@ -73,7 +87,7 @@ def key_is_rule(key: str) -> bool:
 def value_is_order(value: str) -> bool:
     """A value shaped like an instruction rather than a description (see the module docstring)."""
     folded = fold(value)
-    return _ORDERS.search(folded) is not None or len(folded.split()) > MAX_FACT_WORDS
+    return _ordered(folded) or len(folded.split()) > MAX_FACT_WORDS
 
 
 @lru_cache(maxsize=1)

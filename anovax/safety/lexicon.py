@@ -17,6 +17,8 @@ without spaces (Chinese, Japanese), where a word boundary means nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -32,6 +34,49 @@ _STEM = r"\w{0,20}"
 CLAUSE_CHAR = r"(?:[^.!?;\n]|\.(?=\w))"
 #: the same, stopping at a comma too (a looser word, like "alles", must sit close)
 PHRASE_CHAR = r"(?:[^.!?;,\n]|\.(?=\w))"
+CLAUSE_END = re.compile(r"[!?;\n]|\.(?!\w)")
+PHRASE_END = re.compile(r"[!?;,\n]|\.(?!\w)")
+
+
+def clause_around(text: str, start: int, end: int, reach: int, ends: re.Pattern[str] = CLAUSE_END) -> tuple[int, int]:
+    """``(lo, hi)``: at most ``reach`` characters either side of ``text[start:end]``, cut where
+    its clause ends, so a second word family is looked for in a bounded window (linear scans)."""
+    lo = max(0, start - reach)
+    for mark in ends.finditer(text, lo, start):
+        lo = mark.end()
+    found = ends.search(text, end, min(len(text), end + reach))
+    return lo, found.start() if found else min(len(text), end + reach)
+
+
+@dataclass(frozen=True)
+class Near:
+    """Two word families in one clause: ``second`` within ``reach`` characters after ``first``
+    (its own words included: "schakel de firewall uit" holds its object) or, unless ``ordered``,
+    before it (German, Dutch and Japanese put the verb last). Each family is compiled once."""
+
+    first: re.Pattern[str]
+    second: re.Pattern[str]
+    reach: int = 40
+    ordered: bool = False
+    ends: re.Pattern[str] = CLAUSE_END
+
+    @classmethod
+    def of(cls, first: str, second: str, **options: object) -> Near:
+        return cls(re.compile(words(first)), re.compile(words(second)), **options)  # type: ignore[arg-type]
+
+    def pairs(self, text: str) -> Iterator[re.Match[str]]:
+        """The ``second`` match next to each ``first`` match that has one, in text order."""
+        for hit in self.first.finditer(text):
+            lo, hi = clause_around(text, hit.start(), hit.end(), self.reach, self.ends)
+            found = self.second.search(text, hit.start() + 1, hi)
+            if found is None and not self.ordered:
+                found = self.second.search(text, lo, hit.start())
+            if found is not None:
+                yield found
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """The ``second`` match of the first pair, or None."""
+        return next(self.pairs(text), None)
 
 
 def _unspaced(text: str) -> bool:
