@@ -29,13 +29,13 @@ _HEADER = re.compile(r"^\[([a-z_]+)\]$")
 #: at most three words between the parts of a split verb ("gib den Code ein")
 _GAP = r"(?:[\w'-]{1,30} ){0,3}"
 _STEM = r"\w{0,20}"
-#: one character of the same clause, for bounded gaps between two word families: a sentence mark
-#: or a line break ends the clause, but not the dot inside "promo.example" or "fix.exe"
-CLAUSE_CHAR = r"(?:[^.!?;\n]|\.(?=\w))"
-#: the same, stopping at a comma too (a looser word, like "alles", must sit close)
-PHRASE_CHAR = r"(?:[^.!?;,\n]|\.(?=\w))"
+#: where a clause ends: a sentence mark or a line break, but not the dot inside "promo.example",
+#: "fix.exe" or "1.800.555.0199"
 CLAUSE_END = re.compile(r"[!?;\n]|\.(?!\w)")
+#: the same, stopping at a comma too (a looser word, like "alles", must sit close)
 PHRASE_END = re.compile(r"[!?;,\n]|\.(?!\w)")
+#: one character of the same phrase, for a bounded gap inside one regex
+PHRASE_CHAR = r"(?:[^.!?;,\n]|\.(?=\w))"
 
 
 def clause_around(text: str, start: int, end: int, reach: int, ends: re.Pattern[str] = CLAUSE_END) -> tuple[int, int]:

@@ -29,14 +29,12 @@ from functools import lru_cache
 
 from anovax.safety import keys
 from anovax.safety.canon import fold
-from anovax.safety.lexicon import table, words
+from anovax.safety.lexicon import clause_around, table, words
 from anovax.safety.scan import Issue, mentioned_chords
 from anovax.safety.verdict import Rule
 
 #: how far from its verb an object may sit (characters, inside one clause)
 _REACH = 50
-#: a dot ends a clause only before a space: "fix.exe" and "1.800.555.0199" are one word
-_CLAUSE_END = re.compile(r"[!?;\n]|\.(?=\s|$)")
 _PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ().-]{5,22}\d(?!\w)|\b1-?8[0-9]{2}-?[a-z]{4,}")
 #: what a command line looks like in prose: flags (-rf, --force, /s), variables, backticks,
 #: drive or home paths, cmdlets, and the usual programs. (The command denylist itself is not run
@@ -59,6 +57,8 @@ _PROGRAM_FILE = re.compile(r"\b[\w-]+\.(?:exe|msi|ps1|bat|cmd|vbs|js|hta|scr|jar
 #: dates look like phone numbers to _PHONE: 12.05.2026, 2026-12-02
 _DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
 _TOKEN = re.compile(r"n't|n'|'s|\w+")
+#: the words a verb is judged by end at a comma or a colon too ("How to fix: disable ...")
+_PHRASE_OR_COLON = re.compile(r"[!?;,:\n]|\.(?!\w)")
 
 
 #: the word families the lures read, compiled at import (~20 ms), not on a first reply
@@ -135,8 +135,8 @@ def _not_advice(text: str, verb: re.Match[str]) -> bool:
     """The verb is negated, among the two words before it ("won't run", "ne désactivez") or the
     two after it ("gib niemals", "désactivez pas", "bel nooit"), or is a noun ("your contact
     Anna", "the call"): no one is told to do anything."""
-    before = _CLAUSE_END.split(re.sub("[,:]", ";", text[max(0, verb.start() - _REACH):verb.start()]))[-1]
-    after = _CLAUSE_END.split(text[verb.end():verb.end() + 30].replace(",", ";"))[0]
+    lo, hi = clause_around(text, verb.start(), verb.end(), _REACH, _PHRASE_OR_COLON)
+    before, after = text[lo:verb.start()], text[verb.end():hi]
     ahead = _TOKEN.findall(re.sub(r"n't\b", " n't", re.sub(r"'s\b", " 's", before)))
     if ahead and ahead[-1] in _tokens("determiner"):
         return True
@@ -156,9 +156,8 @@ def _quotes_a_search(before: str, last: list[str]) -> bool:
 def _around(text: str, match: re.Match[str]) -> tuple[str, str]:
     """The clause text before the verb and from the verb on (the verb included: split verbs
     such as "gib den Code ein" hold their object inside)."""
-    before = _CLAUSE_END.split(text[max(0, match.start() - _REACH):match.start()])[-1]
-    after = _CLAUSE_END.split(text[match.start():match.end() + _REACH], maxsplit=1)[0]
-    return before, after
+    lo, hi = clause_around(text, match.start(), match.end(), _REACH)
+    return text[lo:match.start()], text[match.start():hi]
 
 
 def _launcher_named(text: str) -> bool:
