@@ -4,7 +4,8 @@ Memory is replayed into every later prompt, so it may only hold short descriptio
 tea", "dog's name: Rex", "always drinks coffee at 8"). What has the shape of an instruction is
 refused whatever it asks for, in any language the lexicon ships:
 
-- a key that names a rule ("rule", "instruction", "policy", "note_to_self_for_assistant"...);
+- a key that names a rule ("rule", "instruction", "policy", "note_to_self_for_assistant"...),
+  or names a safety rule and its value switches it off ({"safety_checks": "off"});
 - a clause that opens with an imperative ("open Google first", "öffne Google", "ouvre ...");
 - a clause that opens with "always/never/first/please" and then names something the assistant
   does ("immer zuerst Google öffnen"); a habit keeps its subject or a conjugated verb ("always
@@ -26,7 +27,7 @@ from anovax.safety.canon import fold
 from anovax.safety.lexicon import PHRASE_END, Near, clause_around, table, words
 
 #: a fact is a phrase, not a page: an address or a list of allergies fits; 40 words of prose is
-#: a message to whoever reads the memory (no benign case in our corpora comes near it)
+#: a message to whoever reads the memory (the longest benign value in the red-team corpora has 8 words)
 MAX_FACT_WORDS = 40
 
 #: a key's words: snake_case, kebab-case, spaces and camelCase
@@ -90,15 +91,14 @@ def value_is_order(value: str) -> bool:
     return _ordered(folded) or len(folded.split()) > MAX_FACT_WORDS
 
 
-@lru_cache(maxsize=1)
-def _switch() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    return re.compile(words("rules")), re.compile(rf"^{words('off')}[.!]?$")
+_RULES = re.compile(words("rules"))
+_OFF = re.compile(rf"^{words('off')}[.!]?$")
 
 
 def switches_rule_off(key: str, value: str) -> bool:
     """``{"safety_checks": "off"}``, ``{"Sicherheitsregeln": "deaktiviert"}``: a setting, not a fact."""
-    rules, off = _switch()
-    return bool(off.search(fold(value)) and rules.search(fold(" ".join(t for t in _KEY_SPLIT.split(key) if t))))
+    key_words = fold(" ".join(t for t in _KEY_SPLIT.split(key) if t))
+    return bool(_OFF.search(fold(value)) and _RULES.search(key_words))
 
 
 @lru_cache(maxsize=1024)
