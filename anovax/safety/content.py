@@ -2,8 +2,9 @@
 
 Each text parameter is screened for the context it lands in, its ``Param.sink`` (see scan.py):
 typed text and app names execute; goals are read by a sub-planner; queries are URL-encoded into
-a search; spoken text (``speak``, ``final_response``) is only checked for secrets, because it is
-said aloud, never executed. A text whose sink is not declared (a plug-in's) is treated as
+a search; spoken text (``speak``, ``final_response``) is said aloud, never executed, so it is
+checked for secrets and for the advice a scam needs (``spoken.py``: run this, switch off that,
+call this number, read me the code). A text whose sink is not declared (a plug-in's) is treated as
 executable text: the safe assumption for a tool nobody described.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, leaks
+from anovax.safety import apps, keys, leaks, spoken
 from anovax.safety.context import Context
 from anovax.safety.scan import Issue, exec_issue, model_issue, query_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -46,7 +47,7 @@ def _keys(text: str) -> Issue | None:
 def _spoken(text: str) -> Issue | None:
     if leaks.find_secret(text):
         return Issue(Rule.SECRET, _SPOKEN_SECRET_REASON, "secret in spoken text")
-    return None
+    return spoken.spoken_issue(text)
 
 
 #: how a text is screened, by where it ends up (``Param.sink`` in the tool's declaration)

@@ -15,7 +15,7 @@ from enum import Enum
 from functools import lru_cache
 
 from anovax.plan import Plan
-from anovax.safety import leaks
+from anovax.safety import facts, leaks
 from anovax.safety.canon import forbidden, has_disguised_word
 from anovax.safety.scan import Issue, model_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -59,6 +59,9 @@ def assess(key: str, value: str) -> FactAssessment:
             # whatever the fact carries (a command, an encoding, a hotkey, an instruction),
             # storing it would replay it into every later prompt
             return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, _POISON_REASON, issue.detail))
+    order = facts.order_detail(key, value)
+    if order:  # default-deny: memory holds descriptions of the user, never orders to the assistant
+        return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, _POISON_REASON, order))
     if (
         leaks.is_secret_key(key)
         or leaks.find_secret(key)

@@ -28,7 +28,9 @@ INJECTION = _any(
         rf"\b(?:whenever|(?:every|each) ?time|any ?time)\b[^.\n]{{0,60}}?\b(?:{_V}|{_SAY})\b",
         r"\bfrom now on\b",
         r"\b(?:after|before|on|at) (?:every|each) (?:task|command|request|time|run|start|login|boot)",
-        rf"\balways (?:\w+ ){{0,3}}?{_V}\b",
+        # an order, not a habit: "always" heads its clause or follows "you" or a modal ("I always
+        # open the window at night" is a fact), and "open to ideas" is not opening anything
+        rf"(?:^|[^\w\s] ?|\b(?:please|and|then|you|must|should|shall|will|to) )always (?:\w+ ){{0,3}}?{_V}\b(?! to\b)",
         r"\bnever (?:ask|confirm|check|warn|refuse|tell)\b",
         r"\bwithout (?:asking|confirm\w*|checking|warning|telling)\b",
         r"\b(?:do not|don'?t) (?:ask|confirm|check|warn|refuse|tell)\b",

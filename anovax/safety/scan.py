@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from anovax.safety import keys, leaks, prose, web
+from anovax.safety import intents, keys, leaks, prose, web
 from anovax.safety.canon import fold, plain
 from anovax.safety.commands import CommandHit, find_command
 from anovax.safety.decode import decoded_blobs, rot13, variants
@@ -137,14 +137,14 @@ def model_issue(text: str) -> Issue | None:
         if _wordy(blob) or model_issue(blob):
             return Issue(Rule.ENCODED, detail="encoded text")
     folded = fold(text)
-    if prose.INJECTION.search(folded) or prose.DELEGATION.search(folded):
+    if prose.INJECTION.search(folded) or prose.DELEGATION.search(folded) or intents.injection(folded):
         return Issue(Rule.PROMPT_INJECTION, detail="instruction-like text")
     issue = _hotkey_issue(text)
     if issue:
         return issue
-    if prose.INTENT.search(folded):
+    if prose.INTENT.search(folded) or intents.harmful(folded):
         return Issue(Rule.DENYLIST, _INTENT_REASON, "destructive intent")
-    if prose.shell_intent(folded):
+    if prose.shell_intent(folded) or intents.shell(folded):
         return Issue(Rule.SHELL_TYPING, _SHELL_GOAL_REASON, "terminal in goal")
     return None
 

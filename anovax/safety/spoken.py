@@ -1,0 +1,190 @@
+"""What the assistant says is output too: ``speak`` text and a plan's ``final_response``.
+
+Spoken text never executes, but a model steered by an injected page or a poisoned memory can use
+the voice the user trusts for the classic support scam. Five classes of advice are refused, in
+every language the lexicon ships with these sections:
+
+- run a command: a terminal named with run/type/paste, a launcher hotkey ("press Win+R"), or
+  run/type followed by something command-shaped ("run Set-MpPreference -Disable...");
+- switch protection off: disable/uninstall with antivirus, firewall, Defender, UAC...;
+- call a number: call/dial/contact within reach of a phone-number shape (7+ digits), so a room
+  number or a time passes;
+- hand over a secret: read/tell/type/give with password, PIN, code, one-time code...;
+- let a stranger in: download/install/open a remote-access tool (AnyDesk, TeamViewer, Quick
+  Assist...) or a program file ("download fix.exe").
+
+Each is a verb with its object in the same clause, before or after it (German and Dutch put
+the verb last). A verb right after a negation is advice against it ("never call numbers from a
+pop-up", "I won't run that command") and passes. Advice that names no action on a secret
+("You can change your password in Settings") passes: telling the user where a setting is, is
+what an assistant is for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from anovax.safety import keys
+from anovax.safety.canon import fold
+from anovax.safety.lexicon import clause_around, table, words
+from anovax.safety.scan import Issue, mentioned_chords
+from anovax.safety.verdict import Rule
+
+#: how far from its verb an object may sit (characters, inside one clause)
+_REACH = 50
+_PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ().-]{5,22}\d(?!\w)|\b1-?8[0-9]{2}-?[a-z]{4,}")
+#: what a command line looks like in prose: flags (-rf, --force, /s), variables, backticks,
+#: drive or home paths, cmdlets, and the usual programs. (The command denylist itself is not run
+#: here: it costs ~2 ms per 500 characters, and a reply says up to 6000.)
+_COMMAND_SHAPE = re.compile(
+    r"(?:^|\s)(?:--?[a-z][\w-]{0,30}|/[a-z]{1,12}\b|[a-z]:\\|~/)|\$[a-z_{(]|`|\|\s*(?:sh|bash|iex)\b"
+    r"|\b(?:get|set|invoke|start|stop|remove|new|add|enable|disable)-[a-z]{3,}"
+    r"|\b(?:sudo|curl|wget|iwr|iex|powershell|pwsh|cmd|bash|reg|netsh|bcdedit|vssadmin|certutil|msiexec|"
+    r"mshta|rundll32|regsvr32|wmic|schtasks|chmod|diskpart|sfc|dism)\b"
+)
+#: codes that are not secrets: "zip code", "code postal", "source code"
+_NOT_SECRET = re.compile(
+    r"(?:zip|postal|post|area|country|source|qr|bar|dress|colou?r|promo|discount|coupon|morse|error|"
+    r"status|tracking|program|country calling) ?$"
+)
+_NOT_SECRET_AFTER = re.compile(r"^ (?:postal|postale|fiscal|fiscale|source|qr|promo|de réduction|de descuento)\b")
+
+#: a program file named in a reply ("download fix.exe")
+_PROGRAM_FILE = re.compile(r"\b[\w-]+\.(?:exe|msi|ps1|bat|cmd|vbs|js|hta|scr|jar|apk|dmg|pkg|lnk|reg)\b")
+#: dates look like phone numbers to _PHONE: 12.05.2026, 2026-12-02
+_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+_TOKEN = re.compile(r"n't|n'|'s|\w+")
+#: the words a verb is judged by end at a comma or a colon too ("How to fix: disable ...")
+_PHRASE_OR_COLON = re.compile(r"[!?;,:\n]|\.(?!\w)")
+
+
+#: the word families the lures read, compiled at import (~20 ms), not on a first reply
+_PATTERNS = {
+    section: re.compile(words(section))
+    for section in ("run", "disable", "call", "tell", "fetch", "shell", "security", "secret", "remote", "search")
+}
+
+
+def _pattern(section: str) -> re.Pattern[str]:
+    return _PATTERNS[section]
+
+
+def _command(part: str) -> bool:
+    return bool(_pattern("shell").search(part) or _COMMAND_SHAPE.search(part))
+
+
+def _protection(part: str) -> bool:
+    return _pattern("security").search(part) is not None
+
+
+def _phone(part: str) -> bool:
+    for match in _PHONE.finditer(part):
+        number = match.group()
+        if not number[-1].isdigit():
+            return True  # 1-800-MICROSOFT
+        if sum(ch.isdigit() for ch in number) >= 7 and not _DATE.fullmatch(number.strip()):
+            return True
+    return False
+
+
+def _secret(part: str) -> bool:
+    for found in _pattern("secret").finditer(part):
+        if not (_NOT_SECRET.search(part[:found.start()]) or _NOT_SECRET_AFTER.match(part[found.end():])):
+            return True
+    return False
+
+
+def _program(part: str) -> bool:
+    return bool(_pattern("remote").search(part) or _PROGRAM_FILE.search(part))
+
+
+@dataclass(frozen=True)
+class _Lure:
+    """One class of harmful advice: a verb family (a lexicon section) and its harmful objects."""
+
+    verbs: str
+    objects: Callable[[str], bool]
+    rule: Rule
+    reason: str
+    detail: str
+
+
+_RUN = _Lure("run", _command, Rule.SHELL_TYPING, "I won't tell you to run commands.", "spoken: run a command")
+_LURES = (
+    _RUN,
+    _Lure("disable", _protection, Rule.DENYLIST, "I won't tell you to switch off your computer's protection.",
+          "spoken: disable security"),
+    _Lure("call", _phone, Rule.PROMPT_INJECTION, "I won't tell you to call a phone number from a page or a message.",
+          "spoken: call a number"),
+    _Lure("tell", _secret, Rule.SECRET, "I won't ask for passwords, PINs or codes.", "spoken: hand over a secret"),
+    _Lure("fetch", _program, Rule.PROMPT_INJECTION,
+          "I won't tell you to install remote-access tools or programs from a message.",
+          "spoken: install a remote-access tool or a program file"),
+)
+
+
+@lru_cache(maxsize=None)
+def _tokens(section: str) -> frozenset[str]:
+    return frozenset(fold(e) for sections in table().values() for e in sections.get(section, ()))
+
+
+def _not_advice(text: str, verb: re.Match[str]) -> bool:
+    """The verb is negated, among the two words before it ("won't run", "ne désactivez") or the
+    two after it ("gib niemals", "désactivez pas", "bel nooit"), or is a noun ("your contact
+    Anna", "the call"): no one is told to do anything."""
+    lo, hi = clause_around(text, verb.start(), verb.end(), _REACH, _PHRASE_OR_COLON)
+    before, after = text[lo:verb.start()], text[verb.end():hi]
+    ahead = _TOKEN.findall(re.sub(r"n't\b", " n't", re.sub(r"'s\b", " 's", before)))
+    if ahead and ahead[-1] in _tokens("determiner"):
+        return True
+    if _quotes_a_search(before, ahead[-3:]):
+        return True
+    return any(token in _tokens("negation") for token in ahead[-2:] + _TOKEN.findall(after)[:2])
+
+
+def _quotes_a_search(before: str, last: list[str]) -> bool:
+    """"Searching the web for how to turn off the firewall", "Searching YouTube for run
+    powershell scripts": the reply repeats what the user asked to look up."""
+    if any(token in _tokens("how") for token in last):
+        return True
+    return any(token in _tokens("for") for token in last) and _pattern("search").search(before) is not None
+
+
+def _around(text: str, match: re.Match[str]) -> tuple[str, str]:
+    """The clause text before the verb and from the verb on (the verb included: split verbs
+    such as "gib den Code ein" hold their object inside)."""
+    lo, hi = clause_around(text, match.start(), match.end(), _REACH)
+    return text[lo:match.start()], text[match.start():hi]
+
+
+def _launcher_named(text: str) -> bool:
+    """"Press Win+R", "Win+X": a hotkey that opens a run box or a terminal, named to the user.
+    Search and palette keys ("Ctrl+Shift+P") are everyday advice and pass."""
+    for chord in mentioned_chords(text):
+        effect = keys.denied(chord)
+        if chord in keys.TERMINAL_OPENERS or (effect and effect.rule == Rule.LAUNCHER_HOTKEY.value):
+            return True
+    return False
+
+
+@lru_cache(maxsize=2048)
+def spoken_issue(text: str) -> Issue | None:
+    """Harmful advice in text said to the user (secrets are ``leaks``'s job, checked beside this)."""
+    folded = fold(text)
+    if _launcher_named(text):
+        return Issue(_RUN.rule, _RUN.reason, "spoken: launcher hotkey")
+    for lure in _LURES:
+        # one pass for the objects first: most replies name none, and then no verb needs a
+        # closer look (a reply full of verbs stays cheap)
+        if not lure.objects(folded):
+            continue
+        for verb in _pattern(lure.verbs).finditer(folded):
+            if _not_advice(folded, verb):
+                continue
+            before, after = _around(folded, verb)
+            if lure.objects(before) or lure.objects(after):
+                return Issue(lure.rule, lure.reason, lure.detail)
+    return None
