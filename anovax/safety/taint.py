@@ -8,7 +8,8 @@ steer what the plan does.
 * Recovery observations are data: a plan that reproduces text from a suspicious observation,
   or copies shell-metacharacter text (``report.txt; rm -rf ~``) from any observation, is
   refused. Hidden tag characters in the observation are decoded and scanned.
-* Secret memory values never leave through typing, searching, goals or speech.
+* Secret memory values never leave through typing, searching, goals, speech or new facts; what
+  leaves the machine is matched loosely (spelled out, reversed, split: see stored.py).
 * The transcript: base64/hex in the user's words that decodes to something dangerous taints
   any plan that types, delegates or remembers (the model decodes it, R-ENC-006); command
   syntax in the words taints plans that delegate or remember (intent propagated to a model).
@@ -20,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, prose
+from anovax.safety import apps, keys, prose, stored
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold, forbidden, plain
 from anovax.safety.context import Context
@@ -105,16 +106,27 @@ def _secret_values(ctx: Context) -> list[str]:
     return [value for key, value in ctx.memory if len(value.strip()) >= 4 and assess(key, value).kind is FactKind.SECRET]
 
 
+#: where a text leaves the machine or reaches a model: matched loosely (``stored``)
+_OUTBOUND = frozenset({Sink.QUERY, Sink.SPOKEN, Sink.GOAL, Sink.UNDECLARED})
+
+
 def _leaked_secret(plan: Plan, ctx: Context) -> Verdict | None:
     secrets = _secret_values(ctx)
     if not secrets:
         return None
-    texts: list[tuple[int | None, str]] = []
+    outbound: list[tuple[int | None, str]] = []
+    typed: list[tuple[int | None, str]] = []
     for index, step in enumerate(plan.steps):
-        texts.extend((index, v) for v in step.params.values() if isinstance(v, str))
-    texts.append((None, plan.final_response))
-    texts.extend((None, v) for v in plan.remember.values())
-    for index, text in texts:
+        for sink, value in ctx.registry[step.tool].texts(step.params):
+            (outbound if sink in _OUTBOUND else typed).append((index, value))
+    outbound.append((None, plan.final_response))
+    outbound.extend((None, text) for pair in plan.remember.items() for text in pair)
+    leak = stored.find_leak(stored.stored_secrets(ctx.memory), [text for _, text in outbound])
+    if leak is not None:
+        step = outbound[leak.index][0] if leak.index is not None else None
+        return Verdict.refuse(Rule.SECRET, _SECRET_REASON, step=step, detail=f"memory secret {leak.key!r} in plan")
+    for index, text in typed:
+        # typed text keeps the exact check: a spelled-out or reversed copy is not a leak to a window
         raw, folded = plain(text), fold(text)
         for secret in secrets:
             if secret in raw or fold(secret) in folded:

@@ -1,0 +1,187 @@
+"""Credentials named in words: "the wifi password is hunter2", "Passwort: Sonnenblume7",
+"4711 is the garage code", a memory key ``garage_door_code``.
+
+The class is a *credential noun followed by a value*, in English, German, French, Spanish,
+Italian, Portuguese and Dutch. A noun alone is talk about credentials ("how do I reset my
+password", "password manager reviews") and passes; so does a noun followed by a word that says
+something *about* it ("my password is expired", "das Passwort ist falsch"). Matching runs on
+``fold`` text, which has already dropped accents (contraseña -> contrasena, è -> e).
+
+Linear by construction: nouns are found with one ``finditer``; the link to a value is matched
+on a bounded window after (or before) each noun, never on the rest of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from anovax.safety import secret_values as values
+
+_WINDOW = 96  # characters looked at after or before a noun; "PIN for my bank card is 4821" fits
+
+#: qualifiers that make a "code"/"PIN"/"combination" a secret; English, German and Dutch compound
+#: them ("garage code", "Garagencode", "garagecode"), Romance languages put them after (below)
+_QUAL_BEFORE = (
+    r"wi-?fi|wlan|network|netzwerk|router|(?:front |back |garage |house )?doors?|gates?|garagen?|alarms?"
+    r"|alarmanlagen?|safes?|locks?|lockers?|padlocks?|entry|access|zugangs|keypad|building|house|haus(?:tur)?"
+    r"|tur|tor|tresor|schloss|schliessfach|sicherheits|security|verification|confirmation|bestatigungs"
+    r"|log-?in|sign-?in|anmelde|unlock|entsperr|screen ?lock|lock ?screen|voicemail|mailbox|2fa|one-time"
+    r"|otp|auth|authentication|recovery|backup|master|admin|intercom|deur|voordeur|poort|kluis|slot"
+    r"|toegangs|beveiligings|verificatie|ontgrendel|inlog|geheim|zahlen"
+)
+_CODE = r"codes?|pins?|pin-?codes?|combinations?|combo|kombination|passcodes?|nummer"
+#: Romance order: "code de la porte", "codigo del garaje", "codice dell'allarme", "code for the gate"
+_QUAL_AFTER = (
+    r"portes?|portail|garage|alarme|coffre(?:-fort)?|cadenas|acces|securite|verification|deverrouillage"
+    r"|immeuble|entree|wi-?fi|puerta|porton|garaje|alarma|caja fuerte|candado|acceso|seguridad|verificacion"
+    r"|desbloqueo|edificio|entrada|cancello|portone|allarme|cassaforte|lucchetto|accesso|sicurezza|verifica"
+    r"|sblocco|portao|garagem|cofre|cadeado|acesso|seguranca|verificacao|desbloqueio|predio|doors?|gates?"
+    r"|alarm|safe|lock|locker|building|house|tur|tor|tresor|deur|poort|kluis|router|network|wlan"
+)
+_LINKWORD = (
+    r"de|du|des|del|della|dello|delle|do|da|dos|das|la|le|les|el|los|il|lo|o|a|the|my|our|your|for|to|of"
+    r"|on|at|van|voor|het|fur|vom|von|zum|zur|der|die|den|dem|mein|meine|meiner|meines|unser|unsere|mon|ma"
+    r"|notre|mi|nuestro|nuestra|mio|mia|meu|minha|nosso|nossa|mijn|onze|front|back|main"
+)
+_CODE_WORD = r"code|codes|codigo|codice|pin|combinaison|combinacion|combinazione|combinacao|combinatie|combination"
+
+#: nouns that name a credential on their own
+_PLAIN = (
+    r"passwor(?:d|ds|t|te|ter)|passworter|passwd|pwd|kennwor(?:t|te|ter)|passcodes?|pass ?phrases?"
+    r"|pin(?:[ -]?codes?| numbers?|-?nummer)?|geheimzahl|geheimnummer|zugangscode|zugangsdaten"
+    r"|(?:wi-?fi|wlan|wpa2?|network|netzwerk|router)[ -]?(?:key|schlussel|code|pin)|netzwerkschlussel"
+    r"|sicherheitsschlussel|einmalpasswort|entsperrcode|mots? de passe|mdp|cles? (?:wi-?fi|wpa2?|wep|reseau"
+    r"|de securite|du wi-?fi)|code secret|code pin|contrasenas?|claves?(?: wi-?fi| de red| de acceso| secreta)?"
+    r"|nip|codigo secreto|codigo pin|parola d'ordine|chiave (?:wi-?fi|di rete|di accesso)|codice segreto"
+    r"|codice pin|senhas?|palavras?[- ]passe|chave (?:wi-?fi|de rede|de acesso)|wachtwoord(?:en|zin)?"
+    r"|pincode|toegangscode|(?:wi-?fi|netwerk|beveiligings)-?sleutel|ssn|social security(?: number)?"
+    r"|cvv2?|cvc|security code|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client secret|(?:api|access|auth"
+    r"|bearer|refresh) tokens?|tokens?|digicode|otp|one-time (?:code|password)"
+)
+_QUALIFIED = (
+    rf"(?:{_QUAL_BEFORE})[ -]?s?(?:{_CODE})"
+    rf"|(?:{_CODE_WORD})\s+(?:(?:{_LINKWORD})\s+|(?:d|l|dell|dall|all|nell)'\s?){{1,3}}(?:[a-z]+\s+)?(?:{_QUAL_AFTER})"
+)
+#: credential nouns whose value must look like a code (digits), not a word: "PIN is blocked"
+_CODE_NOUNS = re.compile(rf"(?:{_QUALIFIED})|pin|pin[ -]?code|pincode|geheimzahl|nip|cvv2?|cvc|ssn|social|digicode|otp")
+_NOUN = re.compile(rf"(?<![\w])(?:{_QUALIFIED}|{_PLAIN})(?![\w])")
+#: any code word, used only when the memory *key* already names a door, gate, garage...
+_ANY_CODE = re.compile(rf"(?<![\w-])(?:{_CODE_WORD}|codes|kombination|zahlencode|pin|pins)(?![\w])")
+
+#: "is", "ist", "est", "es", "è"/"é" (folded to "e"), ":" ... and "changed to", "set to"
+_COPULA = (
+    r"'s|:|=|->|=>|is|was|are|ist|war|lautet|heisst|sind|est|c'est|etait|sont|es|era|son|e|sono|sao|zijn"
+    r"|luidt|blijft|bleibt|reste|sigue|resta|continua"
+)
+_SET_TO = (
+    r"(?:changed|set|reset|updated|geandert|gesetzt|change|modifie|cambiad[ao]|cambiat[ao]|impostat[ao]"
+    r"|alterad[ao]|mudad[ao]|gewijzigd|veranderd)\s+(?:to|auf|in|zu|en|a|para|naar|op)|to|auf|naar|para"
+)
+#: a word copula ends at a word boundary ("is" must not match the start of "ist")
+_END = r"(?:(?<=\w)(?!\w)|(?<!\w))"
+_ADVERB = r"now|still|just|actually|simply|jetzt|nun|noch|maintenant|toujours|ahora|adesso|ancora|agora|nu|nog"
+#: after a noun: an optional "for the wifi" / "für das WLAN" / "du wifi", then the copula
+_AFTER = re.compile(
+    rf"(?:\s+(?:for|of|to|on|at|in|from|fur|vom|von|zum|zur|im|am|bei|de|du|des|del|della|dello|do|da|dos"
+    rf"|das|van|voor|bij|op|per|pour|para|por|di|dell'\w*|d'\w*)(?:\s+[^\s.,;!?:=]+){{0,4}}?)?"
+    rf"\s*(?:(?P<set>{_SET_TO})|(?P<cop>{_COPULA})){_END}(?:\s+(?:{_ADVERB}){_END})?\s*(?P<value>\S.*)?$"
+)
+_MIDDLE = re.compile(r"\s+|\s*[:=]\s*")
+#: before a noun: "hunter2 is the wifi code", "Sommer2024! ist das neue WLAN-Passwort", "is X a good password"
+_DET = (
+    r"the|my|our|your|a|an|this|that|de|het|een|mijn|onze|das|der|die|ein|eine|mein|meine|unser|unsere"
+    r"|dein|deine|le|la|les|l'|un|une|mon|ma|notre|el|los|mi|nuestro|nuestra|tu|su|il|lo|mio|mia|o|meu"
+    r"|minha|nosso|nossa|ta|ton|votre"
+)
+_BEFORE = re.compile(
+    rf"(?<!\S)(?P<value>\S+)\s+(?:(?:{_COPULA}){_END}\s*(?:(?:{_DET}){_END}\s*)?|(?:{_DET}){_END}\s*)(?:[a-z]+[ -]){{0,2}}$"
+)
+#: a noun followed by one of these is a different thing (a manager, a reset form), not a credential
+_COMPOUND_TAIL = re.compile(
+    r"\s*(?:managers?|reset|policy|policies|generator|strength|field|box|prompt|requirements?|rules?|hint"
+    r"|protected|protection|recovery|change|vault|checker|tips?|ideas?|examples?|list|verwaltung|manager"
+    r"|gestionnaire|gestor|generador|generatore|beheerder)\b"
+)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A credential stated in words: which noun named it and the value it gave."""
+
+    noun: str
+    value: str
+
+
+def _first_value(rest: str, noun: str, *, strong_only: bool) -> str | None:
+    """The value a copula or colon introduces, when it is one ("hunter2", "4821", "sunflower")."""
+    code_like = bool(_CODE_NOUNS.fullmatch(noun))
+    found = values.value_at(rest)
+    if found is None:
+        return None
+    text, strength = found
+    if strength is values.Strength.STRONG:
+        return text
+    if strength is values.Strength.WORD and not (strong_only or code_like):
+        return text
+    return None
+
+
+def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
+    window = text[match.end() : match.end() + _WINDOW]
+    if _COMPOUND_TAIL.match(window):
+        return None
+    noun = match.group()
+    link = _AFTER.match(window)
+    if link and link.group("value"):
+        return _first_value(link.group("value"), noun, strong_only=link.group("set") is not None)
+    if bare:
+        # memory notes drop the verb: "wifi password hunter2", "PIN 4821"
+        middle = _MIDDLE.match(window)
+        if middle:
+            return _first_value(window[middle.end() :], noun, strong_only=True)
+    return None
+
+
+def _before(text: str, match: re.Match[str]) -> str | None:
+    tail = text[match.end() : match.end() + _WINDOW]
+    if _COMPOUND_TAIL.match(tail):
+        return None
+    window = text[max(0, match.start() - _WINDOW) : match.start()]
+    link = _BEFORE.search(window)
+    if link is None:
+        return None
+    found = values.value_at(link.group("value"))
+    if found is not None and found[1] is values.Strength.STRONG:
+        return found[0]
+    return None
+
+
+def named_secret(folded: str, *, bare: bool = False) -> Named | None:
+    """A credential noun with its value in ``folded`` text (``canon.fold``), or None.
+
+    ``bare`` also accepts a value straight after the noun, without a verb or a colon: memory notes
+    are written that way ("wifi password hunter2"), searches and speech rarely are."""
+    for match in _NOUN.finditer(folded):
+        value = _after(folded, match, bare=bare) or _before(folded, match)
+        if value:
+            return Named(match.group(), value)
+    return None
+
+
+def code_after_key(folded_value: str) -> str | None:
+    """A code given in a fact whose key names a door, gate, safe...: "code 4711", "the pin is 4711"."""
+    for match in _ANY_CODE.finditer(folded_value):
+        window = folded_value[match.end() : match.end() + _WINDOW]
+        link = _AFTER.match(window) or _MIDDLE.match(window)
+        rest = link.group("value") if link is not None and "value" in link.groupdict() else (
+            window[link.end():] if link else None)
+        found = values.value_at(rest) if rest else None
+        if found and found[1] is values.Strength.STRONG:
+            return found[0]
+    return None
+
+
+def names_credential(folded_key: str) -> bool:
+    """True when a memory key names a credential ("wifi passwort", "garage door code", "mot de passe")."""
+    return _NOUN.search(folded_key) is not None
