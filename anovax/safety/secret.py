@@ -58,6 +58,15 @@ _KEY_SEPARATORS = re.compile(r"[_.\-/\\:]+")
 @lru_cache(maxsize=4096)
 def in_text(text: str) -> Finding | None:
     """A secret in text that leaves the machine or is spoken; None when there is none."""
+    found = _by_format(text)
+    if found:
+        return found
+    named = secret_words.named_secret(fold(text))
+    return Finding(f"{named.noun} with a value", named.value) if named else None
+
+
+def _by_format(text: str) -> Finding | None:
+    """Secrets recognised by their shape alone: tokens, card, SSN and IBAN numbers, seed phrases."""
     token = leaks.find_secret(text)
     if token:
         return Finding(token)
@@ -70,9 +79,6 @@ def in_text(text: str) -> Finding | None:
         return Finding("IBAN")
     if seed.has_seed_phrase(raw):
         return Finding("recovery phrase")
-    named = secret_words.named_secret(fold(text))
-    if named:
-        return Finding(f"{named.noun} with a value", named.value)
     return None
 
 
@@ -111,7 +117,8 @@ def _network_key(words: list[str], value: str) -> bool:
 @lru_cache(maxsize=4096)
 def in_fact(key: str, value: str) -> Finding | None:
     """A secret in a fact a plan asks to remember (or one already remembered)."""
-    found = in_text(value) or in_text(key)
+    # ``bare`` below finds everything in_text's words would, and more: one pass over the value
+    found = _by_format(value) or in_text(key)
     if found:
         return found
     if _names_secret(key):
@@ -124,6 +131,6 @@ def in_fact(key: str, value: str) -> Finding | None:
     named = secret_words.named_secret(fold(value), bare=True)
     if named:
         return Finding(f"{named.noun} with a value", named.value)
-    if leaks.assigned_secret(value) or leaks.looks_like_password(value):
+    if leaks.looks_like_password(value):
         return Finding("a password-like value", value)
     return None

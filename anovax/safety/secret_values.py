@@ -74,6 +74,8 @@ class Strength(str, Enum):
 
 
 def _is_strong_token(token: str) -> bool:
+    if token.isalpha():
+        return False  # the common case, decided without counting
     digits = sum(ch.isdigit() for ch in token)
     letters = sum(ch.isalpha() for ch in token)
     symbols = sum(not ch.isalnum() and ch not in "-'." for ch in token)
@@ -97,11 +99,33 @@ def _spoken_digits(tokens: list[str]) -> bool:
     return False
 
 
+def _digit_groups(tokens: list[str]) -> str:
+    """Digits said in groups ("12 34 56", "1 2 3 4"), joined, when there are 3 or more."""
+    joined = ""
+    for token in tokens:
+        token = token.strip(_TRAIL)
+        if not token or not token.replace("-", "").isdigit():
+            break
+        joined += token.replace("-", "")
+    return joined if len(joined) >= 3 else ""
+
+
+def _passphrase(tokens: list[str]) -> bool:
+    """Three plain words after a status-looking one: a passphrase, not a sentence about one."""
+    words = [t.strip(_TRAIL) for t in tokens[:3]]
+    return len(words) == 3 and all(
+        w.isalpha() and len(w) >= 3 and w not in _ABOUT and not _ABOUT_SHAPE.search(w) for w in words
+    )
+
+
 def value_at(rest: str) -> tuple[str, Strength] | None:
     """The value at the start of ``rest`` (folded text after "is"/":"), and how strong it is."""
     tokens = rest.split(None, 6)[:6]
     if not tokens:
         return None
+    digits = _digit_groups(tokens)
+    if digits:
+        return digits, Strength.STRONG
     first = tokens[0]
     quoted = first[0] in _QUOTES
     token = first.strip(_TRAIL).lstrip(_QUOTES)
@@ -111,6 +135,8 @@ def value_at(rest: str) -> tuple[str, Strength] | None:
         return token, Strength.STRONG
     if quoted and len(token) >= 3:
         return token, Strength.STRONG  # 'sunflower' in quotes is a value, not a word about it
+    if token in _ABOUT and _passphrase(tokens[1:]):
+        return " ".join(t.strip(_TRAIL) for t in tokens[:4]), Strength.WORD  # "correct horse battery staple"
     if not token.isalpha() or len(token) < 3 or token in _ABOUT or _ABOUT_SHAPE.search(token):
         return None
     return token, Strength.WORD

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from anovax.safety import secret_values as values
 
+#: credential nouns one text may hold; past that it is refused unread (the scan's time bound)
+MAX_NOUNS = 40
 _WINDOW = 96  # characters looked at after or before a noun; "PIN for my bank card is 4821" fits
 
 #: qualifiers that make a "code"/"PIN"/"combination" a secret; English, German and Dutch compound
@@ -37,18 +39,19 @@ _QUAL_AFTER = (
     r"|immeuble|entree|wi-?fi|puerta|porton|garaje|alarma|caja fuerte|candado|acceso|seguridad|verificacion"
     r"|desbloqueo|edificio|entrada|cancello|portone|allarme|cassaforte|lucchetto|accesso|sicurezza|verifica"
     r"|sblocco|portao|garagem|cofre|cadeado|acesso|seguranca|verificacao|desbloqueio|predio|doors?|gates?"
-    r"|alarm|safe|lock|locker|building|house|tur|tor|tresor|deur|poort|kluis|router|network|wlan"
+    r"|alarm|safe|lock|locker|building|house|haus|tur|tor|tresor|deur|poort|kluis|router|network|wlan"
+    r"|garagentor|schloss|pin|secret|secreto|segreto|d'acces|d'acceso|d'accesso"
 )
 _LINKWORD = (
     r"de|du|des|del|della|dello|delle|do|da|dos|das|la|le|les|el|los|il|lo|o|a|the|my|our|your|for|to|of"
     r"|on|at|van|voor|het|fur|vom|von|zum|zur|der|die|den|dem|mein|meine|meiner|meines|unser|unsere|mon|ma"
-    r"|notre|mi|nuestro|nuestra|mio|mia|meu|minha|nosso|nossa|mijn|onze|front|back|main"
+    r"|notre|mi|nuestro|nuestra|mio|mia|meu|minha|nosso|nossa|mijn|onze|front|back|main|di|per|pour|para"
 )
 _CODE_WORD = r"code|codes|codigo|codice|pin|combinaison|combinacion|combinazione|combinacao|combinatie|combination"
 
 #: nouns that name a credential on their own
 _PLAIN = (
-    r"passwor(?:d|ds|t|te|ter)|passworter|passwd|pwd|kennwor(?:t|te|ter)|passcodes?|pass ?phrases?"
+    r"passwor(?:d|ds|t|te|ter)|passworter|passwd|pwd|pw|(?:wi-?fi|wlan|e-?mail|mail|account) pass|kennwor(?:t|te|ter)|passcodes?|pass ?phrases?"
     r"|pin(?:[ -]?codes?| numbers?|-?nummer)?|geheimzahl|geheimnummer|zugangscode|zugangsdaten"
     r"|(?:wi-?fi|wlan|wpa2?|network|netzwerk|router)[ -]?(?:key|schlussel|code|pin)|netzwerkschlussel"
     r"|sicherheitsschlussel|einmalpasswort|entsperrcode|mots? de passe|mdp|cles? (?:wi-?fi|wpa2?|wep|reseau"
@@ -61,10 +64,14 @@ _PLAIN = (
 )
 _QUALIFIED = (
     rf"(?:{_QUAL_BEFORE})[ -]?s?(?:{_CODE})"
-    rf"|(?:{_CODE_WORD})\s+(?:(?:{_LINKWORD})\s+|(?:d|l|dell|dall|all|nell)'\s?){{1,3}}(?:[a-z]+\s+)?(?:{_QUAL_AFTER})"
+    rf"|(?:{_CODE_WORD})(?:\s+(?:(?:{_LINKWORD})\s+|(?:d|l|dell|dall|all|nell)'\s?){{1,3}}(?:[a-z]+\s+)?|[ -])"
+    rf"(?:{_QUAL_AFTER})[a-z]*"
 )
 #: credential nouns whose value must look like a code (digits), not a word: "PIN is blocked"
-_CODE_NOUNS = re.compile(rf"(?:{_QUALIFIED})|pin|pin[ -]?code|pincode|geheimzahl|nip|cvv2?|cvc|ssn|social|digicode|otp")
+_CODE_NOUNS = re.compile(
+    rf"(?:{_QUALIFIED})|pins?|pin[ -]?codes?|pin numbers?|pin-?nummer|pincode|geheimzahl|geheimnummer|nip|cvv2?|cvc"
+    rf"|ssn|social security(?: number)?|digicode|otp|(?:\w+ )?tokens?"
+)
 _NOUN = re.compile(rf"(?<![\w])(?:{_QUALIFIED}|{_PLAIN})(?![\w])")
 #: any code word, used only when the memory *key* already names a door, gate, garage...
 _ANY_CODE = re.compile(rf"(?<![\w-])(?:{_CODE_WORD}|codes|kombination|zahlencode|pin|pins)(?![\w])")
@@ -94,9 +101,15 @@ _DET = (
     r"|dein|deine|le|la|les|l'|un|une|mon|ma|notre|el|los|mi|nuestro|nuestra|tu|su|il|lo|mio|mia|o|meu"
     r"|minha|nosso|nossa|ta|ton|votre"
 )
-_BEFORE = re.compile(
-    rf"(?<!\S)(?P<value>\S+)\s+(?:(?:{_COPULA}){_END}\s*(?:(?:{_DET}){_END}\s*)?|(?:{_DET}){_END}\s*)(?:[a-z]+[ -]){{0,2}}$"
-)
+_COPULA_WORDS = frozenset(_COPULA.split("|"))
+#: "use hunter2 as the password", "hunter2 als Passwort", "would X make a good password"
+_BEFORE_LINKS = _COPULA_WORDS | {"as", "als", "comme", "como", "come", "zoals", "make", "makes", "macht", "fait", "hace", "fa", "faz", "maakt"}
+#: with only a determiner between ("is X a good password"), the value must follow a verb
+_ASKING = _COPULA_WORDS | {"would", "could", "use", "using", "make", "makes", "try", "nehme", "utiliser"}
+_DET_WORDS = frozenset(_DET.split("|"))
+_ADJECTIVE = re.compile(r"[a-z]+-?")
+_BEFORE_WINDOW = 48
+
 #: a noun followed by one of these is a different thing (a manager, a reset form), not a credential
 _COMPOUND_TAIL = re.compile(
     r"\s*(?:managers?|reset|policy|policies|generator|strength|field|box|prompt|requirements?|rules?|hint"
@@ -135,8 +148,9 @@ def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
     link = _AFTER.match(window)
     if link and link.group("value"):
         return _first_value(link.group("value"), noun, strong_only=link.group("set") is not None)
-    if bare:
-        # memory notes drop the verb: "wifi password hunter2", "PIN 4821"
+    if bare or _CODE_NOUNS.fullmatch(noun):
+        # memory notes drop the verb ("wifi password hunter2"); a code-like noun followed by
+        # digits is its value anywhere ("PIN 4821", "cvv 123")
         middle = _MIDDLE.match(window)
         if middle:
             return _first_value(window[middle.end() :], noun, strong_only=True)
@@ -144,16 +158,27 @@ def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
 
 
 def _before(text: str, match: re.Match[str]) -> str | None:
+    """The value in "hunter2 is the wifi code": read backwards over at most two adjectives, a
+    determiner and a copula (one of them at least), token by token on a short window."""
     tail = text[match.end() : match.end() + _WINDOW]
     if _COMPOUND_TAIL.match(tail):
         return None
-    window = text[max(0, match.start() - _WINDOW) : match.start()]
-    link = _BEFORE.search(window)
-    if link is None:
-        return None
-    found = values.value_at(link.group("value"))
-    if found is not None and found[1] is values.Strength.STRONG:
-        return found[0]
+    start = max(0, match.start() - _BEFORE_WINDOW)
+    tokens = text[start : match.start()].split()
+    if start and not text[start - 1].isspace() and tokens:
+        tokens = tokens[1:]  # the window cut a token in two
+    for adjectives in range(3):
+        if adjectives and not _ADJECTIVE.fullmatch(tokens[-adjectives] if len(tokens) >= adjectives else ""):
+            break
+        rest = tokens[: len(tokens) - adjectives]
+        det = 1 if rest and rest[-1] in _DET_WORDS else 0
+        cop = 1 if len(rest) > det and rest[-1 - det] in _BEFORE_LINKS else 0
+        if not cop and (len(rest) < det + 2 or rest[-2 - det] not in _ASKING):
+            continue
+        if (det or cop) and len(rest) > det + cop and not rest[-1 - det - cop].isalpha():
+            found = values.value_at(rest[-1 - det - cop])
+            if found is not None and found[1] is values.Strength.STRONG:
+                return found[0]
     return None
 
 
@@ -162,7 +187,10 @@ def named_secret(folded: str, *, bare: bool = False) -> Named | None:
 
     ``bare`` also accepts a value straight after the noun, without a verb or a colon: memory notes
     are written that way ("wifi password hunter2"), searches and speech rarely are."""
-    for match in _NOUN.finditer(folded):
+    for count, match in enumerate(_NOUN.finditer(folded)):
+        if count == MAX_NOUNS:
+            # no ordinary text names a credential this often; checking on would cost the budget
+            return Named(match.group(), "")
         value = _after(folded, match, bare=bare) or _before(folded, match)
         if value:
             return Named(match.group(), value)
