@@ -7,10 +7,14 @@ says it, stores it under another key or hands it to a sub-task leaks it, also wh
 
 Both sides are reduced to a *skeleton*: look-alike letters to their Latin twin, case folded,
 0/1/i to o/l/l, everything but letters and digits dropped. The plan's outbound texts are
-reduced once; each stored secret (4+ characters) is then looked for with substring searches
-only: in each text, in the texts run together in plan order and in reverse order, backwards,
-and as two pieces of 3+ characters found anywhere (the longest matching prefix and suffix are
-found by bisection, so a secret costs O(log n) searches, never a quadratic scan).
+reduced once; each stored secret (4+ characters) is then looked for, forwards and backwards,
+in each text and in the texts run together in plan order and in reverse order (substring
+searches), and cut in two pieces of 3+ characters where one piece ends a text or a word and the
+other starts one ("what does sonnen mean", "blume7 lyrics"). Pieces must sit at such edges:
+anywhere-in-the-text pieces of three letters are found in any long enough text ("hun" in
+"hundred" + "ter2" in "chapter 2"), and an attacker splitting a secret puts the pieces in
+searches of their own anyway. The edges are indexed by their 3-character ends, so a cut costs a
+lookup, not a scan.
 Text typed into an editor keeps the exact check (``taint``): people type their own addresses.
 """
 
@@ -20,10 +24,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from anovax.plan import Plan
 from anovax.safety import secret
 from anovax.safety.canon import plain
 from anovax.safety.confusables import CONFUSABLES
 from anovax.safety.memory import FactKind, assess
+from anovax.toolspec import Sink
+from anovax.tools import ToolRegistry
 
 #: shortest stored secret looked for (shorter ones match everyday text)
 MIN_SECRET = 4
@@ -32,6 +39,24 @@ MIN_SPLIT = 6
 MIN_PIECE = 3
 #: digits and letters people swap for each other
 _LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
+
+
+#: sinks whose text leaves the machine or reaches a model (a sub-planner reads goals)
+OUTBOUND = frozenset({Sink.QUERY, Sink.SPOKEN, Sink.GOAL, Sink.UNDECLARED})
+
+
+def outbound(plan: Plan, registry: ToolRegistry) -> list[tuple[int | None, str]]:
+    """What ``plan`` sends out, with its step index (None: final_response, new facts). The
+    runtime keeps these texts and passes the last few as ``recent_outbound`` to the next check."""
+    texts: list[tuple[int | None, str]] = [
+        (index, value)
+        for index, step in enumerate(plan.steps)
+        for sink, value in registry[step.tool].texts(step.params)
+        if sink in OUTBOUND
+    ]
+    texts.append((None, plan.final_response))
+    texts.extend((None, text) for pair in plan.remember.items() for text in pair)
+    return texts
 
 
 @lru_cache(maxsize=4096)
@@ -65,26 +90,37 @@ def stored_secrets(memory: tuple[tuple[str, str], ...]) -> tuple[StoredSecret, .
     return tuple(found.values())
 
 
-def _longest_prefix(needle: str, haystack: str) -> int:
-    """The length of the longest prefix of ``needle`` that occurs in ``haystack`` (prefixes of
-    an occurring prefix occur too, so bisection finds it)."""
-    low, high = 0, len(needle)
-    while low < high:
-        mid = (low + high + 1) // 2
-        if needle[:mid] in haystack:
-            low = mid
-        else:
-            high = mid - 1
-    return low
+@dataclass(frozen=True)
+class _Pieces:
+    """Where a piece of a split secret may sit: at the end or the start of a whole text or of
+    one of its words (its skeleton), indexed by the last or first MIN_PIECE characters so each
+    cut of a secret costs a dictionary lookup and a few comparisons."""
 
+    ends: dict[str, list[str]]
+    starts: dict[str, list[str]]
 
-def _in_two_pieces(needle: str, haystack: str) -> bool:
-    if len(needle) < MIN_SPLIT:
+    @classmethod
+    def of(cls, texts: list[str]) -> _Pieces:
+        ends: dict[str, list[str]] = {}
+        starts: dict[str, list[str]] = {}
+        for text in texts:
+            for unit in {skeleton(text), *(skeleton(word) for word in text.split())}:
+                if len(unit) >= MIN_PIECE:
+                    ends.setdefault(unit[-MIN_PIECE:], []).append(unit)
+                    starts.setdefault(unit[:MIN_PIECE], []).append(unit)
+        return cls(ends, starts)
+
+    def split(self, needle: str) -> bool:
+        """True when some cut of ``needle`` ends one text or word and starts another (or the same)."""
+        if len(needle) < MIN_SPLIT:
+            return False
+        for cut in range(MIN_PIECE, len(needle) - MIN_PIECE + 1):
+            head, tail = needle[:cut], needle[cut:]
+            if any(unit.endswith(head) for unit in self.ends.get(head[-MIN_PIECE:], ())) and any(
+                unit.startswith(tail) for unit in self.starts.get(tail[:MIN_PIECE], ())
+            ):
+                return True
         return False
-    head = _longest_prefix(needle, haystack)
-    tail = _longest_prefix(needle[::-1], haystack[::-1])
-    # a cut k works when needle[:k] and needle[k:] both occur, both at least MIN_PIECE long
-    return max(MIN_PIECE, len(needle) - tail) <= min(head, len(needle) - MIN_PIECE)
 
 
 @dataclass(frozen=True)
@@ -100,12 +136,12 @@ def find_leak(secrets: Iterable[StoredSecret], texts: list[str]) -> Leak | None:
     shapes = [skeleton(text) for text in texts]
     forward = "".join(shapes)
     backward = "".join(reversed(shapes))
-    separated = "\0".join(shapes)
+    pieces = _Pieces.of(texts)
     for item in secrets:
         for needle in (item.skeleton, item.skeleton[::-1]):
             for index, shape in enumerate(shapes):
                 if needle in shape:
                     return Leak(item.key, index)
-            if needle in forward or needle in backward or _in_two_pieces(needle, separated):
+            if needle in forward or needle in backward or pieces.split(needle):
                 return Leak(item.key, None)
     return None

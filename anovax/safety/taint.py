@@ -106,22 +106,20 @@ def _secret_values(ctx: Context) -> list[str]:
     return [value for key, value in ctx.memory if len(value.strip()) >= 4 and assess(key, value).kind is FactKind.SECRET]
 
 
-#: where a text leaves the machine or reaches a model: matched loosely (``stored``)
-_OUTBOUND = frozenset({Sink.QUERY, Sink.SPOKEN, Sink.GOAL, Sink.UNDECLARED})
-
-
 def _leaked_secret(plan: Plan, ctx: Context) -> Verdict | None:
     secrets = _secret_values(ctx)
     if not secrets:
         return None
-    outbound: list[tuple[int | None, str]] = []
-    typed: list[tuple[int | None, str]] = []
-    for index, step in enumerate(plan.steps):
-        for sink, value in ctx.registry[step.tool].texts(step.params):
-            (outbound if sink in _OUTBOUND else typed).append((index, value))
-    outbound.append((None, plan.final_response))
-    outbound.extend((None, text) for pair in plan.remember.items() for text in pair)
-    leak = stored.find_leak(stored.stored_secrets(ctx.memory), [text for _, text in outbound])
+    outbound = stored.outbound(plan, ctx.registry)
+    typed = [(index, value) for index, step in enumerate(plan.steps)
+             for sink, value in ctx.registry[step.tool].texts(step.params) if sink not in stored.OUTBOUND]
+    secrets_ = stored.stored_secrets(ctx.memory)
+    leak = stored.find_leak(secrets_, [text for _, text in outbound])
+    if leak is None and ctx.recent_outbound and stored.find_leak(secrets_, list(ctx.recent_outbound)) is None:
+        # a piece sent by an earlier command joins this plan's piece; what was already sent
+        # in full earlier is not this plan's doing (and would block every later plan)
+        joined = stored.find_leak(secrets_, [*ctx.recent_outbound, *(text for _, text in outbound)])
+        leak = stored.Leak(joined.key, None) if joined is not None else None
     if leak is not None:
         step = outbound[leak.index][0] if leak.index is not None else None
         return Verdict.refuse(Rule.SECRET, _SECRET_REASON, step=step, detail=f"memory secret {leak.key!r} in plan")
