@@ -40,7 +40,7 @@ _QUAL_AFTER = (
     r"|desbloqueo|edificio|entrada|cancello|portone|allarme|cassaforte|lucchetto|accesso|sicurezza|verifica"
     r"|sblocco|portao|garagem|cofre|cadeado|acesso|seguranca|verificacao|desbloqueio|predio|doors?|gates?"
     r"|alarm|safe|lock|locker|building|house|haus|tur|tor|tresor|deur|poort|kluis|router|network|wlan"
-    r"|garagentor|schloss|pin|secret|secreto|segreto|d'acces|d'acceso|d'accesso"
+    r"|garagentor|schloss|secret|secreto|segreto|d'acces|d'acceso|d'accesso"
 )
 _LINKWORD = (
     r"de|du|des|del|della|dello|delle|do|da|dos|das|la|le|les|el|los|il|lo|o|a|the|my|our|your|for|to|of"
