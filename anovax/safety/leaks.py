@@ -31,6 +31,12 @@ _SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Azure key", r"(?i)\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/=]{20,}"),
         ("Discord token", r"\b[MN][A-Za-z\d]{23,25}\.[\w\-]{6}\.[\w\-]{27,}"),
         ("Telegram token", r"\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b"),
+        # from detect-secrets' plugins (Yelp, Apache-2.0): formats the list above lacked
+        ("PyPI token", r"\bpypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_\-]{70,}"),
+        ("Twilio key", r"\b(?:AC|SK)[a-z0-9]{32}\b"),
+        ("Mailchimp key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"),
+        ("Square OAuth secret", r"\bsq0csp-[0-9A-Za-z_\-]{43}"),
+        ("URL credentials", r"://[^\s/?#@:]{1,64}:[^\s/?#@]{1,128}@"),
     )
 )
 
