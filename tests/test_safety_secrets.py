@@ -116,6 +116,9 @@ SECRET_FACTS = [
     {"contraseña": "gato"}, {"wachtwoord": "fiets"}, {"senha do banco": "1234"}, {"wifiPasswort": "a"},
     {"home_wifi": "Sommer2024!"}, {"wifi": "soleil123"}, {"note": "PIN 4821"}, {"note": "wifi password hunter2"},
     {"visa": "4111 1111 1111 1111"}, {"social": "123-45-6789"}, {"bank": "DE89 3704 0044 0532 0130 00"},
+    {"sim": "1234"}, {"debit card": "PIN is 4821"}, {"phone unlock": "1397"}, {"netflix login": "ana@x.pt Hunter22!"},
+    {"note": "login: ana pass: hunter2"}, {"note": "the combination is 12-24-36"},
+    {"wallet": "my private key is 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ"},
 ]
 
 
@@ -129,6 +132,8 @@ CLEAN_FACTS = [
     {"wifi_name": "HomeNet"}, {"wifi": "HomeNet"}, {"wifi speed": "100 Mbit"}, {"zip code": "90210"},
     {"flight": "LH 1234"}, {"favourite_colour": "blue"}, {"note": "my password is expired"},
     {"note": "the wifi password is on the router"}, {"clock": "1230"}, {"house number": "1234"},
+    {"phone": "555 1234"}, {"gmail account": "ana@gmail.com"}, {"bank": "Sparkasse"}, {"card": "the blue one"},
+    {"account": "premium since 2019"}, {"note": "the winning combination was 3 5 7"}, {"seed": "tomatoes in March"},
 ]
 
 

@@ -37,6 +37,8 @@ _SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Mailchimp key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"),
         ("Square OAuth secret", r"\bsq0csp-[0-9A-Za-z_\-]{43}"),
         ("URL credentials", r"://[^\s/?#@:]{1,64}:[^\s/?#@]{1,128}@"),
+        # wallet keys: Bitcoin WIF private keys and BIP-32 extended private keys (base58)
+        ("wallet private key", r"\b(?:[5KL][1-9A-HJ-NP-Za-km-z]{50,51}|[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,108})\b"),
     )
 )
 

@@ -101,13 +101,17 @@ def _spoken_digits(tokens: list[str]) -> bool:
 
 def _digit_groups(tokens: list[str]) -> str:
     """Digits said in groups ("12 34 56", "1 2 3 4"), joined, when there are 3 or more."""
-    joined = ""
+    groups: list[str] = []
     for token in tokens:
-        token = token.strip(_TRAIL)
-        if not token or not token.replace("-", "").isdigit():
+        token = token.strip(_TRAIL).replace("-", "")
+        if not token.isdigit():
             break
-        joined += token.replace("-", "")
-    return joined if len(joined) >= 3 else ""
+        groups.append(token)
+    joined = "".join(groups)
+    # "3 5 7" reads as three numbers (a score, lottery picks); "1 2 3 4" and "12 34 56" as a code
+    if len(joined) >= 3 and (len(groups) >= 4 or any(len(g) >= 2 for g in groups)):
+        return joined
+    return ""
 
 
 def _passphrase(tokens: list[str]) -> bool:

@@ -51,7 +51,8 @@ _CODE_WORD = r"code|codes|codigo|codice|pin|combinaison|combinacion|combinazione
 
 #: nouns that name a credential on their own
 _PLAIN = (
-    r"passwor(?:d|ds|t|te|ter)|passworter|passwd|pwd|pw|(?:wi-?fi|wlan|e-?mail|mail|account) pass|kennwor(?:t|te|ter)|passcodes?|pass ?phrases?"
+    r"passwor(?:d|ds|t|te|ter)|passworter|passwd|pwd|pw|psw|pswd|pass(?=\s*[:=])|kennwor(?:t|te|ter)"
+    r"|(?:wi-?fi|wlan|e-?mail|mail|account) pass|passcodes?|pass[ -]?phrases?|puk(?:[ -]?code)?"
     r"|pin(?:[ -]?codes?| numbers?|-?nummer)?|geheimzahl|geheimnummer|zugangscode|zugangsdaten"
     r"|(?:wi-?fi|wlan|wpa2?|network|netzwerk|router)[ -]?(?:key|schlussel|code|pin)|netzwerkschlussel"
     r"|sicherheitsschlussel|einmalpasswort|entsperrcode|mots? de passe|mdp|cles? (?:wi-?fi|wpa2?|wep|reseau"
@@ -61,6 +62,9 @@ _PLAIN = (
     r"|pincode|toegangscode|(?:wi-?fi|netwerk|beveiligings)-?sleutel|ssn|social security(?: number)?"
     r"|cvv2?|cvc|security code|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client secret|(?:api|access|auth"
     r"|bearer|refresh) tokens?|tokens?|digicode|otp|one-time (?:code|password)"
+    r"|combinations?|combo|kombination|zahlenkombination|combinaison|combinacion|combinazione|combinacao"
+    r"|combinatie|private keys?|privater schlussel|cles? privees?|claves? privadas?|chiavi? privat[ae]"
+    r"|chaves? privadas?|prive sleutel|(?:seed|recovery|backup|wallet) (?:phrase|words)"
 )
 _QUALIFIED = (
     rf"(?:{_QUAL_BEFORE})[ -]?s?(?:{_CODE})"
@@ -70,7 +74,8 @@ _QUALIFIED = (
 #: credential nouns whose value must look like a code (digits), not a word: "PIN is blocked"
 _CODE_NOUNS = re.compile(
     rf"(?:{_QUALIFIED})|pins?|pin[ -]?codes?|pin numbers?|pin-?nummer|pincode|geheimzahl|geheimnummer|nip|cvv2?|cvc"
-    rf"|ssn|social security(?: number)?|digicode|otp|(?:\w+ )?tokens?"
+    rf"|ssn|social security(?: number)?|digicode|otp|(?:\w+ )?tokens?|puk(?:[ -]?code)?|combinations?|combo"
+    rf"|kombination|zahlenkombination|combinaison|combinacion|combinazione|combinacao|combinatie"
 )
 _NOUN = re.compile(rf"(?<![\w])(?:{_QUALIFIED}|{_PLAIN})(?![\w])")
 #: any code word, used only when the memory *key* already names a door, gate, garage...
