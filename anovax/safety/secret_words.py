@@ -26,8 +26,8 @@ _WINDOW = 96  # characters looked at after or before a noun; "PIN for my bank ca
 #: them ("garage code", "Garagencode", "garagecode"), Romance languages put them after (below)
 _QUAL_BEFORE = (
     r"wi-?fi|wlan|network|netzwerk|router|(?:front |back |garage |house )?doors?|gates?|garagen?|alarms?"
-    r"|alarmanlagen?|safes?|locks?|lockers?|padlocks?|entry|access|zugangs|keypad|building|house|haus(?:tur)?"
-    r"|tur|tor|tresor|schloss|schliessfach|sicherheits|security|verification|confirmation|bestatigungs"
+    r"|alarmanlagen?|safes?|locks?|lockers?|padlocks?|entry|access|zugangs|keypad|haustur"
+    r"|tur|tor|tresor|schloss|schliessfach|sicherheits|security|verification|bestatigungs"
     r"|log-?in|sign-?in|anmelde|unlock|entsperr|screen ?lock|lock ?screen|voicemail|mailbox|2fa|one-time"
     r"|otp|auth|authentication|recovery|backup|master|admin|intercom|deur|voordeur|poort|kluis|slot"
     r"|toegangs|beveiligings|verificatie|ontgrendel|inlog|geheim|zahlen"
@@ -78,6 +78,12 @@ _CODE_NOUNS = re.compile(
     rf"|kombination|zahlenkombination|combinaison|combinacion|combinazione|combinacao|combinatie"
 )
 _NOUN = re.compile(rf"(?<![\w])(?:{_QUALIFIED}|{_PLAIN})(?![\w])")
+#: codes whose digits may follow without a verb in any text ("PIN 4821", "verification code 123456");
+#: not combinations or tokens ("combo 1500 calories", "token 2049 Singapore")
+_BARE_CODES = re.compile(
+    rf"(?:{_QUALIFIED})|pins?|pin[ -]?codes?|pin numbers?|pin-?nummer|pincode|geheimzahl|nip|cvv2?|cvc|ssn"
+    rf"|puk(?:[ -]?code)?|otp|digicode"
+)
 #: any code word, used only when the memory *key* already names a door, gate, garage...
 _ANY_CODE = re.compile(rf"(?<![\w-])(?:{_CODE_WORD}|codes|kombination|zahlencode|pin|pins)(?![\w])")
 
@@ -138,6 +144,8 @@ def _first_value(rest: str, noun: str, *, strong_only: bool) -> str | None:
     if found is None:
         return None
     text, strength = found
+    if strength is values.Strength.STRONG and "token" in noun and len(text) < 8:
+        return None  # tokens are long; "token 2049" is a conference, "the token is 300" a price
     if strength is values.Strength.STRONG:
         return text
     if strength is values.Strength.WORD and not (strong_only or code_like):
@@ -153,7 +161,7 @@ def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
     link = _AFTER.match(window)
     if link and link.group("value"):
         return _first_value(link.group("value"), noun, strong_only=link.group("set") is not None)
-    if bare or _CODE_NOUNS.fullmatch(noun):
+    if bare or _BARE_CODES.fullmatch(noun):
         # memory notes drop the verb ("wifi password hunter2"); a code-like noun followed by
         # digits is its value anywhere ("PIN 4821", "cvv 123")
         middle = _MIDDLE.match(window)
