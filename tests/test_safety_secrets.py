@@ -232,6 +232,7 @@ NEAR_MISSES = [
     [step("web_search", query="blume des lebens"), step("web_search", query="sonne und mond")],
     [step("web_search", query="7 wonders"), step("web_search", query="sun flower")],
     [step("speak", text="It's 4:21 PM.")], [step("web_search", query="chapter 2 of the hundred years war")],
+    [step("web_search", query="call 0301482199")],  # the stored PIN inside a phone number
 ]
 
 

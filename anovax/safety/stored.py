@@ -7,7 +7,8 @@ says it, stores it under another key or hands it to a sub-task leaks it, also wh
 
 Both sides are reduced to a *skeleton*: look-alike letters to their Latin twin, case folded,
 0/1/i to o/l/l, everything but letters and digits dropped. The plan's outbound texts are
-reduced once; each stored secret (4+ characters) is then looked for, forwards and backwards,
+reduced once; a short stored secret (4-5 characters, a PIN) must stand alone as a word or a whole
+text; a longer one is looked for, forwards and backwards,
 in each text and in the texts run together in plan order and in reverse order (substring
 searches), and cut in two pieces of 3+ characters where one piece ends a text or a word and the
 other starts one ("what does sonnen mean", "blume7 lyrics"). Pieces must sit at such edges:
@@ -34,7 +35,8 @@ from anovax.tools import ToolRegistry
 
 #: shortest stored secret looked for (shorter ones match everyday text)
 MIN_SECRET = 4
-#: shortest secret looked for in two pieces, and the shortest piece ("48" + "21" is any time of day)
+#: shortest secret looked for inside longer text or in two pieces (shorter ones must stand alone:
+#: "4821" in "0301482199" is a phone number), and the shortest piece ("48" + "21" is any time of day)
 MIN_SPLIT = 6
 MIN_PIECE = 3
 #: digits and letters people swap for each other
@@ -98,17 +100,21 @@ class _Pieces:
 
     ends: dict[str, list[str]]
     starts: dict[str, list[str]]
+    #: every text's and every word's skeleton: a short secret must be one of them whole
+    units: frozenset[str]
 
     @classmethod
     def of(cls, texts: list[str]) -> _Pieces:
         ends: dict[str, list[str]] = {}
         starts: dict[str, list[str]] = {}
+        units: set[str] = set()
         for text in texts:
-            for unit in {skeleton(text), *(skeleton(word) for word in text.split())}:
-                if len(unit) >= MIN_PIECE:
-                    ends.setdefault(unit[-MIN_PIECE:], []).append(unit)
-                    starts.setdefault(unit[:MIN_PIECE], []).append(unit)
-        return cls(ends, starts)
+            units.update({skeleton(text), *(skeleton(word) for word in text.split())})
+        for unit in units:
+            if len(unit) >= MIN_PIECE:
+                ends.setdefault(unit[-MIN_PIECE:], []).append(unit)
+                starts.setdefault(unit[:MIN_PIECE], []).append(unit)
+        return cls(ends, starts, frozenset(units))
 
     def split(self, needle: str) -> bool:
         """True when some cut of ``needle`` ends one text or word and starts another (or the same)."""
@@ -139,6 +145,12 @@ def find_leak(secrets: Iterable[StoredSecret], texts: list[str]) -> Leak | None:
     pieces = _Pieces.of(texts)
     for item in secrets:
         for needle in (item.skeleton, item.skeleton[::-1]):
+            if len(needle) < MIN_SPLIT:
+                # a PIN inside a longer number or a short word inside another ("emma" in
+                # "dilemma") is not the secret: short ones must stand alone, as a word or a text
+                if needle in pieces.units:
+                    return Leak(item.key, next((i for i, t in enumerate(texts) if needle in skeleton(t)), None))
+                continue
             for index, shape in enumerate(shapes):
                 if needle in shape:
                     return Leak(item.key, index)
