@@ -92,11 +92,10 @@ def _recent(texts: Any) -> tuple[str, ...] | Verdict:
         return ()
     if isinstance(texts, (str, bytes)) or not isinstance(texts, (list, tuple)):
         return Verdict.refuse(Rule.BAD_CONTEXT, detail="recent_outbound is not a sequence of texts")
-    if len(texts) > limits.MAX_RECENT_OUTBOUND:
-        texts = texts[-limits.MAX_RECENT_OUTBOUND :]  # the oldest matter least; the runtime trims too
-    if not all(isinstance(t, str) and len(t) <= limits.MAX_RECENT_TEXT for t in texts):
-        return Verdict.refuse(Rule.BAD_CONTEXT, detail="recent_outbound holds a non-text or a too long text")
-    return tuple(texts)
+    if not all(isinstance(t, str) for t in texts):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="recent_outbound holds a non-text")
+    # the newest texts, each cut to its start: what a split secret's other piece would be
+    return tuple(t[: limits.MAX_RECENT_TEXT] for t in texts[-limits.MAX_RECENT_OUTBOUND :])
 
 
 def build(

@@ -28,5 +28,5 @@ SESSION_TAIL = 512
 MAX_FOCUSED_APP = 256
 #: texts recent plans sent out (searches, speech), given so a secret split over two commands is
 #: seen whole; the runtime keeps the last few
-MAX_RECENT_OUTBOUND = 16
-MAX_RECENT_TEXT = 2000
+MAX_RECENT_OUTBOUND = 8
+MAX_RECENT_TEXT = 500

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from anovax.safety import secret_values as values
 
 #: credential nouns one text may hold; past that it is refused unread (the scan's time bound)
-MAX_NOUNS = 40
+MAX_NOUNS = 24
 _WINDOW = 96  # characters looked at after or before a noun; "PIN for my bank card is 4821" fits
 
 #: qualifiers that make a "code"/"PIN"/"combination" a secret; English, German and Dutch compound
@@ -120,6 +120,7 @@ _ASKING = _COPULA_WORDS | {"would", "could", "use", "using", "make", "makes", "t
 _DET_WORDS = frozenset(_DET.split("|"))
 _ADJECTIVE = re.compile(r"[a-z]+-?")
 _BEFORE_WINDOW = 48
+_WORDY = str.maketrans("", "", " -'\n")
 
 #: a noun followed by one of these is a different thing (a manager, a reset form), not a credential
 _COMPOUND_TAIL = re.compile(
@@ -177,7 +178,10 @@ def _before(text: str, match: re.Match[str]) -> str | None:
     if _COMPOUND_TAIL.match(tail):
         return None
     start = max(0, match.start() - _BEFORE_WINDOW)
-    tokens = text[start : match.start()].split()
+    window = text[start : match.start()]
+    if window.translate(_WORDY).isalpha():
+        return None  # a value before the noun has a digit, a symbol or a quote: none here
+    tokens = window.split()
     if start and not text[start - 1].isspace() and tokens:
         tokens = tokens[1:]  # the window cut a token in two
     for adjectives in range(3):

@@ -31,14 +31,13 @@ def _normal(word: str) -> str:
     return plain(word).casefold()
 
 
-def _build_table() -> dict[str, int]:
-    """Each list word, with a bit per language whose list holds it."""
-    table: dict[str, int] = {}
-    for bit, language in enumerate(_LANGUAGES):
+def _build_table() -> dict[str, tuple[int, ...]]:
+    """Each list word, with the indexes of the languages whose list holds it."""
+    table: dict[str, list[int]] = {}
+    for index, language in enumerate(_LANGUAGES):
         for word in Mnemonic(language).wordlist:
-            key = _normal(word)
-            table[key] = table.get(key, 0) | (1 << bit)
-    return table
+            table.setdefault(_normal(word), []).append(index)
+    return {word: tuple(indexes) for word, indexes in table.items()}
 
 
 # built once at import (~20 ms, 16k words), like canon's tables, so no check pays for it
@@ -47,14 +46,12 @@ _TABLE = _build_table()
 
 def longest_run(text: str) -> int:
     """The longest run of consecutive words from one language's BIP-39 list in ``text``."""
-    table = _TABLE
-    runs = [0] * len(_LANGUAGES)
+    runs: dict[int, int] = {}  # language -> length of the run ending at the current word
     best = 0
     for match in _WORD.finditer(_normal(text)):
-        mask = table.get(match.group(), 0)
-        for bit in range(len(_LANGUAGES)):
-            runs[bit] = runs[bit] + 1 if mask >> bit & 1 else 0
-        best = max(best, *runs)
+        runs = {index: runs.get(index, 0) + 1 for index in _TABLE.get(match.group(), ())}
+        if runs:
+            best = max(best, *runs.values())
     return best
 
 

@@ -39,6 +39,7 @@ MIN_SECRET = 4
 #: "4821" in "0301482199" is a phone number), and the shortest piece ("48" + "21" is any time of day)
 MIN_SPLIT = 6
 MIN_PIECE = 3
+MAX_SPLIT = 64
 #: digits and letters people swap for each other
 _LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
 
@@ -117,16 +118,19 @@ class _Pieces:
         return cls(ends, starts, frozenset(units))
 
     def split(self, needle: str) -> bool:
-        """True when some cut of ``needle`` ends one text or word and starts another (or the same)."""
+        """True when some cut of ``needle`` ends one text or word and starts another (or the same).
+        A long secret is cut within its first MAX_SPLIT characters: leaking those is leak enough."""
+        needle = needle[:MAX_SPLIT]
         if len(needle) < MIN_SPLIT:
             return False
-        for cut in range(MIN_PIECE, len(needle) - MIN_PIECE + 1):
-            head, tail = needle[:cut], needle[cut:]
-            if any(unit.endswith(head) for unit in self.ends.get(head[-MIN_PIECE:], ())) and any(
-                unit.startswith(tail) for unit in self.starts.get(tail[:MIN_PIECE], ())
-            ):
-                return True
-        return False
+        heads = [
+            cut for cut in range(MIN_PIECE, len(needle) - MIN_PIECE + 1)
+            if any(unit.endswith(needle[:cut]) for unit in self.ends.get(needle[cut - MIN_PIECE : cut], ()))
+        ]
+        return any(
+            any(unit.startswith(needle[cut:]) for unit in self.starts.get(needle[cut : cut + MIN_PIECE], ()))
+            for cut in heads
+        )
 
 
 @dataclass(frozen=True)
