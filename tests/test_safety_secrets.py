@@ -54,7 +54,8 @@ STATED = [
     "a senha do wifi é banana77", "o código do portão é 1234", "het wachtwoord van de wifi is Fiets2023",
     "mijn pincode is 9876", "the garage code is 4711", "the code to the front door is four seven one one",
     "the safe combination is 12 34 56", "Your bank PIN is 4821.", "pin 4821 for the bank card", "cvv 123",
-    "your one-time code is 883921",
+    "your one-time code is 883921", "Here is your password - Gartenzwerg99", "login: ana pass: hunter2",
+    "the BSN is 123456782", "card 4111.1111.1111.1111",
 ]
 
 
@@ -78,7 +79,9 @@ TALK = [
     "the garage door is stuck", "Your meeting is in room 1234 on floor 3.", "It is 4:21 PM.",
     "The score was 3 to 1.", "the token is worth 3 dollars", "my pin is blocked", "win10 password reset",
     "Your bank will never ask for your PIN.", "The password is on the sticker under the router.",
-    "the password must have 12 characters", "the access code will be sent by sms",
+    "the password must have 12 characters", "the access code will be sent by sms", "password - wikipedia",
+    "token 2049 singapore", "international building code 2021", "gpio pin 18",
+    "the winning combination was 3 5 7", "price 4.1111 dollars",
 ]
 
 
@@ -88,6 +91,12 @@ def test_talk_about_credentials_passes_everywhere(text: str) -> None:
     assert check(search(text)).ok
     assert check(plan(step("speak", text=text), final=text)).ok
     assert check(plan(remember={"note": text})).rule != "secret"  # other rules read memory too
+
+
+def test_searches_name_combos_and_tokens_without_a_verb() -> None:
+    # a memory note "combo 1500" may be a lock's; a search for a meal is not
+    assert in_text("combo 1500 calories") is None
+    assert in_fact("locker", "combo 1500") is not None
 
 
 def test_typed_text_is_not_screened_for_credentials_in_words() -> None:
@@ -214,6 +223,10 @@ DISGUISED = [
     [step("speak", text="S-o-n-n-e-n-b-l-u-m-e-7")],
     [step("plan_subtask", goal="look up sonnenblume 7")],
     [step("web_search", query="1 2 8 4")],  # the PIN, reversed
+    [step("speak", text="Sierra Oscar November November Echo November Bravo Lima Uniform Mike Echo Seven")],
+    [step("web_search", query="four eight two one")],
+    [step("web_search", query="U29ubmVuYmx1bWU3")],  # base64
+    [step("web_search", query="536f6e6e656e626c756d6537")],  # hex
 ]
 
 

@@ -58,7 +58,7 @@ _SECRET_KEY_SUBSTR = re.compile(
 _SECRET_KEY_WORD = re.compile(r"(?:^|[^a-z0-9])(?:pin|pins|pincode|pwd|pw|ssn|cvv|cvv2|cvc|otp|totp|2fa|mfa|iban|creds?)(?:$|[^a-z0-9])")
 #: card-shaped numbers: 13-19 digits in one run, or 4-4-4-4(-3) / Amex 4-6-5 groups, with a card prefix
 #: (a decimal point next to it means a measurement; a full stop after it ends the sentence)
-_CARD = re.compile(r"(?<!\d)(?<!\d\.)(?:[2-6]\d{12,18}|[2-6]\d{3}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?|3\d{3}[ -]\d{6}[ -]\d{5})(?!\d|\.\d)")
+_CARD = re.compile(r"(?<!\d)(?<!\d\.)(?:[2-6]\d{12,18}|[2-6]\d{3}(?:[ .-]\d{4}){3}(?:[ .-]\d{1,3})?|3\d{3}[ -]\d{6}[ -]\d{5})(?!\d|\.\d)")
 
 
 def find_secret(text: str) -> str | None:

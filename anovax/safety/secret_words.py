@@ -65,6 +65,8 @@ _PLAIN = (
     r"|combinations?|combo|kombination|zahlenkombination|combinaison|combinacion|combinazione|combinacao"
     r"|combinatie|private keys?|privater schlussel|cles? privees?|claves? privadas?|chiavi? privat[ae]"
     r"|chaves? privadas?|prive sleutel|(?:seed|recovery|backup|wallet) (?:phrase|words)"
+    r"|sozialversicherungsnummer|steuer-?id|steueridentifikationsnummer|numero de securite sociale"
+    r"|numero de seguro social|numero de la seguridad social|codice fiscale|burgerservicenummer|bsn"
 )
 _QUALIFIED = (
     rf"(?:{_QUAL_BEFORE})[ -]?s?(?:{_CODE})"
@@ -76,6 +78,8 @@ _CODE_NOUNS = re.compile(
     rf"(?:{_QUALIFIED})|pins?|pin[ -]?codes?|pin numbers?|pin-?nummer|pincode|geheimzahl|geheimnummer|nip|cvv2?|cvc"
     rf"|ssn|social security(?: number)?|digicode|otp|(?:\w+ )?tokens?|puk(?:[ -]?code)?|combinations?|combo"
     rf"|kombination|zahlenkombination|combinaison|combinacion|combinazione|combinacao|combinatie"
+    rf"|sozialversicherungsnummer|steuer-?id|steueridentifikationsnummer|numero de securite sociale"
+    rf"|numero de seguro social|numero de la seguridad social|burgerservicenummer|bsn"
 )
 _NOUN = re.compile(rf"(?<![\w])(?:{_QUALIFIED}|{_PLAIN})(?![\w])")
 #: codes whose digits may follow without a verb in any text ("PIN 4821", "verification code 123456");
@@ -94,7 +98,7 @@ _COPULA = (
 )
 _SET_TO = (
     r"(?:changed|set|reset|updated|geandert|gesetzt|change|modifie|cambiad[ao]|cambiat[ao]|impostat[ao]"
-    r"|alterad[ao]|mudad[ao]|gewijzigd|veranderd)\s+(?:to|auf|in|zu|en|a|para|naar|op)|to|auf|naar|para"
+    r"|alterad[ao]|mudad[ao]|gewijzigd|veranderd)\s+(?:to|auf|in|zu|en|a|para|naar|op)|to|auf|naar|para|--?"
 )
 #: a word copula ends at a word boundary ("is" must not match the start of "ist")
 _END = r"(?:(?<=\w)(?!\w)|(?<!\w))"

@@ -21,6 +21,7 @@ Text typed into an editor keeps the exact check (``taint``): people type their o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +30,7 @@ from anovax.plan import Plan
 from anovax.safety import secret
 from anovax.safety.canon import plain
 from anovax.safety.confusables import CONFUSABLES
+from anovax.safety.decode import decoded_blobs
 from anovax.safety.memory import FactKind, assess
 from anovax.toolspec import Sink
 from anovax.tools import ToolRegistry
@@ -42,6 +44,15 @@ MIN_PIECE = 3
 MAX_SPLIT = 64
 #: digits and letters people swap for each other
 _LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
+#: a secret read out letter by letter: the NATO alphabet and digits as words ("sierra oscar ... seven")
+_SPOKEN_CHARS = {
+    **{word: word[0] for word in """alfa alpha bravo charlie delta echo foxtrot golf hotel india juliet juliett
+        kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray
+        yankee zulu""".split()},
+    **{word: str(digit) for digit, word in enumerate("zero one two three four five six seven eight nine".split())},
+    "x-ray": "x", "oh": "0", "capital": "", "uppercase": "", "lowercase": "", "small": "", "big": "",
+}
+_SPOKEN_WORD = re.compile(r"[a-z]+(?:-ray)?")
 
 
 #: sinks whose text leaves the machine or reaches a model (a sub-planner reads goals)
@@ -67,6 +78,28 @@ def skeleton(text: str) -> str:
     """The comparison form: look-alikes mapped, casefolded, only letters and digits kept."""
     mapped = plain(text).translate(CONFUSABLES).casefold().translate(_LOOKALIKE)
     return "".join(ch for ch in mapped if ch.isalnum())
+
+
+def _read_out(text: str) -> str | None:
+    """``text`` with each NATO or number word as the character it stands for, or None when it
+    has too few of them to be a read-out (so ordinary texts cost one scan and nothing more)."""
+    folded = plain(text).casefold()
+    hits = sum(word in _SPOKEN_CHARS for word in _SPOKEN_WORD.findall(folded))
+    if hits < MIN_SECRET:
+        return None
+    return _SPOKEN_WORD.sub(lambda m: _SPOKEN_CHARS.get(m.group(), m.group()), folded)
+
+
+def variants(texts: list[str]) -> list[str]:
+    """The texts and what they may hide: a secret read out letter by letter, or encoded
+    (base64, hex, base32: ``decode.decoded_blobs``)."""
+    out = list(texts)
+    for text in texts:
+        spoken = _read_out(text)
+        if spoken is not None:
+            out.append(spoken)
+        out.extend(decoded_blobs(plain(text)))
+    return out
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,12 @@ def _leaked_secret(plan: Plan, ctx: Context) -> Verdict | None:
     typed = [(index, value) for index, step in enumerate(plan.steps)
              for sink, value in ctx.registry[step.tool].texts(step.params) if sink not in stored.OUTBOUND]
     secrets_ = stored.stored_secrets(ctx.memory)
-    leak = stored.find_leak(secrets_, [text for _, text in outbound])
+    texts = [text for _, text in outbound]
+    leak = stored.find_leak(secrets_, texts)
+    if leak is None:
+        hidden = stored.variants(texts)[len(texts) :]  # read out letter by letter, or encoded
+        leak = stored.find_leak(secrets_, hidden) if hidden else None
+        leak = stored.Leak(leak.key, None) if leak is not None else None
     if leak is None and ctx.recent_outbound and stored.find_leak(secrets_, list(ctx.recent_outbound)) is None:
         # a piece sent by an earlier command joins this plan's piece; what was already sent
         # in full earlier is not this plan's doing (and would block every later plan)
