@@ -4,9 +4,10 @@ Layers, each its own module: token formats (``leaks``: API keys, private keys, J
 format (cards by Luhn in ``leaks``; SSNs and IBANs in ``secret_numbers``), recovery phrases
 (``seed``) and credentials named in words (``secret_words``). ``in_text`` is for text that leaves
 the machine or is said aloud (searches, speech, an address bar); ``in_fact`` adds what only a
-memory fact can say: a key that names the secret or its holder (``secret_keys``: ``wifi_password``,
-``garage``, ``visa``) and notes written without a verb ("PIN 4821"). Text typed into an editor is *not* screened here beyond
-token formats: a person may dictate their own password into a login field.
+memory fact can say: a key that names the secret or its holder (``secret_keys``:
+``wifi_password``, ``garage``, ``visa``) and notes written without a verb ("PIN 4821"). Text
+typed into an editor is *not* screened here beyond token formats: a person may dictate their
+own password into a login field. Secrets already in memory are ``stored``'s job.
 """
 
 from __future__ import annotations

@@ -118,9 +118,9 @@ _DET = (
 )
 _COPULA_WORDS = frozenset(_COPULA.split("|"))
 #: "use hunter2 as the password", "hunter2 als Passwort", "would X make a good password"
-_BEFORE_LINKS = _COPULA_WORDS | {"as", "als", "comme", "como", "come", "zoals", "make", "makes", "macht", "fait", "hace", "fa", "faz", "maakt"}
+_BEFORE_LINKS = _COPULA_WORDS | frozenset("as als comme como come zoals make makes macht fait hace fa faz maakt".split())
 #: with only a determiner between ("is X a good password"), the value must follow a verb
-_ASKING = _COPULA_WORDS | {"would", "could", "use", "using", "make", "makes", "try", "nehme", "utiliser"}
+_ASKING = _COPULA_WORDS | frozenset("would could use using make makes try nehme utiliser".split())
 _DET_WORDS = frozenset(_DET.split("|"))
 _ADJECTIVE = re.compile(r"[a-z]+-?")
 _BEFORE_WINDOW = 48
