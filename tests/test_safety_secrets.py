@@ -55,7 +55,8 @@ STATED = [
     "mijn pincode is 9876", "the garage code is 4711", "the code to the front door is four seven one one",
     "the safe combination is 12 34 56", "Your bank PIN is 4821.", "pin 4821 for the bank card", "cvv 123",
     "your one-time code is 883921", "Here is your password - Gartenzwerg99", "login: ana pass: hunter2",
-    "the BSN is 123456782", "card 4111.1111.1111.1111",
+    "the BSN is 123456782", "card 4111.1111.1111.1111", "The password you asked for is hunter2",
+    "das Passwort, das du brauchst, ist Hamburg1990", "key: 8f3k2k1l0p", "A palavra-passe do email é Lisboa2020",
 ]
 
 
@@ -81,7 +82,7 @@ TALK = [
     "Your bank will never ask for your PIN.", "The password is on the sticker under the router.",
     "the password must have 12 characters", "the access code will be sent by sms", "password - wikipedia",
     "token 2049 singapore", "international building code 2021", "gpio pin 18",
-    "the winning combination was 3 5 7", "price 4.1111 dollars",
+    "the winning combination was 3 5 7", "price 4.1111 dollars", "key: C major", "the key is under the mat",
 ]
 
 

@@ -67,6 +67,7 @@ _PLAIN = (
     r"|chaves? privadas?|prive sleutel|(?:seed|recovery|backup|wallet) (?:phrase|words)"
     r"|sozialversicherungsnummer|steuer-?id|steueridentifikationsnummer|numero de securite sociale"
     r"|numero de seguro social|numero de la seguridad social|codice fiscale|burgerservicenummer|bsn"
+    r"|(?:key|keys|schlussel|cle|clave|chiave|chave|sleutel)(?=\s*[:=])"
 )
 _QUALIFIED = (
     rf"(?:{_QUAL_BEFORE})[ -]?s?(?:{_CODE})"
@@ -80,6 +81,7 @@ _CODE_NOUNS = re.compile(
     rf"|kombination|zahlenkombination|combinaison|combinacion|combinazione|combinacao|combinatie"
     rf"|sozialversicherungsnummer|steuer-?id|steueridentifikationsnummer|numero de securite sociale"
     rf"|numero de seguro social|numero de la seguridad social|burgerservicenummer|bsn"
+    rf"|key|keys|schlussel|cle|clave|chiave|chave|sleutel"
 )
 _NOUN = re.compile(rf"(?<![\w])(?:{_QUALIFIED}|{_PLAIN})(?![\w])")
 #: codes whose digits may follow without a verb in any text ("PIN 4821", "verification code 123456");
@@ -103,10 +105,11 @@ _SET_TO = (
 #: a word copula ends at a word boundary ("is" must not match the start of "ist")
 _END = r"(?:(?<=\w)(?!\w)|(?<!\w))"
 _ADVERB = r"now|still|just|actually|simply|jetzt|nun|noch|maintenant|toujours|ahora|adesso|ancora|agora|nu|nog"
-#: after a noun: an optional "for the wifi" / "für das WLAN" / "du wifi", then the copula
+#: after a noun: an optional "for the wifi" / "für das WLAN" / "du wifi" / "you asked for", then the copula
 _AFTER = re.compile(
-    rf"(?:\s+(?:for|of|to|on|at|in|from|fur|vom|von|zum|zur|im|am|bei|de|du|des|del|della|dello|do|da|dos"
-    rf"|das|van|voor|bij|op|per|pour|para|por|di|dell'\w*|d'\w*)(?:\s+[^\s.,;!?:=]+){{0,4}}?)?"
+    rf"(?:,?\s+(?:for|of|to|on|at|in|from|fur|vom|von|zum|zur|im|am|bei|de|du|des|del|della|dello|do|da|dos"
+    rf"|das|van|voor|bij|op|per|pour|para|por|di|dell'\w*|d'\w*|that|which|you|i|we|they|he|she|den|die"
+    rf"|que|qui|che|dat|wat),?(?:\s+[^\s.,;!?:=]+){{0,4}}?,?)?"
     rf"\s*(?:(?P<set>{_SET_TO})|(?P<cop>{_COPULA})){_END}(?:\s+(?:{_ADVERB}){_END})?\s*(?P<value>\S.*)?$"
 )
 _MIDDLE = re.compile(r"\s+|\s*[:=]\s*")
