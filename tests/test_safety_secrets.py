@@ -57,6 +57,7 @@ STATED = [
     "your one-time code is 883921", "Here is your password - Gartenzwerg99", "login: ana pass: hunter2",
     "the BSN is 123456782", "card 4111.1111.1111.1111", "The password you asked for is hunter2",
     "das Passwort, das du brauchst, ist Hamburg1990", "key: 8f3k2k1l0p", "A palavra-passe do email é Lisboa2020",
+    "is my password Kaffeetasse77 safe", "Sure! Your WiFi password is: Gartenzwerg99", "ATM code 7741",
 ]
 
 
@@ -83,6 +84,7 @@ TALK = [
     "the password must have 12 characters", "the access code will be sent by sms", "password - wikipedia",
     "token 2049 singapore", "international building code 2021", "gpio pin 18",
     "the winning combination was 3 5 7", "price 4.1111 dollars", "key: C major", "the key is under the mat",
+    "my password 1 is weak",
 ]
 
 
@@ -97,6 +99,8 @@ def test_talk_about_credentials_passes_everywhere(text: str) -> None:
 def test_searches_name_combos_and_tokens_without_a_verb() -> None:
     # a memory note "combo 1500" may be a lock's; a search for a meal is not
     assert in_text("combo 1500 calories") is None
+    assert in_text("pin 2024 calendar") is None  # a year; a memory note "PIN 1987" is still a PIN
+    assert in_fact("note", "PIN 1987") is not None
     assert in_fact("locker", "combo 1500") is not None
 
 
@@ -126,7 +130,7 @@ SECRET_FACTS = [
     {"contraseña": "gato"}, {"wachtwoord": "fiets"}, {"senha do banco": "1234"}, {"wifiPasswort": "a"},
     {"home_wifi": "Sommer2024!"}, {"wifi": "soleil123"}, {"note": "PIN 4821"}, {"note": "wifi password hunter2"},
     {"visa": "4111 1111 1111 1111"}, {"social": "123-45-6789"}, {"bank": "DE89 3704 0044 0532 0130 00"},
-    {"sim": "1234"}, {"debit card": "PIN is 4821"}, {"phone unlock": "1397"}, {"netflix login": "ana@x.pt Hunter22!"},
+    {"sim": "1234"}, {"debit card": "PIN is 4821"}, {"home alarm": "disarm with 0815"}, {"phone unlock": "1397"}, {"netflix login": "ana@x.pt Hunter22!"},
     {"note": "login: ana pass: hunter2"}, {"note": "the combination is 12-24-36"},
     {"wallet": "my private key is 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ"},
 ]
@@ -143,7 +147,7 @@ CLEAN_FACTS = [
     {"flight": "LH 1234"}, {"favourite_colour": "blue"}, {"note": "my password is expired"},
     {"note": "the wifi password is on the router"}, {"clock": "1230"}, {"house number": "1234"},
     {"phone": "555 1234"}, {"gmail account": "ana@gmail.com"}, {"bank": "Sparkasse"}, {"card": "the blue one"},
-    {"account": "premium since 2019"}, {"note": "the winning combination was 3 5 7"}, {"seed": "tomatoes in March"},
+    {"account": "premium since 2019"}, {"alarm": "7:30 on weekdays"}, {"gate": "closes at 22:00"}, {"note": "the winning combination was 3 5 7"}, {"seed": "tomatoes in March"},
 ]
 
 

@@ -75,6 +75,15 @@ def _token_key(value: str) -> bool:
     return any(ch.isalpha() for ch in value) and any(ch.isdigit() or not ch.isalnum() for ch in value)
 
 
+#: a standalone 3-8 digit number (not part of a time, a date or a decimal)
+_CODE_NUMBER = re.compile(r"(?<![\d:./-])\d{3,8}(?![\d:./-]|\s*(?:am|pm|h|uhr)\b)")
+
+
+def _code_in_note(folded: str) -> bool:
+    """A short note holding a standalone number: "disarm with 0815", "use 4711 at the side door"."""
+    return len(folded.split()) <= 8 and _CODE_NUMBER.search(folded) is not None
+
+
 def _pin(folded: str) -> bool:
     compact = re.sub(r"[\s\-]", "", folded)
     return compact.isdigit() and 4 <= len(compact) <= 6
@@ -88,7 +97,8 @@ def key_secret(key: str, value: str) -> str | None:
     folded = fold(value)
     named = set(words)
     if named & _LOCKS or _LOCK_PHRASES.search(spaced):
-        if secret_values.short_code(folded) or secret_words.code_after_key(folded) is not None:
+        if (secret_values.short_code(folded) or _code_in_note(folded)
+                or secret_words.code_after_key(folded) is not None):
             return "a door or lock code"
     if named & _NOT_SECRET_PART:
         return None

@@ -146,6 +146,13 @@ def value_at(rest: str) -> tuple[str, Strength] | None:
     return token, Strength.WORD
 
 
+def password_shaped(value: str) -> bool:
+    """Letters with digits or symbols, 6+ characters: "Kaffeetasse77", "Tulp2024!" (not "win10")."""
+    letters = any(ch.isalpha() for ch in value)
+    others = any(ch.isdigit() or not ch.isalnum() for ch in value)
+    return len(value) >= 6 and letters and others
+
+
 def short_code(folded_value: str) -> bool:
     """A value that *is* a short code: "4711", "47 11", "#1234*", "four seven one one"."""
     compact = re.sub(r"[\s\-#*]", "", folded_value)

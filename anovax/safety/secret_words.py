@@ -27,7 +27,8 @@ _WINDOW = 96  # characters looked at after or before a noun; "PIN for my bank ca
 _QUAL_BEFORE = (
     r"wi-?fi|wlan|network|netzwerk|router|(?:front |back |garage |house )?doors?|gates?|garagen?|alarms?"
     r"|alarmanlagen?|safes?|locks?|lockers?|padlocks?|entry|access|zugangs|keypad|haustur"
-    r"|tur|tor|tresor|schloss|schliessfach|sicherheits|security|verification|bestatigungs"
+    r"|tur|tor|tresor|schloss|schliessfach|sicherheits|security|verification|bestatigungs|atm|bancomat|sim"
+    r"|(?:bank |debit |credit )?card"
     r"|log-?in|sign-?in|anmelde|unlock|entsperr|screen ?lock|lock ?screen|voicemail|mailbox|2fa|one-time"
     r"|otp|auth|authentication|recovery|backup|master|admin|intercom|deur|voordeur|poort|kluis|slot"
     r"|toegangs|beveiligings|verificatie|ontgrendel|inlog|geheim|zahlen"
@@ -110,9 +111,10 @@ _AFTER = re.compile(
     rf"(?:,?\s+(?:for|of|to|on|at|in|from|fur|vom|von|zum|zur|im|am|bei|de|du|des|del|della|dello|do|da|dos"
     rf"|das|van|voor|bij|op|per|pour|para|por|di|dell'\w*|d'\w*|that|which|you|i|we|they|he|she|den|die"
     rf"|que|qui|che|dat|wat),?(?:\s+[^\s.,;!?:=]+){{0,4}}?,?)?"
-    rf"\s*(?:(?P<set>{_SET_TO})|(?P<cop>{_COPULA})){_END}(?:\s+(?:{_ADVERB}){_END})?\s*(?P<value>\S.*)?$"
+    rf"\s*(?:(?P<set>{_SET_TO})|(?P<cop>{_COPULA})){_END}(?:\s+(?:{_ADVERB}){_END})?\s*(?:[:=]\s*)?(?P<value>\S.*)?$"
 )
 _MIDDLE = re.compile(r"\s+|\s*[:=]\s*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 #: before a noun: "hunter2 is the wifi code", "Sommer2024! ist das neue WLAN-Passwort", "is X a good password"
 _DET = (
     r"the|my|our|your|a|an|this|that|de|het|een|mijn|onze|das|der|die|ein|eine|mein|meine|unser|unsere"
@@ -169,13 +171,18 @@ def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
     link = _AFTER.match(window)
     if link and link.group("value"):
         return _first_value(link.group("value"), noun, strong_only=link.group("set") is not None)
-    if bare or _BARE_CODES.fullmatch(noun):
-        # memory notes drop the verb ("wifi password hunter2"); a code-like noun followed by
-        # digits is its value anywhere ("PIN 4821", "cvv 123")
-        middle = _MIDDLE.match(window)
-        if middle:
-            return _first_value(window[middle.end() :], noun, strong_only=True)
-    return None
+    middle = _MIDDLE.match(window)
+    if middle is None:
+        return None
+    # no verb: memory notes drop it ("wifi password hunter2"); anywhere, a PIN or a named code
+    # followed by digits ("PIN 4821", "cvv 123") or any credential followed by something shaped
+    # like a password ("is my password Kaffeetasse77 safe") states the value
+    value = _first_value(window[middle.end() :], noun, strong_only=True)
+    if value is None or bare:
+        return value
+    if _BARE_CODES.fullmatch(noun) and not _YEAR.fullmatch(value):  # "pin 2024 calendar" is a year
+        return value
+    return value if values.password_shaped(value) else None
 
 
 def _before(text: str, match: re.Match[str]) -> str | None:
