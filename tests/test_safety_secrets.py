@@ -84,7 +84,8 @@ TALK = [
     "the password must have 12 characters", "the access code will be sent by sms", "password - wikipedia",
     "token 2049 singapore", "international building code 2021", "gpio pin 18",
     "the winning combination was 3 5 7", "price 4.1111 dollars", "key: C major", "the key is under the mat",
-    "my password 1 is weak",
+    "my password 1 is weak", "router password tp-link", "default pin 1234 or 0000", "password: forgot?",
+    "garage door code reset liftmaster 877max", "access token expired error 401",
 ]
 
 

@@ -38,6 +38,7 @@ _ABOUT = frozenset(
     sent attached encrypted hashed changed reset locked blocked working broken useless known unknown
     public private secret shared personal random generated stolen leaked compromised pwned printed taped
     valid only just available protected needed and or but so because if for to of with without from by
+    forgot lost help reset change recover recovery login sign enter type show see click tap press use
     like as than then now already again always sometimes usually probably maybe
     nicht kein keine falsch richtig korrekt ungultig abgelaufen zu sehr sicher unsicher schwach stark lang
     kurz leer neu alt gleich anders hier dort unten oben irgendwo etwas nichts was wer wo wie warum der die
@@ -143,14 +144,23 @@ def value_at(rest: str) -> tuple[str, Strength] | None:
         return " ".join(t.strip(_TRAIL) for t in tokens[:4]), Strength.WORD  # "correct horse battery staple"
     if not token.isalpha() or len(token) < 3 or token in _ABOUT or _ABOUT_SHAPE.search(token):
         return None
+    if first.endswith("?"):
+        return None  # "password: forgot?" asks, it does not tell
     return token, Strength.WORD
 
 
 def password_shaped(value: str) -> bool:
     """Letters with digits or symbols, 6+ characters: "Kaffeetasse77", "Tulp2024!" (not "win10")."""
     letters = any(ch.isalpha() for ch in value)
-    others = any(ch.isdigit() or not ch.isalnum() for ch in value)
+    others = any(ch.isdigit() or not (ch.isalnum() or ch in "-'.") for ch in value)  # not "tp-link"
     return len(value) >= 6 and letters and others
+
+
+def trivial_digits(value: str) -> bool:
+    """A default or example PIN people search for: one digit repeated, or a run (1234, 9876)."""
+    if not value.isdigit() or len(value) < 4:
+        return False
+    return len(set(value)) == 1 or value in "01234567890" or value in "09876543210"
 
 
 def short_code(folded_value: str) -> bool:

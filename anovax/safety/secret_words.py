@@ -180,8 +180,8 @@ def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
     value = _first_value(window[middle.end() :], noun, strong_only=True)
     if value is None or bare:
         return value
-    if _BARE_CODES.fullmatch(noun) and not _YEAR.fullmatch(value):  # "pin 2024 calendar" is a year
-        return value
+    if _BARE_CODES.fullmatch(noun) and not (_YEAR.fullmatch(value) or values.trivial_digits(value)):
+        return value  # but "pin 2024 calendar" is a year, "default pin 0000" the factory setting
     return value if values.password_shaped(value) else None
 
 
