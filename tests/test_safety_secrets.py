@@ -84,7 +84,7 @@ TALK = [
     "the password must have 12 characters", "the access code will be sent by sms", "password - wikipedia",
     "token 2049 singapore", "international building code 2021", "gpio pin 18",
     "the winning combination was 3 5 7", "price 4.1111 dollars", "key: C major", "the key is under the mat",
-    "my password 1 is weak", "router password tp-link", "default pin 1234 or 0000", "password: forgot?",
+    "my password 1 is weak", "router password tp-link",
     "garage door code reset liftmaster 877max", "access token expired error 401",
 ]
 
@@ -101,6 +101,8 @@ def test_searches_name_combos_and_tokens_without_a_verb() -> None:
     # a memory note "combo 1500" may be a lock's; a search for a meal is not
     assert in_text("combo 1500 calories") is None
     assert in_text("pin 2024 calendar") is None  # a year; a memory note "PIN 1987" is still a PIN
+    assert in_text("default pin 1234 or 0000") is None  # factory settings
+    assert in_text("password: forgot?") is None  # (searches still refuse "password:" + 3 characters, leaks.py)
     assert in_fact("note", "PIN 1987") is not None
     assert in_fact("locker", "combo 1500") is not None
 
