@@ -28,13 +28,17 @@ State across plans (what the runtime passes, all trusted, all validated in ``con
   would, a question included (the runtime asks the person); a recovery turn (an observation)
   never gets a question, so shell input there is refused outright.
 
+- ``recent_outbound``: what the last few plans sent out (queries, speech, goals, new facts),
+  oldest first: a secret from memory split over two commands ("Sonnen" now, "blume7" next) is
+  looked for in those texts and this plan's together (``anovax.safety.stored``).
+
 ``anovax.safety.carry.after(plan, before)`` computes the next plan's state from this one's
 (the target class and name, and the line) for the simulated desktop and the session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from anovax.errors import PlanError
@@ -103,6 +107,7 @@ def safety_check(
     registry: ToolRegistry = TOOLS,
     target: WindowIdentity | None = None,
     classify: Callable[[str], TargetClass | None] | None = None,
+    recent_outbound: Sequence[str] | None = None,
 ) -> Verdict:
     """Allow, hold for a yes, or refuse ``plan`` (a Plan or untrusted raw data); never raises.
     The keyword arguments are the trusted runtime state described in the module docstring."""
@@ -118,6 +123,7 @@ def safety_check(
             registry=registry,
             target=target,
             classify=classify,
+            recent_outbound=recent_outbound,
         )
         if isinstance(ctx, Verdict):
             return ctx

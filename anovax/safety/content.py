@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, leaks, spoken
+from anovax.safety import apps, keys, spoken
 from anovax.safety.context import Context
-from anovax.safety.scan import Issue, exec_issue, model_issue, query_issue
+from anovax.safety.scan import Issue, exec_issue, model_issue, query_issue, secret_issue
 from anovax.safety.verdict import Rule, Verdict
 from anovax.toolspec import Sink
 
@@ -45,8 +45,9 @@ def _keys(text: str) -> Issue | None:
 
 
 def _spoken(text: str) -> Issue | None:
-    if leaks.find_secret(text):
-        return Issue(Rule.SECRET, _SPOKEN_SECRET_REASON, "secret in spoken text")
+    issue = secret_issue(text)
+    if issue:
+        return Issue(Rule.SECRET, _SPOKEN_SECRET_REASON, f"spoken: {issue.detail}")
     return spoken.spoken_issue(text)
 
 

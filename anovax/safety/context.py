@@ -42,6 +42,9 @@ class Context:
     target: WindowIdentity | None = None
     #: the desktop's class for an app name an open_app step uses; None: the gate's static table
     classify: Callable[[str], TargetClass | None] | None = None
+    #: what recent plans sent out (queries, speech, goals, new facts), oldest first; a stored
+    #: secret split across commands is looked for in these and this plan's texts together
+    recent_outbound: tuple[str, ...] = ()
 
     @property
     def recovering(self) -> bool:
@@ -84,6 +87,17 @@ def _target(target: Any) -> WindowIdentity | None | Verdict:
     return target
 
 
+def _recent(texts: Any) -> tuple[str, ...] | Verdict:
+    if texts is None:
+        return ()
+    if isinstance(texts, (str, bytes)) or not isinstance(texts, (list, tuple)):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="recent_outbound is not a sequence of texts")
+    if not all(isinstance(t, str) for t in texts):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="recent_outbound holds a non-text")
+    # the newest texts, each cut to its start: what a split secret's other piece would be
+    return tuple(t[: limits.MAX_RECENT_TEXT] for t in texts[-limits.MAX_RECENT_OUTBOUND :])
+
+
 def build(
     *,
     user_text: Any,
@@ -96,6 +110,7 @@ def build(
     registry: Any,
     target: Any = None,
     classify: Any = None,
+    recent_outbound: Any = None,
 ) -> Context | Verdict:
     """Validate the runtime arguments into a Context, or refuse."""
     if user_text is None:
@@ -131,6 +146,9 @@ def build(
         return window
     if classify is not None and not callable(classify):
         return Verdict.refuse(Rule.BAD_CONTEXT, detail="classify is not callable")
+    recent = _recent(recent_outbound)
+    if isinstance(recent, Verdict):
+        return recent
     # everything after the last submit ("\n"), capped: only its being non-empty decides anything
     line = session_typed[max(session_typed.rfind("\n") + 1, len(session_typed) - limits.SESSION_TAIL):]
     return Context(
@@ -145,4 +163,5 @@ def build(
         registry=registry,
         target=window,
         classify=classify,
+        recent_outbound=recent,
     )

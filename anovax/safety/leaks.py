@@ -31,6 +31,14 @@ _SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Azure key", r"(?i)\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/=]{20,}"),
         ("Discord token", r"\b[MN][A-Za-z\d]{23,25}\.[\w\-]{6}\.[\w\-]{27,}"),
         ("Telegram token", r"\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b"),
+        # from detect-secrets' plugins (Yelp, Apache-2.0): formats the list above lacked
+        ("PyPI token", r"\bpypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_\-]{70,}"),
+        ("Twilio key", r"\b(?:AC|SK)[a-z0-9]{32}\b"),
+        ("Mailchimp key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"),
+        ("Square OAuth secret", r"\bsq0csp-[0-9A-Za-z_\-]{43}"),
+        ("URL credentials", r"://[^\s/?#@:]{1,64}:[^\s/?#@]{1,128}@"),
+        # wallet keys: Bitcoin WIF private keys and BIP-32 extended private keys (base58)
+        ("wallet private key", r"\b(?:[5KL][1-9A-HJ-NP-Za-km-z]{50,51}|[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,108})\b"),
     )
 )
 
@@ -49,7 +57,8 @@ _SECRET_KEY_SUBSTR = re.compile(
 )
 _SECRET_KEY_WORD = re.compile(r"(?:^|[^a-z0-9])(?:pin|pins|pincode|pwd|pw|ssn|cvv|cvv2|cvc|otp|totp|2fa|mfa|iban|creds?)(?:$|[^a-z0-9])")
 #: card-shaped numbers: 13-19 digits in one run, or 4-4-4-4(-3) / Amex 4-6-5 groups, with a card prefix
-_CARD = re.compile(r"(?<![\d.])(?:[2-6]\d{12,18}|[2-6]\d{3}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?|3\d{3}[ -]\d{6}[ -]\d{5})(?![\d.])")
+#: (a decimal point next to it means a measurement; a full stop after it ends the sentence)
+_CARD = re.compile(r"(?<!\d)(?<!\d\.)(?:[2-6]\d{12,18}|[2-6]\d{3}(?:[ .-]\d{4}){3}(?:[ .-]\d{1,3})?|3\d{3}[ -]\d{6}[ -]\d{5})(?!\d|\.\d)")
 
 
 def find_secret(text: str) -> str | None:

@@ -26,3 +26,7 @@ MAX_OBSERVATION = 16000
 SESSION_TAIL = 512
 #: the runtime's idea of the focused app
 MAX_FOCUSED_APP = 256
+#: texts recent plans sent out (searches, speech), given so a secret split over two commands is
+#: seen whole; the runtime keeps the last few
+MAX_RECENT_OUTBOUND = 8
+MAX_RECENT_TEXT = 500

@@ -3,8 +3,9 @@
 Memory is replayed into every later prompt, so a stored "fact" is text a model will act on:
 it is scanned like a sub-task goal (commands, encodings, instructions, hotkeys, intents), in
 its key as well as its value. Secrets are never stored (plain-text memory is not a vault),
-recognised by a secret-naming key (``wifi_password``, ``pin``, ``api_key``...), a known token
-format, "password is ..." prose, or a password-shaped value.
+recognised by ``secret.in_fact``: a secret-naming key (``wifi_password``, ``Passwort``, a door's
+code under ``garage``), a token format, a card, SSN or IBAN, a recovery phrase, a credential
+stated in words ("mot de passe: soleil123"), or a password-shaped value.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from enum import Enum
 from functools import lru_cache
 
 from anovax.plan import Plan
-from anovax.safety import facts, leaks
+from anovax.safety import facts, secret
 from anovax.safety.canon import forbidden, has_disguised_word
 from anovax.safety.scan import Issue, model_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -62,14 +63,9 @@ def assess(key: str, value: str) -> FactAssessment:
     order = facts.order_detail(key, value)
     if order:  # default-deny: memory holds descriptions of the user, never orders to the assistant
         return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, _POISON_REASON, order))
-    if (
-        leaks.is_secret_key(key)
-        or leaks.find_secret(key)
-        or leaks.find_secret(value)
-        or leaks.assigned_secret(value)
-        or leaks.looks_like_password(value)
-    ):
-        return FactAssessment(FactKind.SECRET, Issue(Rule.SECRET, _SECRET_REASON, "secret in memory"))
+    found = secret.in_fact(key, value)
+    if found:
+        return FactAssessment(FactKind.SECRET, Issue(Rule.SECRET, _SECRET_REASON, f"secret in memory: {found.kind}"))
     return FactAssessment(FactKind.CLEAN)
 
 

@@ -4,7 +4,9 @@
 * ``model_issue``: text a model reads back and acts on (sub-task goals, memory): everything in
   ``exec_issue`` plus encodings, instructions, intents and hotkeys spelled out in words;
 * ``query_issue``: search queries: only links, shares, data in URLs and secrets, because a
-  query is URL-encoded into a fixed search URL and may talk about anything.
+  query is URL-encoded into a fixed search URL and may talk about anything;
+* ``secret_issue``: secrets only (``anovax.safety.secret``), for every text that leaves the
+  machine or is said aloud: queries, speech, an address typed into a browser.
 
 Results are cached: stored memory is re-checked on every command but rarely changes.
 """
@@ -15,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from anovax.safety import intents, keys, leaks, prose, web
+from anovax.safety import intents, keys, leaks, prose, secret, web
 from anovax.safety.canon import fold, plain
 from anovax.safety.commands import CommandHit, find_command
 from anovax.safety.decode import decoded_blobs, rot13, variants
@@ -158,7 +160,14 @@ def query_issue(query: str) -> Issue | None:
         return Issue(Rule.UNC_PATH)
     if web.carries_data(query):
         return Issue(Rule.EXFILTRATION, detail="URL with a query string in a search")
-    secret = leaks.find_secret(query)
-    if secret or leaks.has_card_number(query) or leaks.assigned_in_query(query):
-        return Issue(Rule.SECRET, detail=secret or "card number or assigned secret")
-    return None
+    if leaks.assigned_in_query(query):
+        return Issue(Rule.SECRET, detail="assigned secret")
+    return secret_issue(query)
+
+
+@lru_cache(maxsize=4096)
+def secret_issue(text: str) -> Issue | None:
+    """A secret in text that leaves the machine or is said aloud (a query, an address, speech):
+    a token, a card, SSN or IBAN, a recovery phrase, or a credential stated in words."""
+    found = secret.in_text(text)
+    return Issue(Rule.SECRET, detail=found.kind) if found else None

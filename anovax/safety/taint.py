@@ -8,7 +8,8 @@ steer what the plan does.
 * Recovery observations are data: a plan that reproduces text from a suspicious observation,
   or copies shell-metacharacter text (``report.txt; rm -rf ~``) from any observation, is
   refused. Hidden tag characters in the observation are decoded and scanned.
-* Secret memory values never leave through typing, searching, goals or speech.
+* Secret memory values never leave through typing, searching, goals, speech or new facts; what
+  leaves the machine is matched loosely (spelled out, reversed, split: see stored.py).
 * The transcript: base64/hex in the user's words that decodes to something dangerous taints
   any plan that types, delegates or remembers (the model decodes it, R-ENC-006); command
   syntax in the words taints plans that delegate or remember (intent propagated to a model).
@@ -20,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, prose
+from anovax.safety import apps, keys, prose, stored
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold, forbidden, plain
 from anovax.safety.context import Context
@@ -109,12 +110,26 @@ def _leaked_secret(plan: Plan, ctx: Context) -> Verdict | None:
     secrets = _secret_values(ctx)
     if not secrets:
         return None
-    texts: list[tuple[int | None, str]] = []
-    for index, step in enumerate(plan.steps):
-        texts.extend((index, v) for v in step.params.values() if isinstance(v, str))
-    texts.append((None, plan.final_response))
-    texts.extend((None, v) for v in plan.remember.values())
-    for index, text in texts:
+    outbound = stored.outbound(plan, ctx.registry)
+    typed = [(index, value) for index, step in enumerate(plan.steps)
+             for sink, value in ctx.registry[step.tool].texts(step.params) if sink not in stored.OUTBOUND]
+    secrets_ = stored.stored_secrets(ctx.memory)
+    texts = [text for _, text in outbound]
+    leak = stored.find_leak(secrets_, texts)
+    if leak is None:
+        hidden = stored.variants(texts)[len(texts) :]  # read out letter by letter, or encoded
+        leak = stored.find_leak(secrets_, hidden) if hidden else None
+        leak = stored.Leak(leak.key, None) if leak is not None else None
+    if leak is None and ctx.recent_outbound and stored.find_leak(secrets_, list(ctx.recent_outbound)) is None:
+        # a piece sent by an earlier command joins this plan's piece; what was already sent
+        # in full earlier is not this plan's doing (and would block every later plan)
+        joined = stored.find_leak(secrets_, [*ctx.recent_outbound, *(text for _, text in outbound)])
+        leak = stored.Leak(joined.key, None) if joined is not None else None
+    if leak is not None:
+        step = outbound[leak.index][0] if leak.index is not None else None
+        return Verdict.refuse(Rule.SECRET, _SECRET_REASON, step=step, detail=f"memory secret {leak.key!r} in plan")
+    for index, text in typed:
+        # typed text keeps the exact check: a spelled-out or reversed copy is not a leak to a window
         raw, folded = plain(text), fold(text)
         for secret in secrets:
             if secret in raw or fold(secret) in folded:
