@@ -93,7 +93,7 @@ ORDERS = [
     ("safety_checks", "off"),
     ("Sicherheitsregeln", "deaktiviert"),
     ("veiligheidsregels", "uit"),
-    ("bio", " ".join(["word"] * (facts.MAX_FACT_WORDS + 1))),
+    ("bio", " ".join(["blah"] * (facts.MAX_FACT_WORDS + 1))),
 ]
 
 FACTS = [

@@ -140,6 +140,27 @@ def fold(text: str) -> str:
     return _HSPACE.sub(" ", folded).strip()
 
 
+#: three or more single letters or digits, each apart by one or two spaces, dots or dashes
+_SPELLED = re.compile(r"(?<![\w.-])\w(?:[ .-]{1,2}\w(?![\w]))+")
+
+
+def unspell(folded: str) -> str:
+    """"n e t s h", "c-m-d", "d.e.l.e.t.e" read as the words they spell (a listener hears them so);
+    runs of fewer than three characters stay as they are ("a b")."""
+    if " " not in folded and "." not in folded and "-" not in folded:
+        return folded
+
+    def join(match: re.Match[str]) -> str:
+        run = match.group()
+        letters = run.translate(_SPELL_SEPARATORS)
+        return letters if len(letters) >= 3 else run
+
+    return _SPELLED.sub(join, folded)
+
+
+_SPELL_SEPARATORS = str.maketrans("", "", " .-")
+
+
 def scripts(word: str) -> frozenset[str]:
     """The scripts of the letters in ``word`` (ASCII letters count as LATIN)."""
     found = set()

@@ -350,9 +350,17 @@ def _glued_substitution(text: str) -> str | None:
     return None
 
 
-def find_command(texts: tuple[str, ...] | list[str]) -> CommandHit | None:
-    """The first denylisted command in any of ``texts`` (already folded variants)."""
+#: categories whose commands do harm only when a shell runs them: as words in a document ("ask IT
+#: to add me to sudoers", "run `netsh wlan show profiles`") they are prose (see scan.exec_issue)
+DOCUMENT_SAFE = frozenset({"privilege", "security"})
+
+
+def find_command(texts: tuple[str, ...] | list[str], skip: frozenset[str] = frozenset()) -> CommandHit | None:
+    """The first denylisted command in any of ``texts`` (already folded variants), leaving out
+    the categories named in ``skip``."""
     for category in CATEGORIES:
+        if category.name in skip:
+            continue
         for text in texts:
             match = category.pattern.search(text)
             if match:

@@ -68,7 +68,7 @@ def check_steps(plan: Plan, ctx: Context) -> Verdict | None:
         spec = ctx.registry[step.tool]  # shape.check_steps has refused tools not in the registry
         for sink, value in spec.texts(step.params):
             issue = _BY_SINK[sink](value)
-            if issue:
+            if issue and not (sink is Sink.TYPED and issue.in_documents):  # the focus walk judges those
                 return issue.verdict(index)
     issue = _spoken(plan.final_response)
     return issue.verdict() if issue else None

@@ -95,10 +95,21 @@ _RULES = re.compile(words("rules"))
 _OFF = re.compile(rf"^{words('off')}[.!]?$")
 
 
+def key_words(key: str) -> str:
+    """``always_skip_safety_checks`` -> "always skip safety checks": a key read as the words it is."""
+    return " ".join(t for t in _KEY_SPLIT.split(key) if t)
+
+
+def _key_is_order(words_: str) -> bool:
+    """A key that opens with an order-adverb and names an action ("always_open_browser_first");
+    a key that merely starts with a verb is a noun phrase ("open_hours", "search_engine")."""
+    head = _HEAD.match(words_)
+    return bool(head and head.group(1)) and _ordered(words_)
+
+
 def switches_rule_off(key: str, value: str) -> bool:
     """``{"safety_checks": "off"}``, ``{"Sicherheitsregeln": "deaktiviert"}``: a setting, not a fact."""
-    key_words = fold(" ".join(t for t in _KEY_SPLIT.split(key) if t))
-    return bool(_OFF.search(fold(value)) and _RULES.search(key_words))
+    return bool(_OFF.search(fold(value)) and _RULES.search(fold(key_words(key))))
 
 
 @lru_cache(maxsize=1024)
@@ -110,4 +121,6 @@ def order_detail(key: str, value: str) -> str | None:
         return "memory switches a safety rule off"
     if value_is_order(value):
         return "memory value is an instruction"
+    if _key_is_order(fold(key_words(key))):
+        return "memory key is an instruction"
     return None

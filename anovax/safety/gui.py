@@ -33,6 +33,7 @@ from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
 from anovax.safety.focus import FILE_DIALOG, KEEPS_SELECTION, Focus, decode_for_scan, encode
+from anovax.safety.scan import secret_issue
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
 
@@ -80,8 +81,10 @@ def ask_about(state: Focus, ctx: Context, index: int, question: str, action: str
     return None
 
 
-def address_problem(address: str) -> str | None:
-    """Why an address-bar entry must not be opened or searched for, or None."""
+def address_problem(address: str, said: str = "") -> str | None:
+    """Why an address-bar entry must not be opened or searched for, or None. ``said``: what the
+    user said; an address whose query data the user dictated ("youtube.com/watch?v=dQw4w9WgXcQ")
+    carries nothing of theirs they did not hand over themselves."""
     text = address.strip()
     if not text:
         return None
@@ -90,16 +93,15 @@ def address_problem(address: str) -> str | None:
         return problem
     if web.unc_problem(text):
         return "network share"
-    if web.carries_data(text):
+    if web.carries_data(text) and not web.data_was_said(text, said):
         return "data in a web address"
-    # TODO(issue 17): use scan.secret_issue(text) once the secrets helper lands
-    if leaks.find_secret(text) or leaks.has_card_number(text) or leaks.assigned_in_query(text):
+    if secret_issue(text) or leaks.assigned_in_query(text):
         return "a secret"
     return None
 
 
-def _address(state: Focus, typed: str, index: int) -> Verdict | None:
-    problem = address_problem(state.address + typed)
+def _address(state: Focus, typed: str, index: int, said: str = "") -> Verdict | None:
+    problem = address_problem(state.address + typed, said)
     if problem:
         return Verdict.refuse(Rule.EXFILTRATION if "data" in problem or "secret" in problem else Rule.URL_SCHEME,
                               step=index, detail=f"address bar: {problem}")
@@ -128,7 +130,7 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
     char = keys.typed_char(chord_)
     if state.omnibox_from is not None:
         if chord_ == frozenset({"enter"}):
-            return _address(state, "", index)
+            return _address(state, "", index, ctx.user_text)
         if chord_ not in _ADDRESS_EDIT and (char is None or char == "\t"):
             state.omnibox_from = None  # tab, escape, a shortcut: the page has the keys again
         return None
@@ -153,7 +155,7 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
 def typed(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     """Text typed into a vouched (or unclaimed) window, before it lands on the line."""
     if state.omnibox_from is not None:
-        return _address(state, text.replace("\r", "\n").split("\n", 1)[0], index)
+        return _address(state, text.replace("\r", "\n").split("\n", 1)[0], index, ctx.user_text)
     if state.selected_all and text:
         return _cleared(state, ctx, index, "type")
     return None

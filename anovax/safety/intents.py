@@ -27,7 +27,10 @@ _ARTICLE = (
 _FROM_NOW_ON = re.compile(words("from_now_on"))
 #: turning the rules off, in so many words: text that tries to reprogram its reader
 _RULES_OFF = (Near.of("ignore", "rules", ordered=True), Near.of("rules", "rules_off", ordered=True))
-_HARM_PAIRS = (Near.of("destroy", "all_data"), Near.of("disable", "security"), Near.of("steal", "creds"))
+#: ... and letting a stranger in: installing a remote-control tool ("installiere TeamViewer")
+_HARM_PAIRS = (
+    Near.of("destroy", "all_data"), Near.of("disable", "security"), Near.of("steal", "creds"), Near.of("fetch", "remote"),
+)
 _HARM_WORDS = re.compile(
     "|".join(
         (

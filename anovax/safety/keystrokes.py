@@ -26,6 +26,7 @@ from anovax.safety import apps, ask, gui, prose, targets, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
+from anovax.safety.scan import exec_issue
 from anovax.safety.focus import DESKTOP, FILE_DIALOG, LAUNCHER, Focus
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
@@ -157,6 +158,10 @@ def launcher_input(state: Focus, text: str, ctx: Context, index: int) -> Verdict
 
 def type_text(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     """One typed text, judged by the class of the window it lands in."""
+    issue = exec_issue(text)
+    if issue is not None and issue.in_documents and not _in_document(state):
+        # "sudo", "netsh" as words: prose in an editor, a command anywhere a line may run
+        return issue.verdict(index)
     if state.terminal_seen or state.held:
         return hold(state, text, ctx, index)
     if state.where in (LAUNCHER, DESKTOP):
@@ -184,6 +189,13 @@ def type_text(state: Focus, text: str, ctx: Context, index: int) -> Verdict | No
         state.url_step = index
     state.note_text(text)
     return None
+
+
+def _in_document(state: Focus) -> bool:
+    """The keys go into a document the desktop vouches for: a text editor's or office app's page,
+    not its file dialog, a launcher, a browser or anything that may run a line."""
+    return (state.klass is TargetClass.TEXT and not state.terminal_seen and not state.held
+            and state.where not in (LAUNCHER, DESKTOP, FILE_DIALOG) and state.omnibox_from is None)
 
 
 def _not_a_file_name(text: str) -> bool:

@@ -54,18 +54,20 @@ def assess(key: str, value: str) -> FactAssessment:
             return FactAssessment(FactKind.POISONED, Issue(Rule.FORBIDDEN_CHAR, detail=f"memory: {found}"))
     if has_disguised_word(key):
         return FactAssessment(FactKind.POISONED, Issue(Rule.CONFUSABLE, detail="memory key with look-alike letters"))
-    for text in (key, value):
+    # a key is read as words too: "always_skip_safety_checks" hides its order in underscores
+    for text in (key, facts.key_words(key), value):
         issue = model_issue(text)
         if issue and issue.rule is not Rule.SECRET:
             # whatever the fact carries (a command, an encoding, a hotkey, an instruction),
             # storing it would replay it into every later prompt
             return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, _POISON_REASON, issue.detail))
-    order = facts.order_detail(key, value)
-    if order:  # default-deny: memory holds descriptions of the user, never orders to the assistant
-        return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, _POISON_REASON, order))
+    # a secret first: "use hunter2 as the password" is an order too, but what matters is the password
     found = secret.in_fact(key, value)
     if found:
         return FactAssessment(FactKind.SECRET, Issue(Rule.SECRET, _SECRET_REASON, f"secret in memory: {found.kind}"))
+    order = facts.order_detail(key, value)
+    if order:  # default-deny: memory holds descriptions of the user, never orders to the assistant
+        return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, _POISON_REASON, order))
     return FactAssessment(FactKind.CLEAN)
 
 

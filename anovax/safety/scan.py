@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from anovax.safety import intents, keys, leaks, prose, secret, web
-from anovax.safety.canon import fold, plain
-from anovax.safety.commands import CommandHit, find_command
+from anovax.safety.canon import fold, plain, unspell
+from anovax.safety.commands import DOCUMENT_SAFE, CommandHit, find_command
 from anovax.safety.decode import decoded_blobs, rot13, variants
 from anovax.safety.verdict import Rule, Verdict
 
@@ -34,6 +34,9 @@ class Issue:
     rule: Rule
     reason: str | None = None
     detail: str = ""
+    #: harmless as words in a document (``commands.DOCUMENT_SAFE``): typed text with only such a
+    #: hit is judged by the window it lands in (``keystrokes.type_text``), not refused outright
+    in_documents: bool = False
 
     def verdict(self, step: int | None = None) -> Verdict:
         return Verdict.refuse(self.rule, self.reason, step=step, detail=self.detail)
@@ -52,16 +55,17 @@ def _nested_blobs(text: str, depth: int = 2) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def command_hit(text: str, deep: bool = False) -> CommandHit | None:
+def command_hit(text: str, deep: bool = False, skip: frozenset[str] = frozenset()) -> CommandHit | None:
     """A denylisted command in ``text``, its de-obfuscated variants or its decoded blobs;
-    ``deep`` adds the ROT13 reading (for text a model reads, which decodes it unasked)."""
+    ``deep`` adds the ROT13 reading (for text a model reads, which decodes it unasked); ``skip``
+    leaves categories out."""
     if deep:
-        return command_hit(text, False) or find_command(variants(rot13(fold(text))))
-    hit = find_command(variants(fold(text)))
+        return command_hit(text, False, skip) or find_command(variants(rot13(fold(text))), skip)
+    hit = find_command(variants(fold(text)), skip)
     if hit:
         return hit
     for blob in _nested_blobs(text):
-        hit = find_command(variants(fold(blob)))
+        hit = find_command(variants(fold(blob)), skip)
         if hit:
             return hit
     return None
@@ -69,9 +73,14 @@ def command_hit(text: str, deep: bool = False) -> CommandHit | None:
 
 def _command_issue(text: str, deep: bool) -> Issue | None:
     hit = command_hit(text, deep)
-    if hit:
-        return Issue(Rule.DENYLIST, hit.category.reason, f"{hit.category.name}: {hit.matched!r}")
-    return None
+    if hit is None:
+        return None
+    in_documents = hit.category.name in DOCUMENT_SAFE
+    if in_documents:
+        # the first hit is only prose in a document; anything harder in the same text wins
+        hit = command_hit(text, deep, DOCUMENT_SAFE) or hit
+        in_documents = hit.category.name in DOCUMENT_SAFE
+    return Issue(Rule.DENYLIST, hit.category.reason, f"{hit.category.name}: {hit.matched!r}", in_documents)
 
 
 @lru_cache(maxsize=4096)
@@ -138,7 +147,7 @@ def model_issue(text: str) -> Issue | None:
         # are instructions smuggled past the reader
         if _wordy(blob) or model_issue(blob):
             return Issue(Rule.ENCODED, detail="encoded text")
-    folded = fold(text)
+    folded = unspell(fold(text))  # a model reads "d e l e t e" as the word it spells
     if prose.INJECTION.search(folded) or prose.DELEGATION.search(folded) or intents.injection(folded):
         return Issue(Rule.PROMPT_INJECTION, detail="instruction-like text")
     issue = _hotkey_issue(text)

@@ -50,7 +50,7 @@ def _by_format(text: str) -> Finding | None:
         return Finding("social security number")
     if secret_numbers.has_iban(raw):
         return Finding("IBAN")
-    if seed.has_seed_phrase(raw):
+    if seed.has_seed_phrase(text):  # its own normal form: zero-width gaps still part words
         return Finding("recovery phrase")
     return None
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
-_SSN = re.compile(r"(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])")
+#: NNN-NN-NNNN, or the same groups apart by spaces or dots ("521 48 7390" as people dictate it);
+#: the 3-2-4 grouping is not how phone numbers or prices are written
+_SSN = re.compile(r"(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)")
 
 #: one character at a time with an optional separator: linear, and the trailing words a greedy
 #: match picks up are cut off by the country's length below
@@ -33,9 +35,9 @@ _IBAN_LENGTHS: dict[str, int] = {
 
 
 def has_ssn(text: str) -> bool:
-    """A US social security number written NNN-NN-NNNN that could have been issued."""
+    """A US social security number written NNN-NN-NNNN (or with spaces) that could have been issued."""
     for match in _SSN.finditer(text):
-        area, group, serial = match.groups()
+        area, _sep, group, serial = match.groups()
         if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
             continue
         return True

@@ -106,11 +106,14 @@ _SET_TO = (
 #: a word copula ends at a word boundary ("is" must not match the start of "ist")
 _END = r"(?:(?<=\w)(?!\w)|(?<!\w))"
 _ADVERB = r"now|still|just|actually|simply|jetzt|nun|noch|maintenant|toujours|ahora|adesso|ancora|agora|nu|nog"
-#: after a noun: an optional "for the wifi" / "für das WLAN" / "du wifi" / "you asked for", then the copula
+#: after a noun: an optional "for the wifi" / "für das WLAN" / "du wifi" / "you asked for" (or "Gmail"
+#: before a colon), then the copula
 _AFTER = re.compile(
     rf"(?:,?\s+(?:for|of|to|on|at|in|from|fur|vom|von|zum|zur|im|am|bei|de|du|des|del|della|dello|do|da|dos"
     rf"|das|van|voor|bij|op|per|pour|para|por|di|dell'\w*|d'\w*|that|which|you|i|we|they|he|she|den|die"
-    rf"|que|qui|che|dat|wat),?(?:\s+[^\s.,;!?:=]+){{0,4}}?,?)?"
+    rf"|que|qui|che|dat|wat),?(?:\s+[^\s.,;!?:=]+){{0,4}}?,?"
+    # or one or two bare words naming the account, before a colon or "=" ("mot de passe Gmail = X")
+    rf"|(?:\s+[^\s.,;!?:=]+){{1,2}}?(?=\s*[:=]))?"
     rf"\s*(?:(?P<set>{_SET_TO})|(?P<cop>{_COPULA})){_END}(?:\s+(?:{_ADVERB}){_END})?\s*(?:[:=]\s*)?(?P<value>\S.*)?$"
 )
 _MIDDLE = re.compile(r"\s+|\s*[:=]\s*")

@@ -26,9 +26,14 @@ _LANGUAGES = ("english", "french", "spanish", "italian", "portuguese", "czech", 
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+#: invisible characters that separate words to a reader but vanish in ``plain``: a phrase glued
+#: with zero-width spaces must still read as its words
+_INVISIBLE_GAPS = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"), " ")
+
+
 def _normal(word: str) -> str:
     # same form on both sides: accents dropped (plain), case folded; "é" in a list matches "e" typed
-    return plain(word).casefold()
+    return plain(word.translate(_INVISIBLE_GAPS)).casefold()
 
 
 def _build_table() -> dict[str, tuple[int, ...]]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from anovax.safety import keys
-from anovax.safety.canon import fold
+from anovax.safety.canon import fold, unspell
 from anovax.safety.lexicon import clause_around, table, words
 from anovax.safety.scan import Issue, mentioned_chords
 from anovax.safety.verdict import Rule
@@ -173,7 +173,7 @@ def _launcher_named(text: str) -> bool:
 @lru_cache(maxsize=2048)
 def spoken_issue(text: str) -> Issue | None:
     """Harmful advice in text said to the user (secrets are ``leaks``'s job, checked beside this)."""
-    folded = fold(text)
+    folded = unspell(fold(text))
     if _launcher_named(text):
         return Issue(_RUN.rule, _RUN.reason, "spoken: launcher hotkey")
     for lure in _LURES:

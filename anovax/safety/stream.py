@@ -13,6 +13,7 @@ from anovax.plan import Plan
 from anovax.safety import keys
 from anovax.safety.context import Context
 from anovax.safety.focus import decode_for_scan
+from anovax.safety.commands import DOCUMENT_SAFE
 from anovax.safety.scan import command_hit
 from anovax.safety.verdict import Rule, Verdict
 from anovax.toolspec import Sink
@@ -60,10 +61,13 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
     # any further typing is the fail-closed answer.
     prefix = decode_for_scan(ctx.session_tail)
     if chunks and (prefix or len(chunks) > 1 or any("\b" in t for _, t in chunks)):
-        hit = command_hit(_join(prefix, chunks))
+        # words that are prose in a document are judged per window by the focus walk, and a
+        # terminal's whole line by ``ask.shell_problem``
+        hit = command_hit(_join(prefix, chunks), False, DOCUMENT_SAFE)
         if hit:
             step = next(
-                (chunks[n - 1][0] for n in range(1, len(chunks) + 1) if command_hit(_join(prefix, chunks[:n]))),
+                (chunks[n - 1][0] for n in range(1, len(chunks) + 1)
+                 if command_hit(_join(prefix, chunks[:n]), False, DOCUMENT_SAFE)),
                 chunks[-1][0],
             )
             return Verdict.refuse(Rule.DENYLIST, hit.category.reason, step=step,
