@@ -21,6 +21,7 @@ from anovax.memory import KeyState, SessionState
 from anovax.outcome import Outcome
 from anovax.plan import Plan, Step
 from anovax.safety import keys as keynames
+from anovax.safety import stored
 from anovax.safety.focus import Focus
 from anovax.target import TargetClass, WindowIdentity
 from anovax.toolspec import Sink
@@ -78,11 +79,12 @@ class GateContext:
         return classify_app(self._desktop, name) if self._desktop is not None else None
 
     def args(self, target: WindowIdentity | None = None) -> dict[str, Any]:
-        """``target``, ``classify`` and ``session_typed`` for safety_check."""
+        """``target``, ``classify``, ``session_typed`` and ``recent_outbound`` for safety_check."""
         target = target if target is not None else self.target()
         carried = self._session.keys
         same = target is not None and carried.target is not None and _same_window(target, carried.target)
-        return {"target": target, "classify": self.classify, "session_typed": carried.typed if same else ""}
+        return {"target": target, "classify": self.classify, "session_typed": carried.typed if same else "",
+                "recent_outbound": self._session.recent_outbound}
 
     def current_app(self, target: WindowIdentity | None, session_app: str | None) -> str | None:
         """The app "it" means and replies name: the session's while the keys would still go to the
@@ -102,7 +104,11 @@ class GateContext:
 
     def record(self, before: WindowIdentity | None, plan: Plan, outcome: Outcome | None) -> None:
         """After a command: where its keys went, and what is on that window's line now."""
-        ran = [plan.steps[r.index] for r in (outcome.steps if outcome is not None else ()) if r.ok]
+        done = {r.index for r in (outcome.steps if outcome is not None else ()) if r.ok}
+        # what left the machine or was said: the next check sees a secret split across commands whole
+        self._session.add_outbound(text for index, text in stored.outbound(plan, self._registry)
+                                   if index is None or index in done)
+        ran = [plan.steps[index] for index in sorted(done)]
         if not ran:
             return  # nothing touched the keyboard: the line is as the last command left it
         carried = self._session.keys

@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,8 @@ MAX_FACTS = 200
 MAX_FACT_KEY = 64
 MAX_FACT_VALUE = 500
 FILE_VERSION = 1
+#: texts recent commands sent out, kept for the gate (it reads the newest 8)
+OUTBOUND_KEPT = 16
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,22 @@ class SessionState:
         self._since = 0.0
         self._keys = KeyState()
         self._keys_since = 0.0
+        #: (when, text) of what recent commands sent out: searches, speech, goals, new facts
+        self._outbound: deque[tuple[float, str]] = deque(maxlen=OUTBOUND_KEPT)
         self._lock = threading.Lock()
+
+    def add_outbound(self, texts: Iterable[str]) -> None:
+        """What a command sent out, so the gate sees a secret split across commands whole."""
+        with self._lock:
+            now = self._clock()
+            self._outbound.extend((now, text) for text in texts if text)
+
+    @property
+    def recent_outbound(self) -> tuple[str, ...]:
+        """The texts recent commands sent out within ``ttl_s``, oldest first."""
+        with self._lock:
+            now = self._clock()
+            return tuple(text for when, text in self._outbound if now - when <= self._ttl_s)
 
     def set_keys(self, keys: KeyState) -> None:
         with self._lock:
@@ -102,6 +119,7 @@ class SessionState:
         with self._lock:
             self._app = None
             self._keys = KeyState()
+            self._outbound.clear()
 
     @property
     def current_app(self) -> str | None:

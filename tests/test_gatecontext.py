@@ -65,7 +65,8 @@ def test_a_desktop_that_cannot_identify_windows_falls_back_to_the_session():
     session = SessionState()
     session.set_keys(KeyState(target=XTERM, typed="whoami"))
     gate = GateContext(None, session)
-    assert gate.args() == {"target": XTERM, "classify": gate.classify, "session_typed": "whoami"}
+    assert gate.args() == {"target": XTERM, "classify": gate.classify, "session_typed": "whoami",
+                           "recent_outbound": ()}
 
 
 def test_the_carried_line_expires_with_the_session():
@@ -94,3 +95,27 @@ def test_the_carried_line_is_in_the_gates_own_encoding():
                              ("type_text", {"text": "rm"})))
     assert line == "a<lt>b<ctrl+a>rm"
     assert decode_for_scan(line) == "a<brm"
+
+
+def test_a_stored_secret_split_across_two_commands_is_seen_whole():
+    from anovax.safety import safety_check
+
+    session = SessionState()
+    gate = GateContext(None, session)
+    memory = {"wifi_password": "Sonnenblume7"}
+    first = Plan(steps=steps(("web_search", {"query": "Sonnen"})), final_response="Searching.")
+    assert safety_check(first, "search sonnen", memory=memory, **gate.args()).ok
+    gate.record(None, first, ran(first))
+    second = Plan(steps=steps(("web_search", {"query": "blume7"})), final_response="Searching.")
+    assert not safety_check(second, "search blume7", memory=memory, **gate.args()).ok
+    # the same second search on a session that never sent the first half is harmless
+    assert safety_check(second, "search blume7", memory=memory, **GateContext(None, SessionState()).args()).ok
+
+
+def test_what_was_sent_out_expires_with_the_session():
+    now = [0.0]
+    session = SessionState(ttl_s=300, clock=lambda: now[0])
+    session.add_outbound(["Sonnen"])
+    assert session.recent_outbound == ("Sonnen",)
+    now[0] = 301
+    assert session.recent_outbound == ()
