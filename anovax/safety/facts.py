@@ -85,10 +85,17 @@ def key_is_rule(key: str) -> bool:
     return any(fold(token) in _rule_keys() for token in _KEY_SPLIT.split(key) if token)
 
 
+#: a value that files itself as a rule: "Anna's rule: ...", "Policy update: ...", "Regel: ..."
+_LABELLED_RULE = re.compile(
+    r"(?:^|[.;!?\n] ?)(?:[\w']+ ){0,2}(?:rules?|polic(?:y|ies)|instructions?|directives?|regeln?|richtlinien?"
+    r"|anweisungen?|regles?|politique|reglas?|politica|regol[ae]|regras?|beleid)(?: [\w']+)?:"
+)
+
+
 def value_is_order(value: str) -> bool:
     """A value shaped like an instruction rather than a description (see the module docstring)."""
     folded = fold(value)
-    return _ordered(folded) or len(folded.split()) > MAX_FACT_WORDS
+    return _ordered(folded) or _LABELLED_RULE.search(folded) is not None or len(folded.split()) > MAX_FACT_WORDS
 
 
 _RULES = re.compile(words("rules"))

@@ -26,13 +26,16 @@ A recovery turn never asks: what would have been a question is refused.
 
 from __future__ import annotations
 
+import html
 import re
+from urllib.parse import unquote
 
 from anovax.safety import ask, keys, leaks, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
 from anovax.safety.focus import FILE_DIALOG, KEEPS_SELECTION, Focus, decode_for_scan, encode
+from anovax.safety.lexicon import words
 from anovax.safety.scan import secret_issue
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
@@ -54,14 +57,9 @@ _KEEPS = frozenset(frozenset(name.split("+")) for name in KEEPS_SELECTION) | {
     frozenset({"ctrl", "z"}), frozenset({"ctrl", "s"}), frozenset({"ctrl", "y"}), frozenset({"ctrl", "shift", "z"}),
     frozenset({"ctrl", "b"}), frozenset({"ctrl", "i"}), frozenset({"ctrl", "u"}), frozenset({"shift"}), frozenset({"ctrl"})}
 #: remote-control and remote-support tools, spelled with or without a space or hyphen
-_REMOTE_CONTROL = re.compile(
-    r"\b(?:any[ ._-]?desk|team[ ._-]?viewer|rust[ ._-]?desk|quick[ ._-]?assist|ultra[ ._-]?viewer|supremo|"
-    r"screen[ ._-]?connect|connectwise|splash[ ._-]?top|remote[ ._-]?utilities|ammyy|log[ ._-]?me[ ._-]?in|"
-    r"goto[ ._-]?(?:assist|my[ ._-]?pc|resolve)|bomgar|zoho[ ._-]?assist|aero[ ._-]?admin|hop[ ._-]?to[ ._-]?desk|"
-    r"dw[ ._-]?agent|dwservice|remote[ ._-]?pc|getscreen|iperius[ ._-]?remote|radmin|net[ ._-]?support|"
-    r"dameware|lite[ ._-]?manager|mesh[ ._-]?central|ultra[ ._-]?vnc|tight[ ._-]?vnc|real[ ._-]?vnc|"
-    r"chrome[ ._-]?remote[ ._-]?desktop|remote[ ._-]?desktop[ ._-]?manager|action1|atera|n-?able|kaseya)\b"
-)
+#: remote-control tools, from the lexicon's one list; "any-desk", "team_viewer" read as "any desk"
+_REMOTE_CONTROL = re.compile(words("remote"))
+_NAME_GLUE = str.maketrans("._-", "   ")
 
 
 def ask_about(state: Focus, ctx: Context, index: int, question: str, action: str, detail: str,
@@ -88,9 +86,11 @@ def address_problem(address: str, said: str = "") -> str | None:
     text = address.strip()
     if not text:
         return None
-    problem = web.scheme_problem(text, query=False) or web.local_problem(text)
-    if problem:
-        return problem
+    # a browser decodes what it is given before it reads the scheme: "jav&#97;script:", "%6Aavascript:"
+    for reading in dict.fromkeys((text, html.unescape(text), unquote(text), unquote(html.unescape(text)))):
+        problem = web.scheme_problem(reading, query=False) or web.local_problem(reading)
+        if problem:
+            return problem
     if web.unc_problem(text):
         return "network share"
     if web.carries_data(text) and not web.data_was_said(text, said):
@@ -110,7 +110,7 @@ def _address(state: Focus, typed: str, index: int, said: str = "") -> Verdict | 
 
 def store_issue(state: Focus, typed: str, index: int) -> Verdict | None:
     """Remote-control software named in an app store's window (whatever its class: by its kind)."""
-    if state.where == AppKind.APP_STORE.value and _REMOTE_CONTROL.search(fold(decode_for_scan(state.line) + typed)):
+    if state.where == AppKind.APP_STORE.value and _REMOTE_CONTROL.search(fold(decode_for_scan(state.line) + typed).translate(_NAME_GLUE)):
         return Verdict.refuse(Rule.GUI_DESTRUCTIVE, _REMOTE_REASON, step=index, detail="remote control from a store")
     return None
 
@@ -125,7 +125,7 @@ def _cleared(state: Focus, ctx: Context, index: int, how: str) -> Verdict | None
 
 def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict | None:
     """A chord in a vouched (or unclaimed) window, before it lands on the line."""
-    if chord_ in keys.DEVTOOLS and state.klass is not TargetClass.TEXT:
+    if any(tools <= chord_ for tools in keys.DEVTOOLS) and state.klass is not TargetClass.TEXT:
         return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _DEVTOOLS_REASON, step=index, detail=f"developer tools {encode(chord_)}")
     char = keys.typed_char(chord_)
     if state.omnibox_from is not None:

@@ -25,6 +25,7 @@ _ARTICLE = (
 
 # compiled at import, not on first use: no check may pay for it (50 ms a plan)
 _FROM_NOW_ON = re.compile(words("from_now_on"))
+_UNASKED = re.compile(words("unasked"))
 #: turning the rules off, in so many words: text that tries to reprogram its reader
 _RULES_OFF = (Near.of("ignore", "rules", ordered=True), Near.of("rules", "rules_off", ordered=True))
 #: ... and letting a stranger in: installing a remote-control tool ("installiere TeamViewer")
@@ -47,8 +48,10 @@ _RESEARCH = re.compile(words("research"))
 
 
 def injection(folded: str) -> bool:
-    """Text (canonical, ``canon.fold``) that tells its reader the rules no longer hold."""
-    return _FROM_NOW_ON.search(folded) is not None or any(pair.search(folded) for pair in _RULES_OFF)
+    """Text (canonical, ``canon.fold``) that tells its reader the rules no longer hold, or to act
+    without asking ("ohne Rückfrage", "sans demander")."""
+    return (_FROM_NOW_ON.search(folded) is not None or _UNASKED.search(folded) is not None
+            or any(pair.search(folded) for pair in _RULES_OFF))
 
 
 def harmful(folded: str) -> bool:

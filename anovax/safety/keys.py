@@ -182,6 +182,10 @@ DROP_DOWN_TERMINAL = frozenset({"f12"})
 DEVTOOLS = (
     frozenset({"f12"}), frozenset({"ctrl", "shift", "j"}), frozenset({"ctrl", "shift", "i"}),
     frozenset({"ctrl", "shift", "k"}), frozenset({"ctrl", "shift", "c"}),  # Firefox's console, Chrome's inspector
+    # Firefox's network panel and Chrome's device toolbar: the same tools, another tab of them
+    frozenset({"ctrl", "shift", "e"}), frozenset({"ctrl", "shift", "m"}),
+    # a chord that holds a developer-tools chord and more still opens them ("ctrl+shift+i+j")
+    frozenset({"ctrl", "shift", "i", "j"}),
     # macOS cmd+option+i/j/c/u (cmd folds to win): inspector, console, element picker, source
     frozenset({"win", "alt", "j"}), frozenset({"win", "alt", "i"}), frozenset({"win", "alt", "c"}),
     frozenset({"win", "alt", "u"}), frozenset({"win", "alt", "k"}),

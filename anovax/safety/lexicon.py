@@ -7,7 +7,7 @@ umlauts and capitals are fine: every literal goes through ``canon.fold``, the sa
 the scanned text is in), with three marks:
 
 - ``word*``: a stem, any ending (``lösch*`` is lösche, löschen, löscht);
-- ``~``: up to three words in between (``führ* ~ aus`` is "führe den Befehl aus");
+- ``~``: up to five words in between (``führ* ~ aus`` is "führe den Befehl aus");
 - ``!word`` after the entry: not when the next word is ``word`` (``open !to``: "open to ideas").
 
 Entries that begin or end with a letter are matched as whole words, except in scripts written
@@ -24,10 +24,13 @@ from importlib import resources
 
 from anovax.safety.canon import fold
 
+#: the way umlauts are typed on a keyboard without them; fold would read "ö" as "o", not "oe"
+_TRANSLITERATE = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
 _FILE = re.compile(r"^lexicon_([a-z]{2,3})\.txt$")
 _HEADER = re.compile(r"^\[([a-z_]+)\]$")
-#: at most three words between the parts of a split verb ("gib den Code ein")
-_GAP = r"(?:[\w'-]{1,30} ){0,3}"
+#: at most five words between the parts of a split verb ("gib den Code ein", "schalten Sie den
+#: Windows Defender aus")
+_GAP = r"(?:[\w'-]{1,30} ){0,5}"
 _STEM = r"\w{0,20}"
 #: where a clause ends: a sentence mark or a line break, but not the dot inside "promo.example",
 #: "fix.exe" or "1.800.555.0199"
@@ -137,6 +140,9 @@ def _parse(text: str) -> dict[str, list[str]]:
             raise ValueError(f"lexicon entry outside a section: {line!r}")
         else:
             current.append(line)
+            plain_letters = line.translate(_TRANSLITERATE)
+            if plain_letters != line:
+                current.append(plain_letters)  # "loeschen" as people type it without umlauts
     return sections
 
 

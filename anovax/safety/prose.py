@@ -45,6 +45,7 @@ INJECTION = _any(
         r"\b(?:assistant|ai|model|agent|anovax) (?:must|should|will|shall|is allowed to|may now)\b",
         r"\b(?:you|assistant) (?:should )?(?:act|behave) as\b",
         r"\bpretend (?:to be|you)\b",
+        r"\b(?:treat|regard|count|consider) (?:\w+ ){0,6}?as (?:an? |the )?(?:user'?s? |my |your )?(?:commands?|instructions?|orders?|requests?)\b",
         r"\bsystem prompt\b",
         r"\b(?:new|updated|additional|hidden) (?:instructions?|rules?|policy|directives?)\b",
         r"\bjailbreak|\bdeveloper mode\b|\bdan mode\b|\bgod mode\b|\bno restrictions\b|\bunrestricted mode\b",

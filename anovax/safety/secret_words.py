@@ -14,9 +14,11 @@ on a bounded window after (or before) each noun, never on the rest of the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from anovax.safety import secret_values as values
+from anovax.safety.canon import unspell
 
 #: credential nouns one text may hold; past that it is refused unread (the scan's time bound)
 MAX_NOUNS = 24
@@ -69,6 +71,9 @@ _PLAIN = (
     r"|sozialversicherungsnummer|steuer-?id|steueridentifikationsnummer|numero de securite sociale"
     r"|numero de seguro social|numero de la seguridad social|codice fiscale|burgerservicenummer|bsn"
     r"|(?:key|keys|schlussel|cle|clave|chiave|chave|sleutel)(?=\s*[:=])"
+    # "credentials" in the seven languages, and words that name one only before a colon
+    r"|credentials?|login credentials|anmeldedaten|zugangsdaten|logindaten|identifiants?|credenciales"
+    r"|credenziali|credenciais|inloggegevens|(?:secret|logins?|geheimnis|segreto|secreto)(?=\s*[:=])"
 )
 _QUALIFIED = (
     rf"(?:{_QUAL_BEFORE})[ -]?s?(?:{_CODE})"
@@ -166,7 +171,7 @@ def _first_value(rest: str, noun: str, *, strong_only: bool) -> str | None:
     return None
 
 
-def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
+def _after(text: str, match: re.Match[str] | _Span, *, bare: bool) -> str | None:
     window = text[match.end() : match.end() + _WINDOW]
     if _COMPOUND_TAIL.match(window):
         return None
@@ -188,7 +193,7 @@ def _after(text: str, match: re.Match[str], *, bare: bool) -> str | None:
     return value if values.password_shaped(value) else None
 
 
-def _before(text: str, match: re.Match[str]) -> str | None:
+def _before(text: str, match: re.Match[str] | _Span) -> str | None:
     """The value in "hunter2 is the wifi code": read backwards over at most two adjectives, a
     determiner and a copula (one of them at least), token by token on a short window."""
     tail = text[match.end() : match.end() + _WINDOW]
@@ -216,12 +221,49 @@ def _before(text: str, match: re.Match[str]) -> str | None:
     return None
 
 
-def named_secret(folded: str, *, bare: bool = False) -> Named | None:
-    """A credential noun with its value in ``folded`` text (``canon.fold``), or None.
+#: leetspeak read as letters, one character for one so positions stay put ("p@ssw0rd", "K3nnw0rt")
+_LEET = str.maketrans("013457@$", "oieasta" + "s")
 
-    ``bare`` also accepts a value straight after the noun, without a verb or a colon: memory notes
-    are written that way ("wifi password hunter2"), searches and speech rarely are."""
-    for count, match in enumerate(_NOUN.finditer(folded)):
+
+@dataclass(frozen=True)
+class _Span:
+    """A noun found in the leet reading, placed on the text as written (same positions)."""
+
+    text: str
+    begin: int
+    finish: int
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
+
+    def group(self) -> str:
+        return self.text
+
+
+def named_secret(folded: str, *, bare: bool = False) -> Named | None:
+    """A credential noun with its value in ``folded`` text (``canon.fold``), or None: as written,
+    then with leetspeak nouns read as words ("p@ssw0rd: x"), then with spelled-out words joined
+    ("p a s s w o r d")."""
+    found = _named(folded, _NOUN.finditer(folded), bare)
+    if found is None:
+        leet = folded.translate(_LEET)
+        if leet != folded:
+            # the noun is read in the leet form; its value is read as written ("pin 4821" stays digits)
+            found = _named(folded, (_Span(m.group(), m.start(), m.end()) for m in _NOUN.finditer(leet)
+                                    if folded[m.start():m.end()] != m.group()), bare)
+    if found is None:
+        spelled = unspell(folded)
+        # only when the noun itself was spelled out: "combination was 3 5 7" is a lottery draw
+        if spelled != folded and len(_NOUN.findall(spelled)) > len(_NOUN.findall(folded)):
+            found = _named(spelled, _NOUN.finditer(spelled), bare)
+    return found
+
+
+def _named(folded: str, matches: Iterable[re.Match[str] | _Span], bare: bool) -> Named | None:
+    for count, match in enumerate(matches):
         if count == MAX_NOUNS:
             # no ordinary text names a credential this often; checking on would cost the budget
             return Named(match.group(), "")

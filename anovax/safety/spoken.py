@@ -35,7 +35,24 @@ from anovax.safety.verdict import Rule
 
 #: how far from its verb an object may sit (characters, inside one clause)
 _REACH = 50
-_PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ().-]{5,22}\d(?!\w)|\b1-?8[0-9]{2}-?[a-z]{4,}")
+_PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ().-]{5,22}\d(?!\w)|\b(?:1-?)?0?8[0-9]{2}-?[a-z][a-z-]{3,}")
+#: digits said as words ("one eight hundred ...", "null acht null null"): read as digits before a
+#: phone number is looked for, so a number spelled out for the listener is still a number
+_DIGIT_WORDS = {
+    **dict.fromkeys(("zero", "oh", "null", "zero", "cero", "nul"), "0"),
+    **dict.fromkeys(("one", "eins", "un", "uno", "een"), "1"), **dict.fromkeys(("two", "zwei", "deux", "dos", "due", "twee"), "2"),
+    **dict.fromkeys(("three", "drei", "trois", "tres", "tre", "drie"), "3"),
+    **dict.fromkeys(("four", "vier", "quatre", "cuatro", "quattro"), "4"),
+    **dict.fromkeys(("five", "funf", "cinq", "cinco", "cinque", "vijf"), "5"),
+    **dict.fromkeys(("six", "sechs", "seis", "sei", "zes"), "6"), **dict.fromkeys(("seven", "sieben", "sept", "siete", "sette", "zeven"), "7"),
+    **dict.fromkeys(("eight", "acht", "huit", "ocho", "otto", "oito"), "8"),
+    **dict.fromkeys(("nine", "neun", "neuf", "nueve", "nove", "negen"), "9"),
+    "hundred": "00", "thousand": "000", "double": "", "triple": "",
+}
+_NUMBER_WORDS = re.compile(r"\b(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + r")\b(?:[ -]+\b(?:"
+                           + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + r")\b){5,}")
+#: the Run box named in words: "press Windows and R", "Windows key plus R"
+_RUN_BOX_WORDS = re.compile(r"\b(?:windows|win|super|start)(?: key| button| logo key)? ?(?:and|plus|\+|with) ?(?:the )?(?:letter )?r\b")
 #: what a command line looks like in prose: flags (-rf, --force, /s), variables, backticks,
 #: drive or home paths, cmdlets, and the usual programs. (The command denylist itself is not run
 #: here: it costs ~2 ms per 500 characters, and a reply says up to 6000.)
@@ -78,6 +95,11 @@ def _command(part: str) -> bool:
 
 def _protection(part: str) -> bool:
     return _pattern("security").search(part) is not None
+
+
+def _spoken_digits(text: str) -> str:
+    """Runs of six or more number words written as the digits they say."""
+    return _NUMBER_WORDS.sub(lambda m: "".join(_DIGIT_WORDS[w] for w in re.split(r"[ -]+", m.group())), text)
 
 
 def _phone(part: str) -> bool:
@@ -173,8 +195,8 @@ def _launcher_named(text: str) -> bool:
 @lru_cache(maxsize=2048)
 def spoken_issue(text: str) -> Issue | None:
     """Harmful advice in text said to the user (secrets are ``leaks``'s job, checked beside this)."""
-    folded = unspell(fold(text))
-    if _launcher_named(text):
+    folded = _spoken_digits(unspell(fold(text)))
+    if _launcher_named(text) or _RUN_BOX_WORDS.search(folded):
         return Issue(_RUN.rule, _RUN.reason, "spoken: launcher hotkey")
     for lure in _LURES:
         # one pass for the objects first: most replies name none, and then no verb needs a
