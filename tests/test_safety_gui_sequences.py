@@ -229,3 +229,33 @@ def test_tool_names_as_commands_are_refused(text: str) -> None:
 def test_a_search_may_start_with_a_windows_path() -> None:
     assert query_issue("C:\\Windows\\System32 is huge, why") is None
     assert query_issue("C:\\Windows\\System32\\cmd.exe") is not None  # a lone path may be opened as a link
+
+
+# --- query data in the address bar: a search on a vouched site, never the user's data ---------
+
+@pytest.mark.parametrize("address", [
+    "https://www.google.com/search?q=weather+berlin", "https://www.google.co.uk/search?q=pizza",
+    "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "https://www.amazon.de/s?k=usb+kabel",
+    "maps.google.com/?q=Alexanderplatz", "https://duckduckgo.com/?q=train+times",
+])
+def test_a_search_address_on_a_vouched_site_is_opened(address: str) -> None:
+    assert decide(app("chrome"), keys("ctrl+l"), typed(address + "\n")) is Decision.ALLOW
+
+
+@pytest.mark.parametrize(("address", "context"), [
+    ("https://www.google.com/search?q=Lindenstr.+5+10115+Berlin", {"memory": {"home": "Lindenstr. 5, 10115 Berlin"}}),
+    ("https://www.google.com/search?q=anna.schmidt%40gmx.de", {}),
+    ("https://www.google.com/search?q=call+Dr+Weber+re+biopsy", {"session_typed": "call Dr Weber re biopsy"}),
+    ("https://www.google.com/search?q=" + "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo" * 2, {}),
+    ("https://google.evil.example/?q=hello", {}),  # a brand as a subdomain is not the brand
+    ("https://www.google.com/search?q=x&token=abc", {}),
+])
+def test_a_search_address_that_carries_the_users_data_is_refused(address: str, context: dict[str, Any]) -> None:
+    assert decide(app("chrome"), keys("ctrl+l"), typed(address + "\n"), **context) is Decision.REFUSE
+
+
+def test_query_data_the_user_said_is_theirs_to_send() -> None:
+    plan = {"steps": [app("chrome"), keys("ctrl+l"), typed("blog.example/?p=123\n")], "final_response": "ok",
+            "remember": {}}
+    assert safety_check(plan, "open blog.example/?p=123").decision is Decision.ALLOW
+    assert safety_check(plan, "open my blog").decision is Decision.REFUSE

@@ -30,7 +30,7 @@ import html
 import re
 from urllib.parse import unquote
 
-from anovax.safety import ask, keys, leaks, web
+from anovax.safety import ask, keys, leaks, urldata, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
@@ -79,7 +79,7 @@ def ask_about(state: Focus, ctx: Context, index: int, question: str, action: str
     return None
 
 
-def address_problem(address: str, said: str = "") -> str | None:
+def address_problem(address: str, said: str = "", memory: tuple[str, ...] = (), typed_before: str = "") -> str | None:
     """Why an address-bar entry must not be opened or searched for, or None. ``said``: what the
     user said; an address whose query data the user dictated ("youtube.com/watch?v=dQw4w9WgXcQ")
     carries nothing of theirs they did not hand over themselves."""
@@ -93,15 +93,17 @@ def address_problem(address: str, said: str = "") -> str | None:
             return problem
     if web.unc_problem(text):
         return "network share"
-    if web.carries_data(text) and not web.data_was_said(text, said):
-        return "data in a web address"
+    leak = urldata.problem(text, said, memory, typed_before)
+    if leak:
+        return leak
     if secret_issue(text) or leaks.assigned_in_query(text):
         return "a secret"
     return None
 
 
-def _address(state: Focus, typed: str, index: int, said: str = "") -> Verdict | None:
-    problem = address_problem(state.address + typed, said)
+def _address(state: Focus, typed: str, index: int, ctx: Context) -> Verdict | None:
+    problem = address_problem(state.address + typed, ctx.user_text, tuple(value for _, value in ctx.memory),
+                              decode_for_scan(ctx.session_tail))
     if problem:
         return Verdict.refuse(Rule.EXFILTRATION if "data" in problem or "secret" in problem else Rule.URL_SCHEME,
                               step=index, detail=f"address bar: {problem}")
@@ -130,7 +132,7 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
     char = keys.typed_char(chord_)
     if state.omnibox_from is not None:
         if chord_ == frozenset({"enter"}):
-            return _address(state, "", index, ctx.user_text)
+            return _address(state, "", index, ctx)
         if chord_ not in _ADDRESS_EDIT and (char is None or char == "\t"):
             state.omnibox_from = None  # tab, escape, a shortcut: the page has the keys again
         return None
@@ -155,7 +157,7 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
 def typed(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     """Text typed into a vouched (or unclaimed) window, before it lands on the line."""
     if state.omnibox_from is not None:
-        return _address(state, text.replace("\r", "\n").split("\n", 1)[0], index, ctx.user_text)
+        return _address(state, text.replace("\r", "\n").split("\n", 1)[0], index, ctx)
     if state.selected_all and text:
         return _cleared(state, ctx, index, "type")
     return None

@@ -98,6 +98,11 @@ def unc_problem(text: str) -> bool:
     return bool(_UNC.search(plain(text).translate(_WHATWG_REMOVED)))
 
 
+def credentials_in_url(text: str) -> bool:
+    """``https://user:password@host/``: a login handed to whatever the address names."""
+    return bool(_URL_USERINFO.search(plain(text)))
+
+
 def carries_data(query: str) -> bool:
     """True when a search query holds a URL with a query string (data sent to a third party)."""
     text = plain(query)
