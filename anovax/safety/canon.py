@@ -61,7 +61,10 @@ _PUNCT = str.maketrans(
     }
 )
 _WORD = re.compile(r"\w+")
-_LINE_BREAKS = re.compile(r"\s*[\n\r\u2028\u2029]\s*")
+#: a run of whitespace holding a line break, read from the run's start only (a match tried inside a
+#: long run of spaces would re-read it to its end: quadratic); \r, LS, PS are made \n first
+_BREAK_CHARS = str.maketrans("\r\u2028\u2029", "\n\n\n")
+_LINE_BREAKS = re.compile(r"(?<![^\S\n])[^\S\n]*+\n\s*")
 _HSPACE = re.compile(r"[^\S\n]+")
 
 
@@ -136,7 +139,7 @@ def fold(text: str) -> str:
     folded = skeleton(plain(text).translate(_PUNCT)).casefold()
     if not folded.isascii():
         folded = skeleton(folded).casefold()  # casefold can produce new look-alikes (Cherokee)
-    folded = _LINE_BREAKS.sub("\n", folded)
+    folded = _LINE_BREAKS.sub("\n", folded.translate(_BREAK_CHARS))
     return _HSPACE.sub(" ", folded).strip()
 
 

@@ -42,6 +42,8 @@ def _chunks(plan: Plan, ctx: Context) -> list[tuple[int, str]]:
 
 
 def _join(prefix: str, chunks: list[tuple[int, str]]) -> str:
+    if "\b" not in prefix and not any("\b" in text for _, text in chunks):
+        return prefix + "".join(text for _, text in chunks)  # no backspace: no per-character loop
     buffer = list(prefix)
     for _index, text in chunks:
         for ch in text:
