@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from anovax.safety import hoist
+
 #: left boundary of a command word: not glued to a word character, dot or hyphen
 _L = r"(?<![\w.\-])"
 #: right boundary, allowing an .exe/.com suffix
@@ -289,7 +291,8 @@ def _compile(parts: list[str]) -> re.Pattern[str]:
     words = [p for p in parts if isinstance(p, _Word)]
     others = [p for p in parts if not isinstance(p, _Word)]
     alternatives = [f"{_L}(?:{'|'.join(f'(?:{w})' for w in words)})"] if words else []
-    alternatives += [f"(?:{p})" for p in others]
+    # each pattern's own alternatives spelled to start with a literal where possible (hoist.py)
+    alternatives += [f"(?:{alt})" for p in others for alt in hoist.alternatives(p)]
     return re.compile("|".join(alternatives), re.M)
 
 
