@@ -92,6 +92,13 @@ def plain(text: str) -> str:
     return unicodedata.normalize("NFKC", stripped)
 
 
+def balloons(text: str, factor: int) -> bool:
+    """True when the canonical form is more than ``factor`` times longer than the text:
+    compatibility characters such as U+FDFA (18 letters) in bulk, which no prose needs and which
+    would multiply the cost of every later scan past the field's cap."""
+    return len(text) * factor + 16 < len(plain(text))
+
+
 def _is_common_letter(ch: str) -> bool:
     # letters of everyday Russian, Greek, Armenian and Cherokee prose
     cp = ord(ch)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from anovax.plan import LIMITS, Plan
 from anovax.safety import limits
-from anovax.safety.canon import forbidden, plain
+from anovax.safety.canon import balloons, forbidden
 from anovax.safety.context import Context
 from anovax.safety.verdict import Rule, Verdict
 from anovax.toolspec import Effect
@@ -69,10 +69,7 @@ def strings(plan: Plan) -> Iterator[tuple[int | None, str]]:
 
 
 def expands(text: str) -> bool:
-    """True when the canonical form is many times longer than the text: compatibility characters
-    such as U+FDFA (18 letters) or ligatures in bulk, which no prose needs and which would
-    multiply the cost of every later scan past the field's cap."""
-    return len(text) * limits.MAX_EXPANSION + 16 < len(plain(text))
+    return balloons(text, limits.MAX_EXPANSION)
 
 
 def check_characters(plan: Plan, ctx: Context) -> Verdict | None:
