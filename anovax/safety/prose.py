@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from anovax.safety import hoist
+
 _V = r"(?:run|execute|exec|type|press|open|launch|start|delete|remove|erase|send|upload|download|install|click|paste|format|disable|enable|shut|restart|reboot|kill|call|visit|enter)"
 
 
@@ -18,7 +20,8 @@ _SAY = r"(?:say|reply|respond|answer|tell|show|play|search|use|switch|go|visit|e
 
 
 def _any(parts: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in parts), re.M)
+    # spelled to start with a literal where possible (hoist.py): the same matches, ~3x faster
+    return re.compile("|".join(f"(?:{alt})" for p in parts for alt in hoist.alternatives(p)), re.M)
 
 
 #: a "fact" or a page that tries to instruct the assistant

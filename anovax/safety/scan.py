@@ -54,7 +54,10 @@ def command_hit(text: str, deep: bool = False) -> CommandHit | None:
     """A denylisted command in ``text``, its de-obfuscated variants or its decoded blobs;
     ``deep`` adds the ROT13 reading (for text a model reads, which decodes it unasked)."""
     if deep:
-        return command_hit(text, False) or find_command(variants(rot13(fold(text))))
+        folded = fold(text)
+        turned = rot13(folded)
+        # text without Latin letters reads the same in ROT13: its variants were just scanned
+        return command_hit(text, False) or (find_command(variants(turned)) if turned != folded else None)
     hit = find_command(variants(fold(text)))
     if hit:
         return hit
