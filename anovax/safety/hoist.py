@@ -77,6 +77,29 @@ def split_top(source: str) -> list[str]:
     return parts
 
 
+_REPEAT = re.compile(r"(?:\+|\{(\d+),(\d*)\})(?![?+])")
+
+
+def _peel(alt: str) -> str:
+    """``(?:x){3,}...`` -> ``x(?:x){2,}...`` and ``(?:x)+`` -> ``x(?:x)*``: the first copy
+    spelled out, so the alternative starts with what ``x`` starts with."""
+    if not alt.startswith("(?:"):
+        return alt
+    end = _group_end(alt, 0)
+    inner = alt[3:end - 1] if end > 0 else ""
+    repeat = _REPEAT.match(alt, end) if end > 0 else None
+    if repeat is None or len(split_top(inner)) > 1:
+        return alt
+    low, high = repeat.group(1), repeat.group(2)
+    if low is None:
+        quantifier = "*"
+    elif int(low) < 1:
+        return alt
+    else:
+        quantifier = f"{{{int(low) - 1},{int(high) - 1 if high else ''}}}"
+    return f"{inner}(?:{inner}){quantifier}{alt[repeat.end():]}"
+
+
 def alternatives(source: str, depth: int = 0) -> list[str]:
     """``source`` as a list of alternatives, each starting with a literal where that is possible.
     Sources with backreferences or named groups are left whole (splitting renumbers nothing, but
@@ -94,6 +117,7 @@ def alternatives(source: str, depth: int = 0) -> list[str]:
                 if len(inner_alts) > 1:
                     out += [a for part in inner_alts for a in alternatives(f"{part}{rest}", depth + 1)]
                     continue
+        alt = _peel(alt)
         match = _LEADING_BOUNDARY.match(alt)
         if match and alt[match.end():match.end() + 1] not in _QUANTIFIER:
             letter = match.group(1)
