@@ -105,9 +105,14 @@ _CLASS = re.compile(r"\[[^\]]*\]")
 _WORD = re.compile(r"[a-z][a-z0-9_\-]*[a-z0-9]")
 
 
+#: a lookbehind right after a word's first letter, as ``anovax.safety.hoist`` spells ``\bword``
+_HOISTED = re.compile(r"(?<=[a-z0-9_])\(\?<[=!][^()]*\)")
+
+
 def words_of(source: str) -> set[str]:
     """The literal words of a regex source or a word list."""
-    return {w for w in _WORD.findall(_CLASS.sub(" ", _ESCAPE.sub(" ", source.lower()))) if len(w) <= 40}
+    source = _HOISTED.sub("", source.lower())
+    return {w for w in _WORD.findall(_CLASS.sub(" ", _ESCAPE.sub(" ", source))) if len(w) <= 40}
 
 
 def pattern_words() -> list[str]:

@@ -108,14 +108,16 @@ def alternatives(source: str, depth: int = 0) -> list[str]:
         return [source]
     out: list[str] = []
     for alt in split_top(source):
-        if depth < 2 and alt.startswith("(?:"):
-            end = _group_end(alt, 0)
-            inner = alt[3:end - 1] if end > 0 else ""
-            if end > 0 and alt[end:end + 1] not in _QUANTIFIER and not alt[end:].startswith("|") and "|" in inner:
+        # \b(?:a|b)x is \bax|\bbx: the boundary goes into each alternative, to be hoisted there
+        lead = "\\b" if alt.startswith("\\b(?:") else ""
+        if depth < 2 and alt.startswith("(?:", len(lead)):
+            end = _group_end(alt, len(lead))
+            inner = alt[len(lead) + 3:end - 1] if end > 0 else ""
+            if end > 0 and alt[end:end + 1] not in _QUANTIFIER and "|" in inner:
                 rest = alt[end:]
                 inner_alts = split_top(inner)
                 if len(inner_alts) > 1:
-                    out += [a for part in inner_alts for a in alternatives(f"{part}{rest}", depth + 1)]
+                    out += [a for part in inner_alts for a in alternatives(f"{lead}{part}{rest}", depth + 1)]
                     continue
         alt = _peel(alt)
         match = _LEADING_BOUNDARY.match(alt)
