@@ -55,6 +55,19 @@ def _join(prefix: str, chunks: list[tuple[int, str]]) -> str:
     return "".join(buffer)
 
 
+def _first_hit(prefix: str, chunks: list[tuple[int, str]]) -> int:
+    """How many chunks it takes to complete the command (the whole stream is known to hold one):
+    a binary search, so blaming a step re-reads the stream ~3 times, not once per step."""
+    low, high = 1, len(chunks)
+    while low < high:
+        middle = (low + high) // 2
+        if command_hit(_join(prefix, chunks[:middle])):
+            high = middle
+        else:
+            low = middle + 1
+    return high
+
+
 def check(plan: Plan, ctx: Context) -> Verdict | None:
     chunks = _chunks(plan, ctx)
     # The session's earlier text passed these same scans when it was typed, so a hit here
@@ -64,10 +77,7 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
     if chunks and (prefix or len(chunks) > 1 or any("\b" in t for _, t in chunks)):
         hit = command_hit(_join(prefix, chunks))
         if hit:
-            step = next(
-                (chunks[n - 1][0] for n in range(1, len(chunks) + 1) if command_hit(_join(prefix, chunks[:n]))),
-                chunks[-1][0],
-            )
+            step = chunks[_first_hit(prefix, chunks) - 1][0]
             return Verdict.refuse(Rule.DENYLIST, hit.category.reason, step=step,
                                   detail=f"split command {hit.category.name}: {hit.matched!r}")
     goals = _texts(plan, ctx, Sink.GOAL)
