@@ -10,6 +10,7 @@ Modules, in the order a plan meets them:
 - ``shape``: tool allowlist, exact params, budgets, field caps, forbidden characters;
 - ``canon``/``confusables``/``decode``: canonical and de-obfuscated forms for matching;
 - ``commands``/``prose``/``web``/``leaks``/``keys``/``apps``: what each kind of text may hold;
+  ``hoist``: their regex alternatives spelled to start with a literal (same matches, faster);
 - ``scan``: one text, screened for the context it lands in;
 - ``content``: per-step rules;
 - ``targets``: the class of a window (the desktop's word, else the static allowlist);

@@ -80,7 +80,7 @@ _SCRIPT_EXT = re.compile(r"\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|exe|com|py|pyw|pl|r
                          r"appimage|out|deb|rpm)$")
 #: device and kernel files: /dev/zero fills a disk, /proc/self/environ holds secrets
 _SYSTEM_PATH = re.compile(r"(?:^|[\s=:])/(?:dev|proc|sys)(?:/|\b)")
-_NETWORK = re.compile(r"://|\b(?:\d{1,3}\.){3}\d{1,3}\b|@[\w-]+\.|\b[\w-]+\.(?:com|net|org|io|dev|sh|xyz|ru|"
+_NETWORK = re.compile(r"://|\b(?:\d{1,3}\.){3}\d{1,3}\b|@[\w-]+\.|(?<![\w-])[\w-]+\.(?:com|net|org|io|dev|sh|xyz|ru|"
                       r"cn|info|biz|me|co|us|uk|de|app|site|top|tk|ly|gg|cc|example|local|onion)\b")
 #: secrets and the files that start shells: reading or writing them is not a yes/no matter
 _SECRET_PATH = re.compile(r"(?:^|[\s/~])\.[\w-]|id_rsa|id_ed25519|id_ecdsa|\bpasswd\b|\bshadow\b|"

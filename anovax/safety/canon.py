@@ -61,7 +61,10 @@ _PUNCT = str.maketrans(
     }
 )
 _WORD = re.compile(r"\w+")
-_LINE_BREAKS = re.compile(r"\s*[\n\r\u2028\u2029]\s*")
+#: a run of whitespace holding a line break, read from the run's start only (a match tried inside a
+#: long run of spaces would re-read it to its end: quadratic); \r, LS, PS are made \n first
+_BREAK_CHARS = str.maketrans("\r\u2028\u2029", "\n\n\n")
+_LINE_BREAKS = re.compile(r"(?<![^\S\n])[^\S\n]*+\n\s*")
 _HSPACE = re.compile(r"[^\S\n]+")
 
 
@@ -87,6 +90,13 @@ def plain(text: str) -> str:
         return text
     stripped = unicodedata.normalize("NFKD", text).translate(_DROP)
     return unicodedata.normalize("NFKC", stripped)
+
+
+def balloons(text: str, factor: int) -> bool:
+    """True when the canonical form is more than ``factor`` times longer than the text:
+    compatibility characters such as U+FDFA (18 letters) in bulk, which no prose needs and which
+    would multiply the cost of every later scan past the field's cap."""
+    return len(text) * factor + 16 < len(plain(text))
 
 
 def _is_common_letter(ch: str) -> bool:
@@ -136,7 +146,7 @@ def fold(text: str) -> str:
     folded = skeleton(plain(text).translate(_PUNCT)).casefold()
     if not folded.isascii():
         folded = skeleton(folded).casefold()  # casefold can produce new look-alikes (Cherokee)
-    folded = _LINE_BREAKS.sub("\n", folded)
+    folded = _LINE_BREAKS.sub("\n", folded.translate(_BREAK_CHARS))
     return _HSPACE.sub(" ", folded).strip()
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from anovax.safety import hoist
+
 #: left boundary of a command word: not glued to a word character, dot or hyphen
 _L = r"(?<![\w.\-])"
 #: right boundary, allowing an .exe/.com suffix
@@ -61,6 +63,13 @@ def _prose_ok(names: str) -> list[str]:
     return [_Word(rf"(?:{names}){_R}(?!{_PROSE_TAIL})"), _CP + rf"(?:{names}){_R}(?!`)"]
 
 
+def _then(prefix: _Word, tail: str) -> _Word:
+    """``prefix``, anything on the same line, then ``tail``. The gap stops where ``prefix`` starts
+    again: a match through it would also start there, and without the stop every ``prefix`` of a
+    line re-reads the rest of the line (quadratic on "dd dd dd ...")."""
+    return prefix + rf"(?:(?!{_L}{prefix})[^\n])*" + tail
+
+
 _SHELLS = r"sh|bash|zsh|dash|ksh|csh|tcsh|fish|ash|mksh|yash"
 _INTERPRETERS = (
     r"python[\d.]*|py|pypy[\d.]*|perl|ruby|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|luajit|"
@@ -81,15 +90,15 @@ _DESTROY = [
     _Word(r"mkfs(?:\.\w+)?(?![\w-])"),
     _w("parted") + r"[ ]+(?:-|/dev)",
     _w("format") + r"[ ]+(?:[a-z]:|/[a-z]|-[a-z])",
-    _w("dd") + r"[ ]+[^\n]*\b(?:if|of)=",
+    _then(_w("dd") + r"[ ]+", r"\b(?:if|of)="),
     r"\bof=/dev/",
     r">[ ]*/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|r?disk)",
     _w("cipher") + r"[ ]+/w",
-    _w("robocopy") + r"[^\n]*[ ]/(?:mir|purge|move|mov)\b",
-    _w("git") + r"[ ]+clean[ ]+[^\n]*-\S*[fdx]",
-    _w("git") + r"[ ]+reset[ ]+[^\n]*--hard",
-    _w("git") + r"[ ]+push[ ]+[^\n]*(?:--force|[ ]-f\b|[ ]\+)",
-    _w("find") + r"[ ][^\n]*-(?:delete|exec(?:dir)?[ ]+(?:rm|shred|del)\b)",
+    _then(_w("robocopy"), r"[ ]/(?:mir|purge|move|mov)\b"),
+    _then(_w("git") + r"[ ]+clean[ ]+", r"-[^\s-]*[fdx]"),
+    _then(_w("git") + r"[ ]+reset[ ]+", r"--hard"),
+    _then(_w("git") + r"[ ]+push[ ]+", r"(?:--force|[ ]-f\b|[ ]\+)"),
+    _then(_w("find") + r"[ ]", r"-(?:delete|exec(?:dir)?[ ]+(?:rm|shred|del)\b)"),
     _w("xargs") + _ARGS + r"[ ]+(?:rm|shred|del|kill)\b",
     r"\|[ ]*(?:%[ ]*\{[ ]*)?(?:ri|rm|del|erase|rd|rmdir|remove-item|rimraf|shred)(?![\w-])",
     _w("ri") + r"[ ]+-\w",
@@ -104,7 +113,7 @@ _DESTROY = [
     r"\btruncate[ ]+table\b",
     r"\bdrop[ ]+(?:table|database|schema)\b",
     r"\bdelete[ ]+from[ ]+\S+[ ]*;",
-    _w("mv") + r"[ ]+[^\n]*[ ]/dev/null",
+    _then(_w("mv") + r"[ ]+", r"[ ]/dev/null"),
     _w("mv") + r"[ ]+(?:~/?|/\*?|\*)[ ]",
     r"(?:\becho\.|\btype[ ]+nul|\bcat[ ]+/dev/null|\bcopy[ ]+nul|(?:^|[;&\n])[ ]*:)[ ]*>",
     _w("apt|apt-get|aptitude|dnf|yum|zypper|snap|brew|choco|winget|scoop|flatpak")
@@ -138,7 +147,7 @@ _PRIVILEGE = [
     r"-verb[ ]+runas",
     r"/etc/sudoers",
     r"\bnopasswd\b",
-    _w("usermod|gpasswd|adduser|useradd") + r"[ ][^\n]*\b(?:sudo|wheel|admin)\b",
+    _then(_w("usermod|gpasswd|adduser|useradd") + r"[ ]", r"\b(?:sudo|wheel|admin)\b"),
     _w("net") + r"[ ]+localgroup[ ]+administrators",
     _w("net") + r"[ ]+user[ ]+\S+[ ]+(?:/add|/active|\S+[ ]+/add)",
     _w("add-localgroupmember|add-adgroupmember"),
@@ -164,7 +173,7 @@ _CREDENTIAL = [
     _w("security") + r"[ ]+(?:find-(?:generic|internet)-password|dump-keychain|unlock-keychain)",
     _w("secret-tool") + r"[ ]+(?:lookup|search)",
     _w("gh") + r"[ ]+auth[ ]+token",
-    _w("findstr|grep|select-string|sls") + r"[ ][^\n]*\b(?:password|passwd|pwd|secret|token|api[_-]?key)",
+    _then(_w("findstr|grep|select-string|sls") + r"[ ]", r"\b(?:password|passwd|pwd|secret|token|api[_-]?key)"),
     r"\bget-storedcredential\b",
 ]
 
@@ -184,13 +193,14 @@ _SECURITY = [
     _w("systemctl") + r"[ ]+(?:stop|disable|mask|kill)",
     _CP + r"service[ ]+\S+[ ]+(?:stop|disable)",
     _w("sc") + r"[ ]+(?:\\\\\S+[ ]+)?(?:stop|delete|config|create|failure|sdset)\b",
-    _w("net") + r"[ ]+(?:stop|start|share|session|accounts|use|user|localgroup)\b[^\n]*(?:[ ]/[a-z]|\\\\|[ ][a-z]:|[ ]\*)",
+    _then(_w("net") + r"[ ]+(?:stop|start|share|session|accounts|use|user|localgroup)\b",
+          r"(?:[ ]/[a-z]|\\\\|[ ][a-z]:|[ ]\*)"),
     _w("reg") + r"[ ]+(?:add|delete|import|load|unload|restore|copy|export)\b",
     r"\bhk(?:lm|cu|cr|u|cc)(?::|\\)|\bhkey_(?:local_machine|current_user|classes_root|users)\b",
     _w("history") + r"[ ]+-c",
     _w("unset") + r"[ ]+histfile|histfile=/dev/null",
     r"(?:/etc/|\\drivers\\etc\\)hosts\b",
-    _w("dism") + r"[ ][^\n]*/(?:disable|remove)-",
+    _then(_w("dism") + r"[ ]", r"/(?:disable|remove)-"),
     _w("launchctl") + r"[ ]+(?:unload|disable|bootout|remove)",
 ]
 
@@ -203,30 +213,30 @@ _PERSISTENCE = [
     _w("launchctl") + r"[ ]+(?:load|bootstrap|submit|enable)",
     r"\blaunch(?:agents|daemons)\b",
     r"\\start menu\\programs\\startup|\bshell:(?:common )?startup\b",
-    r"(?:>>?|\btee(?:[ ]+-a)?)[ ]*\S*(?:bashrc|zshrc|bash_profile|zprofile|/\.profile|rc\.local|autostart|authorized_keys|sudoers|crontab|/etc/)",
+    r"(?:>>?|\btee(?:[ ]+-a)?)[ ]*[^\s>]*(?:bashrc|zshrc|bash_profile|zprofile|/\.profile|rc\.local|autostart|authorized_keys|sudoers|crontab|/etc/)",
     r"\\currentversion\\(?:run|runonce|policies|winlogon|image file execution options)\b",
     r"\bwinlogon\\(?:userinit|shell)\b|\bappinit_dlls\b|\bimage file execution options\b",
-    r"\bwmic[^\n]*startup",
+    r"\bwmic(?:(?!\bwmic)[^\n])*startup",
 ]
 
 _NETWORK = [
-    _w("curl") + r"[ ]+(?:[^\n]*[ ])?(?:-[a-z]|--[a-z]|https?:|ftps?:|file:|\S+\.\S+/|\d+\.\d+\.\d+\.\d+|localhost|\$|@)",
+    _then(_w("curl") + r"[ ]+", r"(?<=[ ])(?:-[a-z]|--[a-z]|https?:|ftps?:|file:|\S[^\s.]*+\.\S[^\s/]*+/|\d+\.\d+\.\d+\.\d+|localhost|\$|@)"),
     _w("wget|wget2|aria2c|iwr|invoke-webrequest|invoke-restmethod|irm|start-bitstransfer|bitsadmin|certutil|"
        "ncat|socat|powercat|netcat|mkfifo|mknod|ngrok|msfvenom|msfconsole|meterpreter|chisel|"
        "send-mailmessage|ssh-copy-id|smbclient|rclone|scp|pscp|new-psdrive"),
     r"\bdownload(?:string|file|data)(?:async)?\b|\bnet\.webclient\b|\bsystem\.net\.\w+|\burldownloadtofile\b",
-    r"\bnew-object[ ]+(?:-\S+[ ]+)*(?:system\.)?net\.|\bmsxml2\.\w*http\b|\bxmlhttp\b|\bwinhttp\.winhttprequest\b",
+    r"\bnew-object[ ]+(?:-(?!new-object[ ])\S+[ ]+)*+(?:system\.)?net\.|\bmsxml2\.\w*http\b|\bxmlhttp\b|\bwinhttp\.winhttprequest\b",
     _w("nc|telnet") + _ARGS + r"[ ]+\S+[ ]+\d{1,5}\b",
     _w("nc") + r"[ ]+-",
     r"/dev/(?:tcp|udp)/",
     _w(_SHELLS) + r"[ ]+-i\b",
     _w("sftp|ftp|tftp") + r"[ ]+(?:-|\S+@|\S+\.\S+|\d)",
-    _w("rsync") + r"[ ][^\n]*\S+:",
+    _then(_w("rsync") + r"[ ]", r"\S:"),
     _w("ssh") + _ARGS + r"[ ]+\S+@\S+",
     _w("ssh") + r"[ ]+-[a-z]*[rldwn]\b",
     r"-infile\b|-method[ ]+(?:post|put)\b",
-    _w("copy-item|move-item|copy|xcopy|robocopy") + r"[ ][^\n]*\\\\",
-    _w("tar|zip|7z") + r"[ ][^\n]*\|[ ]*(?:ssh|nc|curl)",
+    _then(_w("copy-item|move-item|copy|xcopy|robocopy") + r"[ ]", r"\\\\"),
+    _then(_w("tar|zip|7z") + r"[ ]", r"\|[ ]*(?:ssh|nc|curl)"),
     r"\|[ ]*(?:curl|nc|ncat|telnet|ssh|scp)\b",
     _w("python[\\d.]*|py") + r"[ ]+-m[ ]+(?:http\.server|simplehttpserver|smtpd|pyftpdlib|uploadserver)",
 ]
@@ -239,12 +249,13 @@ _EXEC = [
     # read as rm by decode's variants)
     _CP + r"`[^`\n]+`[ ]+(?:-\w|[/~$\\])",
     r"\$\{?ifs\}?",
-    r"\$\{[^}\n]*[:#%/^,!]",  # ${PATH:0:1} and friends
+    r"\$\{(?:(?!\$\{)[^}\n])*[:#%/^,!]",  # ${PATH:0:1} and friends
     r"\$\{?[a-z_]\w*\}?\$\{?[a-z_]\w*",  # $a$b
     r"%\w+(?::~[^%\n]*)?%[ ]*%\w+(?::~[^%\n]*)?%",  # %a%%b%
     r"%\w+:~-?\d",  # %PATH:~0,1%
     r"%comspec%|\$env:comspec|\bcall[ ]+%\w+%",
-    _w("cmd") + r"(?:[ ]+(?:[^\n]*[ ])?|[ ]*)/[a-z]\b",  # cmd /c, cmd.exe/c
+    _w("cmd") + r"/[a-z]\b",  # cmd.exe/c
+    _then(_w("cmd") + r"[ ]+", r"(?<=[ ])/[a-z]\b"),  # cmd /c, cmd /d /c
     r"&[ ]*(?:[(\[]|\$[a-z_{(])",  # & ('Stop-Com'+'puter'), & $x, & [scriptblock]; not "& $200"
     r"(?:^|[\s;|(])\.[ ]*(?:[(\[]|\$[a-z_{(])",  # . (gal iex), . $x: PowerShell dot-invocation
     r"\$executioncontext\b|\binvokecommand\b|\bnewscriptblock\b|\]::start\(",
@@ -255,12 +266,13 @@ _EXEC = [
        "hh\\.exe|control\\.exe|uudecode|busybox|toybox"),
     r"\[scriptblock\]|scriptblock\]?::create|frombase64string|\[char\][ ]*\(?\d|\[(?:system\.)?text\.encoding\]",
     r"-bxor\b|\[reflection\.assembly\]|\.invoke\(|getdelegateforfunctionpointer|\bamsi(?:utils|initfailed|scanbuffer|\.dll)\b|\bvirtualalloc\b",
-    _w("powershell|pwsh|powershell_ise") + r"(?:[ ]+(?:[^\n]*[ ])?|[ ]*)[-/][a-z]",
+    _w("powershell|pwsh|powershell_ise") + r"[-/][a-z]",
+    _then(_w("powershell|pwsh|powershell_ise") + r"[ ]+", r"(?<=[ ])[-/][a-z]"),
     _w(_SHELLS) + _ARGS + r"[ ]+-[a-z]*c\b",
     _w(_INTERPRETERS) + _ARGS + r"[ ]+-{1,2}(?:c|e|r|eval|exec|command)(?![\w-])",
     _w("deno") + r"[ ]+eval",
-    _w("msiexec") + r"[ ][^\n]*(?:/i|/q|/y|https?:)",
-    r"\|[ ]*(?:sudo[ ]+)?(?:\S*/)?(?:" + _SHELLS + "|" + _INTERPRETERS
+    _then(_w("msiexec") + r"[ ]", r"(?:/i|/q|/y|https?:)"),
+    r"\|[ ]*(?:sudo[ ]+)?(?:[^\s/|]*/)*(?:" + _SHELLS + "|" + _INTERPRETERS
     + r"|pwsh|powershell|cmd|iex|invoke-expression|source|xargs)(?:\.exe)?(?![\w-])(?![ ]*\|)",  # not a table cell
     r"(?:\b(?:" + _SHELLS + r"|source)|(?:^|[ ;&])\.)[ ]+<[ ]*\(|<\([ ]*(?:curl|wget)",
     _w("eval|exec") + r"[ ]+[\"'$`(]",
@@ -269,9 +281,9 @@ _EXEC = [
     r"\bos\.(?:system|popen|exec\w*|spawn\w*|remove|rmdir|unlink|removedirs|kill)\b|\bshutil\.rmtree\b",
     r"\bsubprocess\.|\bimport[ ]+subprocess\b|\bfrom[ ]+subprocess\b|\bchild_process\b|\b__import__\b|\bruntime\.getruntime\b|\bprocess\.start\b",
     r"\bwscript\.shell\b|\bshell\.application\b|\bcreateobject[ ]*\(|\bactivexobject\b|\bfs\.(?:rm|rmdir|unlink)\w*\b",
-    _w("base64") + r"[ ][^\n]*(?:-d|--decode|-di)\b",
-    _w("xxd") + r"[ ][^\n]*-r",
-    _w("openssl") + r"[ ]+(?:enc|base64)[^\n]*-d\b",
+    _then(_w("base64") + r"[ ]", r"(?:-d|--decode|-di)\b"),
+    _then(_w("xxd") + r"[ ]", r"-r"),
+    _then(_w("openssl") + r"[ ]+(?:enc|base64)", r"-d\b"),
     _w("tr") + r"[ ]+['\"]?\[?a-z",
     r"\|[ ]*rev(?![\w])",
     r"(?:\\x[0-9a-f]{2}){3,}|(?:\\[0-7]{3}){3,}|(?:\\u[0-9a-f]{4}){3,}|\$'[^'\n]*\\[x0-7u]",
@@ -280,8 +292,8 @@ _EXEC = [
     r"(?:^|\n)[ ]*[=+@-][ ]*[\w.]+[ ]*\|[ ]*['\"]",
     r"\bdde(?:auto)?[ ]*\(",
     # a glob in command position: /???/r?, /bin/r*, r[m] -rf
-    r"(?:^|[;&|(\n])[ ]*(?:sudo[ ]+)?[.~]*/\S*[?*\[]\S*",
-    r"(?:^|[;&|(\n])[ ]*\{[\w/.~-]+,[^}\s]*\}",  # {rm,-rf,~}
+    r"(?:^|[;&|(\n])[ ]*(?:sudo[ ]+)?[.~]*/(?:(?![;&|(][.~]*/)\S)*[?*\[]\S*",
+    r"(?:^|[;&|(\n])[ ]*\{[\w/.~-]+,(?:(?![;&|(]\{)[^}\s])*\}",  # {rm,-rf,~}
 ]
 
 _PROCESS = [
@@ -307,7 +319,8 @@ def _compile(parts: list[str]) -> re.Pattern[str]:
     words = [p for p in parts if isinstance(p, _Word)]
     others = [p for p in parts if not isinstance(p, _Word)]
     alternatives = [f"{_L}(?:{'|'.join(f'(?:{w})' for w in words)})"] if words else []
-    alternatives += [f"(?:{p})" for p in others]
+    # each pattern's own alternatives spelled to start with a literal where possible (hoist.py)
+    alternatives += [f"(?:{alt})" for p in others for alt in hoist.alternatives(p)]
     return re.compile("|".join(alternatives), re.M)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anovax.safety import limits
+from anovax.safety.canon import balloons
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass, WindowIdentity
 from anovax.tools import ToolRegistry
@@ -68,7 +69,8 @@ def _memory(memory: Any) -> tuple[tuple[str, str], ...] | Verdict:
     for key, value in memory.items():
         if not isinstance(key, str) or not isinstance(value, str):
             return Verdict.refuse(Rule.BAD_CONTEXT, detail="memory fact is not text")
-        if len(key) > limits.MAX_MEMORY_KEY or len(value) > limits.MAX_MEMORY_VALUE:
+        if (len(key) > limits.MAX_MEMORY_KEY or len(value) > limits.MAX_MEMORY_VALUE
+                or balloons(key, limits.MAX_EXPANSION) or balloons(value, limits.MAX_EXPANSION)):
             return Verdict.refuse(Rule.TOO_LONG, "A stored memory is too long to check safely.", detail="memory fact")
         facts.append((key, value))
     return tuple(facts)
@@ -131,7 +133,7 @@ def build(
     if observation is not None:
         if not isinstance(observation, str):
             return Verdict.refuse(Rule.BAD_CONTEXT, detail="observation is not text")
-        if len(observation) > limits.MAX_OBSERVATION:
+        if len(observation) > limits.MAX_OBSERVATION or balloons(observation, limits.MAX_EXPANSION):
             return Verdict.refuse(Rule.TOO_LONG, "The text on screen is too long to check safely.", detail="observation")
     if session_typed is None:
         session_typed = ""

@@ -29,7 +29,7 @@ _QUOTES = str.maketrans("", "", "'\"`^")
 _ESCAPE = re.compile(r"\\x([0-9a-f]{2})|\\u([0-9a-f]{4})|\\([0-7]{3})")
 _PERCENT = re.compile(r"(?:%[0-9a-f]{2})+")
 #: r[m] and [r]m: a one-character bracket glob
-_BRACKET = re.compile(r"\[([^\]\s])[^\]\s]*\]")
+_BRACKET = re.compile(r"\[([^\]\s])[^\]\s\[]*\]")  # no [ inside: each [ is read once
 #: C:\Windows\System32\ or /usr/bin/ before a program name
 _PATH_PREFIX = re.compile(r"(?<![\w])(?:[a-z]:|~|%\w+%|\$\w+)?(?:[\\/][\w.$~%-]+)+[\\/](?=[\w])")
 

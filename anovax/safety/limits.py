@@ -7,6 +7,9 @@ scanners slow (or hide a payload past a prefix the scanner stopped at). How big 
 
 from __future__ import annotations
 
+#: how many times longer than itself a text's canonical (NFKC) form may be: ligatures and
+#: fractions double or triple a few characters, U+FDFA alone becomes 18
+MAX_EXPANSION = 2
 #: a spoken command longer than this is not a real transcript
 MAX_USER_TEXT = 4000
 #: final_response is spoken aloud; the planner's JSON schema asks for at most 500

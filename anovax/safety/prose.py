@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from anovax.safety import hoist
+
 _V = r"(?:run|execute|exec|type|press|open|launch|start|delete|remove|erase|send|upload|download|install|click|paste|format|disable|enable|shut|restart|reboot|kill|call|visit|enter)"
 
 
@@ -18,7 +20,8 @@ _SAY = r"(?:say|reply|respond|answer|tell|show|play|search|use|switch|go|visit|e
 
 
 def _any(parts: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in parts), re.M)
+    # spelled to start with a literal where possible (hoist.py): the same matches, ~3x faster
+    return re.compile("|".join(f"(?:{alt})" for p in parts for alt in hoist.alternatives(p)), re.M)
 
 
 #: a "fact" or a page that tries to instruct the assistant
@@ -91,10 +94,13 @@ _SHELL_WORD = (
     r"(?:terminal|shell|command prompt|command line|cmd|powershell|pwsh|console|bash|zsh|run (?:dialog|box)|"
     r"win\+r|repl|python (?:shell|prompt|interpreter))"
 )
+_RUN = r"(?:run|type|execute|enter|paste|invoke|issue)"
 #: a goal that sends the sub-planner to a terminal to type or run something
 SHELL_INTENT = re.compile(
-    rf"\b{_SHELL_WORD}\b[^.\n]*\b(?:run|type|execute|enter|paste|invoke|issue)\b"
-    rf"|\b(?:run|type|execute|enter|paste|invoke|issue)\b[^.\n]*\b(?:in|into|from|via|using|with) (?:a |an |the )?{_SHELL_WORD}\b"
+    # each gap stops where its first word starts again (a match through it would start there too),
+    # so a sentence of repeated "shell shell ..." is read once, not once per word
+    rf"\b{_SHELL_WORD}\b(?:(?!\b{_SHELL_WORD}\b)[^.\n])*\b(?:run|type|execute|enter|paste|invoke|issue)\b"
+    rf"|\b{_RUN}\b(?:(?!\b{_RUN}\b)[^.\n])*\b(?:in|into|from|via|using|with) (?:a |an |the )?{_SHELL_WORD}\b"
 )
 #: search-like goals about terminals are fine ("how to open a terminal")
 _RESEARCH = re.compile(r"\b(?:search|look up|find out|learn|how (?:do|to|can)|tutorial|what is|explain)\b")
@@ -102,7 +108,7 @@ _RESEARCH = re.compile(r"\b(?:search|look up|find out|learn|how (?:do|to|can)|tu
 DELEGATION = re.compile(
     r"\b(?:do|follow|execute|run|obey) (?:what|whatever|everything) (?:it|that|this|the \w+) (?:says|said|tells|asks)"
     r"|\bfollow (?:the |its |these |those )?(?:instructions|directions|steps) (?:on|in|from) (?:the )?(?:screen|page|dialog|email|message|file|text)"
-    r"|\bdecode\b[^.\n]*\b(?:and|then) (?:do|run|execute|follow|type)"
+    r"|\bdecode\b(?:(?!\bdecode\b)[^.\n])*\b(?:and|then) (?:do|run|execute|follow|type)"
 )
 
 

@@ -60,7 +60,10 @@ def command_hit(text: str, deep: bool = False, skip: frozenset[str] = frozenset(
     ``deep`` adds the ROT13 reading (for text a model reads, which decodes it unasked); ``skip``
     leaves categories out."""
     if deep:
-        return command_hit(text, False, skip) or find_command(variants(rot13(fold(text))), skip)
+        folded = fold(text)
+        turned = rot13(folded)
+        # text without Latin letters reads the same in ROT13: its variants were just scanned
+        return command_hit(text, False, skip) or (find_command(variants(turned), skip) if turned != folded else None)
     hit = find_command(variants(fold(text)), skip)
     if hit:
         return hit

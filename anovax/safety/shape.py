@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from anovax.plan import LIMITS, Plan
 from anovax.safety import limits
-from anovax.safety.canon import forbidden
+from anovax.safety.canon import balloons, forbidden
 from anovax.safety.context import Context
 from anovax.safety.verdict import Rule, Verdict
 from anovax.toolspec import Effect
@@ -68,14 +68,23 @@ def strings(plan: Plan) -> Iterator[tuple[int | None, str]]:
         yield None, value
 
 
+def expands(text: str) -> bool:
+    return balloons(text, limits.MAX_EXPANSION)
+
+
 def check_characters(plan: Plan, ctx: Context) -> Verdict | None:
-    """Tag characters, bidi overrides, NUL and other controls are refused in every field."""
+    """Tag characters, bidi overrides, NUL and other controls are refused in every field, and so
+    is text whose canonical form balloons."""
     for index, text in strings(plan):
         found = forbidden(text)
         if found:
             return Verdict.refuse(Rule.FORBIDDEN_CHAR, step=index, detail=found)
+        if expands(text):
+            return Verdict.refuse(Rule.TOO_LONG, step=index, detail="canonical form expands")
     found = forbidden(ctx.user_text)
     if found:
         return Verdict.refuse(Rule.FORBIDDEN_CHAR, "Your request contains hidden or control characters.",
                               detail=f"user text: {found}")
+    if expands(ctx.user_text):
+        return Verdict.refuse(Rule.TOO_LONG, detail="user text: canonical form expands")
     return None

@@ -43,6 +43,8 @@ def _chunks(plan: Plan, ctx: Context) -> list[tuple[int, str]]:
 
 
 def _join(prefix: str, chunks: list[tuple[int, str]]) -> str:
+    if "\b" not in prefix and not any("\b" in text for _, text in chunks):
+        return prefix + "".join(text for _, text in chunks)  # no backspace: no per-character loop
     buffer = list(prefix)
     for _index, text in chunks:
         for ch in text:
@@ -52,6 +54,19 @@ def _join(prefix: str, chunks: list[tuple[int, str]]) -> str:
             else:
                 buffer.append(ch)
     return "".join(buffer)
+
+
+def _first_hit(prefix: str, chunks: list[tuple[int, str]]) -> int:
+    """How many chunks it takes to complete the command (the whole stream is known to hold one):
+    a binary search, so blaming a step re-reads the stream ~3 times, not once per step."""
+    low, high = 1, len(chunks)
+    while low < high:
+        middle = (low + high) // 2
+        if command_hit(_join(prefix, chunks[:middle]), False, DOCUMENT_SAFE):
+            high = middle
+        else:
+            low = middle + 1
+    return high
 
 
 def check(plan: Plan, ctx: Context) -> Verdict | None:
@@ -65,11 +80,7 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
         # terminal's whole line by ``ask.shell_problem``
         hit = command_hit(_join(prefix, chunks), False, DOCUMENT_SAFE)
         if hit:
-            step = next(
-                (chunks[n - 1][0] for n in range(1, len(chunks) + 1)
-                 if command_hit(_join(prefix, chunks[:n]), False, DOCUMENT_SAFE)),
-                chunks[-1][0],
-            )
+            step = chunks[_first_hit(prefix, chunks) - 1][0]
             return Verdict.refuse(Rule.DENYLIST, hit.category.reason, step=step,
                                   detail=f"split command {hit.category.name}: {hit.matched!r}")
     goals = _texts(plan, ctx, Sink.GOAL)

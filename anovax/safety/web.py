@@ -21,7 +21,7 @@ _SCHEME = re.compile(r"^([a-z][a-z0-9+.\-]*):")
 #: schemes that run script even with a space after the colon
 _SCRIPT_SCHEMES = frozenset({"javascript", "vbscript", "livescript", "jscript"})
 #: the body of a data: URL ("data:text/html,...", "data:,..."), as opposed to "Data: 5 rows"
-_DATA_BODY = re.compile(r"\s*(?:[a-z]+/[\w.+-]+)?(?:;[\w=.-]+)*[;,]")
+_DATA_BODY = re.compile(r"\A\s*(?:[a-z]+/[\w.+-]+)?(?:;[\w=.-]+)*[;,]")
 
 #: schemes that run code, open local files or hand the text to an OS protocol handler
 DANGEROUS_SCHEMES = frozenset(
@@ -36,8 +36,9 @@ _ANYWHERE = re.compile(
     r"|(?<![\w.+\-])(?:file|smb|nfs|afp|jar):/|(?<![\w.+\-])data:[a-z]+/[a-z0-9.+-]+[;,]"
 )
 _UNC = re.compile(r"\\\\[^\\\s]+\\|\\\\[?.]\\|^//[^/\s]+/")
+#: gaps bounded by the query cap (300): unbounded, every address in a run of them re-read the run
 _URL_WITH_QUERY = re.compile(
-    r"(?:https?://|(?<![\w@.-])(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?/)[^\s?#]*\?[^\s#]*=", re.I
+    r"(?:https?://|(?<![\w@.-])(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?/)[^\s?#]{0,300}\?[^\s#]{0,300}=", re.I
 )
 #: a query that is one path (no words after it) or ends in a file name with an extension
 _LONE_PATH = re.compile(r"^\S+$|\.\w{1,5}$")
