@@ -83,7 +83,7 @@ _QUALIFIED = (
 #: credential nouns whose value must look like a code (digits), not a word: "PIN is blocked"
 _CODE_NOUNS = re.compile(
     rf"(?:{_QUALIFIED})|pins?|pin[ -]?codes?|pin numbers?|pin-?nummer|pincode|geheimzahl|geheimnummer|nip|cvv2?|cvc"
-    rf"|ssn|social security(?: number)?|digicode|otp|(?:\w+ )?tokens?|puk(?:[ -]?code)?|combinations?|combo"
+    rf"|ssn|social security(?: number)?|digicode|otp|(?:(?<!\w)\w+ )?tokens?|puk(?:[ -]?code)?|combinations?|combo"
     rf"|kombination|zahlenkombination|combinaison|combinacion|combinazione|combinacao|combinatie"
     rf"|sozialversicherungsnummer|steuer-?id|steueridentifikationsnummer|numero de securite sociale"
     rf"|numero de seguro social|numero de la seguridad social|burgerservicenummer|bsn"
@@ -113,8 +113,10 @@ _END = r"(?:(?<=\w)(?!\w)|(?<!\w))"
 _ADVERB = r"now|still|just|actually|simply|jetzt|nun|noch|maintenant|toujours|ahora|adesso|ancora|agora|nu|nog"
 #: after a noun: an optional "for the wifi" / "für das WLAN" / "du wifi" / "you asked for" (or "Gmail"
 #: before a colon), then the copula
+# Both are matched at the start of a short window (``.match``); the leading ``(?<!\s)`` also keeps
+# a search over a long run of spaces linear (each space would otherwise re-read the whole run).
 _AFTER = re.compile(
-    rf"(?:,?\s+(?:for|of|to|on|at|in|from|fur|vom|von|zum|zur|im|am|bei|de|du|des|del|della|dello|do|da|dos"
+    rf"(?<!\s)(?:,?\s+(?:for|of|to|on|at|in|from|fur|vom|von|zum|zur|im|am|bei|de|du|des|del|della|dello|do|da|dos"
     rf"|das|van|voor|bij|op|per|pour|para|por|di|dell'\w*|d'\w*|that|which|you|i|we|they|he|she|den|die"
     rf"|que|qui|che|dat|wat),?(?:\s+[^\s.,;!?:=]+){{0,4}}?,?"
     # or one or two bare words naming the account, before a colon or "=" ("mot de passe Gmail = X")
@@ -141,7 +143,7 @@ _WORDY = str.maketrans("", "", " -'\n")
 
 #: a noun followed by one of these is a different thing (a manager, a reset form), not a credential
 _COMPOUND_TAIL = re.compile(
-    r"\s*(?:managers?|reset|policy|policies|generator|strength|field|box|prompt|requirements?|rules?|hint"
+    r"(?<!\s)\s*(?:managers?|reset|policy|policies|generator|strength|field|box|prompt|requirements?|rules?|hint"
     r"|protected|protection|recovery|change|vault|checker|tips?|ideas?|examples?|list|verwaltung|manager"
     r"|gestionnaire|gestor|generador|generatore|beheerder)\b"
 )

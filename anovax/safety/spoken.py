@@ -70,7 +70,7 @@ _NOT_SECRET = re.compile(
 _NOT_SECRET_AFTER = re.compile(r"^ (?:postal|postale|fiscal|fiscale|source|qr|promo|de réduction|de descuento)\b")
 
 #: a program file named in a reply ("download fix.exe")
-_PROGRAM_FILE = re.compile(r"\b[\w-]+\.(?:exe|msi|ps1|bat|cmd|vbs|js|hta|scr|jar|apk|dmg|pkg|lnk|reg)\b")
+_PROGRAM_FILE = re.compile(r"(?<![\w-])[\w-]{1,64}\.(?:exe|msi|ps1|bat|cmd|vbs|js|hta|scr|jar|apk|dmg|pkg|lnk|reg)\b")
 #: dates look like phone numbers to _PHONE: 12.05.2026, 2026-12-02
 _DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
 _TOKEN = re.compile(r"n't|n'|'s|\w+")
