@@ -9,7 +9,7 @@ import pytest
 
 from anovax.safety import safety_check
 from anovax.safety.verdict import Rule
-from tests.lang_cases import CASES, UNREADABLE
+from tests.lang_cases import CASES, EVERYDAY, NEIGHBOURS, REPHRASED, UNREADABLE
 
 _SLURP = Path("/work/shared/eval/slurp")
 
@@ -33,6 +33,22 @@ def test_harmful_goal_is_refused_by_the_word_lists(lang: str, goal: str) -> None
 def test_benign_goal_passes_without_a_question(lang: str, goal: str) -> None:
     verdict = safety_check(_goal(goal))
     assert verdict.ok, (lang, goal, verdict)
+
+
+@pytest.mark.parametrize("goal", REPHRASED)
+def test_rephrased_harmful_goal_is_stopped(goal: str) -> None:
+    verdict = safety_check(_goal(goal))
+    assert not verdict.ok and verdict.rule != Rule.UNREADABLE.value, (goal, verdict)
+
+
+@pytest.mark.parametrize("goal", EVERYDAY)
+def test_everyday_request_passes_without_a_question(goal: str) -> None:
+    assert safety_check(_goal(goal)).ok, goal
+
+
+@pytest.mark.parametrize("goal", NEIGHBOURS)
+def test_goal_in_a_neighbouring_language_is_asked_about(goal: str) -> None:
+    assert safety_check(_goal(goal)).needs_yes, goal
 
 
 @pytest.mark.parametrize(("lang", "goal"), [(lang, bad[0]) for lang, (bad, _) in CASES.items()])

@@ -34,6 +34,7 @@ _FOREIGN_LETTERS = 24
 #: fewer words than this say too little to be an instruction in an unknown language
 _MIN_WORDS = 3
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_ONE_LETTER = re.compile(r"(?<!\w)[^\W\d_a-z](?!\w)")
 #: scripts written without spaces (or with particles glued on): words cannot be looked up
 _UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL"})
 _MIN_STEM = 3
@@ -50,7 +51,7 @@ def _words_form(text: str) -> str:
 
 
 #: a lexicon word, and whether it is a ``stem*``
-_LEXICON_WORD = re.compile(r"([^\W\d_]{2,})(\*?)")
+_LEXICON_WORD = re.compile(r"([^\W\d_]{2,}|(?<!\w)[^\W\d_a-z](?!\w))(\*?)")
 
 
 def _vocabulary() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -115,7 +116,10 @@ def goal_problem(goal: str) -> str | None:
         return "goal in a script the gate has no word list for"
     if unspaced:
         return None  # Chinese, Japanese, Korean: no words to look up; the lexicons match inside text
-    words = _WORD.findall(_words_form(goal))
-    if len(words) >= _MIN_WORDS and not any(_known(w) for w in words):
+    form = _words_form(goal)
+    words = _WORD.findall(form)
+    # a one-letter token is a word outside Latin script: Devanagari "का", "है" are one letter and
+    # a vowel sign, and the sign is no word character
+    if len(words) >= _MIN_WORDS and not any(_known(w) for w in words + _ONE_LETTER.findall(form)):
         return "goal in a language the gate has no word list for"
     return None
