@@ -33,8 +33,8 @@ _FOREIGN_SHARE = 3
 _FOREIGN_LETTERS = 24
 #: fewer words than this say too little to be an instruction in an unknown language
 _MIN_WORDS = 3
-_WORD = re.compile(r"[^\W\d_]{2,}")
-_ONE_LETTER = re.compile(r"(?<!\w)[^\W\d_a-z](?!\w)")
+#: a run of letters (a Devanagari vowel sign is no letter, so "है" is the one-letter word "ह")
+_WORD = re.compile(r"[^\W\d_]+")
 #: scripts written without spaces (or with particles glued on): words cannot be looked up
 _UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL"})
 _MIN_STEM = 3
@@ -51,7 +51,7 @@ def _words_form(text: str) -> str:
 
 
 #: a lexicon word, and whether it is a ``stem*``
-_LEXICON_WORD = re.compile(r"([^\W\d_]{2,}|(?<!\w)[^\W\d_a-z](?!\w))(\*?)")
+_LEXICON_WORD = re.compile(r"([^\W\d_]+)(\*?)")
 
 
 def _vocabulary() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -65,6 +65,8 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         scripts.update(_script(ch) for ch in set(text) if ch.isalpha())
         # cut the way goal_problem cuts a text (a Devanagari vowel sign is no word character)
         for word, star in _LEXICON_WORD.findall(text.casefold()):
+            if len(word) == 1 and word.isascii():
+                continue
             if not star:
                 known.add(word)
             elif len(word) >= _MIN_STEM:
@@ -116,10 +118,9 @@ def goal_problem(goal: str) -> str | None:
         return "goal in a script the gate has no word list for"
     if unspaced:
         return None  # Chinese, Japanese, Korean: no words to look up; the lexicons match inside text
-    form = _words_form(goal)
-    words = _WORD.findall(form)
-    # a one-letter token is a word outside Latin script: Devanagari "का", "है" are one letter and
-    # a vowel sign, and the sign is no word character
-    if len(words) >= _MIN_WORDS and not any(_known(w) for w in words + _ONE_LETTER.findall(form)):
+    tokens = _WORD.findall(_words_form(goal))
+    # one letter is a word only outside Latin script (Hindi "का", "है"); "a" or "i" says nothing
+    words = [t for t in tokens if len(t) > 1 or not t.isascii()]
+    if sum(len(w) > 1 for w in words) >= _MIN_WORDS and not any(_known(w) for w in words):
         return "goal in a language the gate has no word list for"
     return None
