@@ -90,6 +90,9 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
             continue
         if not verdict.needs_yes:
             return verdict
+        if held is not None and verdict.question != held.question:
+            # one question, about one thing: a yes to one must not run what another would show
+            return Verdict.refuse(Rule(verdict.rule), step=verdict.step, detail="two questions in one plan")
         held = held or verdict
     return held or Verdict.allow()
 

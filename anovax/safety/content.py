@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, spoken
+from anovax.safety import apps, keys, readable, spoken
 from anovax.safety.context import Context
 from anovax.safety.scan import Issue, exec_issue, model_issue, query_issue, secret_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -63,12 +63,35 @@ _BY_SINK: dict[Sink, Callable[[str], Issue | None]] = {
 }
 
 
+#: the one question for a goal no word list can screen; it does not quote the goal (a reason is
+#: one plain sentence and never echoes a payload): the person sees the plan's goal beside it
+_UNREADABLE_QUESTION = "Start a sub-task whose goal is in a language I can't check?"
+
+
+def _unreadable_goal(plan: Plan, ctx: Context, index: int, goal: str) -> Verdict | None:
+    """Default-deny for a goal no word list can screen: a person sees it and decides. A recovery
+    turn never asks, and a yes must not also store facts the question never showed."""
+    problem = readable.goal_problem(goal)
+    if problem is None:
+        return None
+    if ctx.recovering or plan.remember:
+        return Verdict.refuse(Rule.UNREADABLE, step=index, detail=problem)
+    return Verdict.confirm(Rule.UNREADABLE, _UNREADABLE_QUESTION, step=index, target="a sub-task",
+                           action="start a sub-task with a goal I can't check", detail=problem)
+
+
 def check_steps(plan: Plan, ctx: Context) -> Verdict | None:
+    held: Verdict | None = None
     for index, step in enumerate(plan.steps):
         spec = ctx.registry[step.tool]  # shape.check_steps has refused tools not in the registry
         for sink, value in spec.texts(step.params):
             issue = _BY_SINK[sink](value)
             if issue and not (sink is Sink.TYPED and issue.in_documents):  # the focus walk judges those
                 return issue.verdict(index)
+            if sink is Sink.GOAL:
+                question = _unreadable_goal(plan, ctx, index, value)
+                if question and not question.needs_yes:
+                    return question
+                held = held or question  # every unreadable goal is covered by the one question
     issue = _spoken(plan.final_response)
-    return issue.verdict() if issue else None
+    return issue.verdict() if issue else held

@@ -87,6 +87,12 @@ def _unspaced(text: str) -> bool:
     return any(0x3040 <= ord(ch) <= 0x30FF or 0x3400 <= ord(ch) <= 0x9FFF or 0xAC00 <= ord(ch) <= 0xD7AF for ch in text)
 
 
+def _fold(word: str) -> str:
+    # canon.fold of plain ASCII is its lower case (no look-alikes, nothing to decompose): the fast
+    # path keeps twenty-odd word lists from costing the import a fold per entry
+    return " ".join(word.split()).lower() if word.isascii() else fold(word)
+
+
 def _compile_entry(entry: str) -> tuple[bool, str, str]:
     """``(bounded, first, rest)``: whether the entry starts at a word boundary, its first
     character and the regex for the rest (see the module docstring for the marks)."""
@@ -99,15 +105,15 @@ def _compile_entry(entry: str) -> tuple[bool, str, str]:
             parts.append(_GAP)
             continue
         stem = word.endswith("*")
-        parts.append(re.escape(fold(word.rstrip("*"))) + (_STEM if stem else "") + " ")
+        parts.append(re.escape(_fold(word.rstrip("*"))) + (_STEM if stem else "") + " ")
     body = "".join(parts)[:-1]
-    plain = fold(entry.replace("*", "").replace("~", ""))
-    first = fold(literals[0].rstrip("*"))[:1]
+    plain = _fold(entry.replace("*", "").replace("~", ""))
+    first = _fold(literals[0].rstrip("*"))[:1]
     rest = body[len(re.escape(first)):]
     if _unspaced(plain):
         return False, first, rest
     tail = r"(?!\w)" if plain[-1:].isalnum() and not literals[-1].endswith("*") else ""
-    not_next = "".join(rf"(?! {re.escape(fold(n))}\b)" for n in negatives)
+    not_next = "".join(rf"(?! {re.escape(_fold(n))}\b)" for n in negatives)
     return plain[:1].isalnum(), first, rest + tail + not_next
 
 

@@ -16,13 +16,14 @@ from enum import Enum
 from functools import lru_cache
 
 from anovax.plan import Plan
-from anovax.safety import facts, secret
+from anovax.safety import facts, readable, secret
 from anovax.safety.canon import forbidden, has_disguised_word
 from anovax.safety.scan import Issue, model_issue
 from anovax.safety.verdict import Rule, Verdict
 
 _SECRET_REASON = "I won't store passwords, keys or other secrets in my memory."
 _POISON_REASON = "That memory looks like an instruction rather than a fact, so I won't keep it."
+_UNREADABLE_REASON = "I can only remember text I can read, and that fact is in a script I can't check."
 _TAGS = re.compile("[\U000e0020-\U000e007e]+")
 
 
@@ -74,6 +75,9 @@ def assess(key: str, value: str) -> FactAssessment:
 def check_remember(plan: Plan) -> Verdict | None:
     """Facts the plan asks to store must be clean."""
     for key, value in plan.remember.items():
+        if readable.fact_unreadable(key) or readable.fact_unreadable(value):
+            # memory is replayed into every prompt: it must be data the gate can screen
+            return Verdict.refuse(Rule.UNREADABLE, _UNREADABLE_REASON, detail="memory in an unreadable script")
         found = assess(key, value)
         if found.kind is not FactKind.CLEAN and found.issue is not None:
             return found.issue.verdict()

@@ -44,6 +44,8 @@ class Rule(str, Enum):
     PROMPT_INJECTION = "prompt_injection"
     #: keys aimed at AnovaX's own window (the orb)
     OWN_WINDOW = "own_window"
+    #: text in a script or language no word list covers: nothing could screen it
+    UNREADABLE = "unreadable"
     INTERNAL_ERROR = "internal_error"
     #: not safety_check's own: the planner itself declined the request
     PLANNER_DECLINED = "planner_declined"
@@ -76,6 +78,7 @@ DEFAULT_REASONS: dict[Rule, str] = {
     Rule.MEMORY_INJECTION: "That memory looks like an instruction rather than a fact, so I won't use it.",
     Rule.PROMPT_INJECTION: "The text I was given asks me to do something risky, so I won't follow it.",
     Rule.OWN_WINDOW: "I won't type into my own window.",
+    Rule.UNREADABLE: "I can't read the language of part of this plan, so I won't act on it without you.",
     Rule.INTERNAL_ERROR: "Something went wrong while checking the plan, so I won't run it.",
     Rule.PLANNER_DECLINED: "I won't do that.",
 }
