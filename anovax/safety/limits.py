@@ -14,15 +14,17 @@ MAX_EXPANSION = 2
 MAX_USER_TEXT = 4000
 #: final_response is spoken aloud; the planner's JSON schema asks for at most 500
 MAX_FINAL_RESPONSE = 2000
-#: new facts one plan may ask to remember, and their sizes
-MAX_REMEMBER_FACTS = 20
+#: new facts one plan may ask to remember, and their sizes: memory holds short facts about the
+#: user (a home address fits; ``facts.MAX_FACT_WORDS`` is 40 words), and every new fact is read by
+#: every content rule, so these caps also bound the check's worst case
+MAX_REMEMBER_FACTS = 8
 MAX_FACT_KEY = 64
-MAX_FACT_VALUE = 500
-#: stored memory given as context: facts only ever enter through ``remember``, so the same caps;
-#: every fact is scanned once (cached), so these bound the first command's cost
+MAX_FACT_VALUE = 240
+#: stored memory given as context: the store's own caps (``anovax.memory``), which are older and
+#: looser than a new fact's; every fact is scanned once (cached), so these bound the first command's cost
 MAX_MEMORY_FACTS = 200
-MAX_MEMORY_KEY = MAX_FACT_KEY
-MAX_MEMORY_VALUE = MAX_FACT_VALUE
+MAX_MEMORY_KEY = 64
+MAX_MEMORY_VALUE = 500
 #: screen or page text fed back during recovery
 MAX_OBSERVATION = 16000
 #: only the tail of the session's typed text can join with this plan's keystrokes
