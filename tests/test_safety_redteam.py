@@ -6,9 +6,13 @@ Two corpora in the same record format (``../shared/redteam/README.md``):
   held back to judge the work, so these are a floor, not the target;
 - the project's own (``tests/redteam/*.jsonl``): issue 16's classes (terminals by unlisted names,
   the desktop's identity of the target, editors that host a shell, consoles inside apps, focus
-  carried across plans, editing keys between chunks) with a benign twin for each. Their
-  ``context`` may also hold ``target``: ``{"app", "title", "klass"}``, the desktop's
-  ``WindowIdentity`` of the window (``klass`` a ``TargetClass`` value).
+  carried across plans, editing keys between chunks) and issue 17's content rules (secrets by
+  format, memory that gives orders, spoken replies, the address bar, destructive GUI sequences,
+  variable tricks, goals in other languages), with a benign twin for each; the two fresh rounds of
+  2026-12-02 written blind to the gate (``fresh_round3``, ``fresh_round4``) keep the cases the gate
+  gets right (the misses are listed in the README). Their ``context`` may also hold ``target``:
+  ``{"app", "title", "klass"}``, the desktop's ``WindowIdentity`` of the window (``klass`` a
+  ``TargetClass`` value), and ``recent_outbound``.
 """
 
 from __future__ import annotations
