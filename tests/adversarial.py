@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anovax.safety
+from anovax.safety.lexicon import Lazy, Near
 from anovax.plan import LIMITS
 from anovax.safety import limits, safety_check
 from anovax.safety.verdict import Verdict
@@ -80,6 +81,11 @@ def patterns() -> list[tuple[str, re.Pattern[str]]]:
         elif depth < 3 and isinstance(value, dict):
             for item in value.values():
                 walk(name, item, depth + 1)
+        elif isinstance(value, Lazy):
+            walk(name, value.pattern, depth + 1)  # compiled here: a lazily compiled rule is still a rule
+        elif isinstance(value, Near):
+            walk(f"{name}.first", value.first, depth + 1)
+            walk(f"{name}.second", value.second, depth + 1)
         elif hasattr(value, "__dataclass_fields__") and isinstance(getattr(value, "pattern", None), re.Pattern):
             walk(f"{name}.{getattr(value, 'name', '')}", value.pattern, depth + 1)
 

@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 
 from anovax.safety.canon import fold
-from anovax.safety.lexicon import PHRASE_END, Near, clause_around, table, words
+from anovax.safety.lexicon import PHRASE_END, Lazy, Near, clause_around, lazy_words, table, words
 
 #: a fact is a phrase, not a page: an address or a list of allergies fits; 40 words of prose is
 #: a message to whoever reads the memory (the longest benign value in the red-team corpora has 8 words)
@@ -40,18 +40,18 @@ def _rule_keys() -> frozenset[str]:
     return frozenset(fold(entry) for sections in table().values() for entry in sections.get("key", ()))
 
 
-# compiled at import, not on first use: no check may pay for it (50 ms a plan)
+# compiled on first use (lexicon.Lazy): a start-up does not pay for the word lists
 #: the head of a clause and up to two order-adverbs ("always", "immer zuerst", "s'il te plaît")
-_HEAD = re.compile(rf"(?:^|[.;:!?,(\n\"'] ?|{words('then')} )((?:{words('adverb')} ){{0,2}})")
-_IMPERATIVE = re.compile(words("imperative"))
+_HEAD = Lazy(lambda: rf"(?:^|[.;:!?,(\n\"'] ?|{words('then')} )((?:{words('adverb')} ){{0,2}})")
+_IMPERATIVE = lazy_words("imperative")
 #: what follows an imperative that really is one ("search and rescue volunteer" is a noun phrase)
 _OBJECT_AFTER = re.compile(r" (?!and\b|&)\S")
 #: what the assistant does: every imperative, plus the infinitives of verb-last languages
-_ACTION = re.compile(words("action"))
+_ACTION = lazy_words("action")
 _SAYS = Near.of("cond", "says", ordered=True)
-_EVERY = re.compile(words("every"))
-_SUBJECT = re.compile(words("subject"))
-_ADDRESSED = re.compile(rf"{words('you_must')}|\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b")
+_EVERY = lazy_words("every")
+_SUBJECT = lazy_words("subject")
+_ADDRESSED = Lazy(lambda: rf"{words('you_must')}|\b(?:wants?|expects?|would like|asks?|told|tells?) you to\b")
 
 
 def _act(text: str, start: int, end: int) -> re.Match[str] | None:
@@ -98,8 +98,8 @@ def value_is_order(value: str) -> bool:
     return _ordered(folded) or _LABELLED_RULE.search(folded) is not None or len(folded.split()) > MAX_FACT_WORDS
 
 
-_RULES = re.compile(words("rules"))
-_OFF = re.compile(rf"^{words('off')}[.!]?$")
+_RULES = lazy_words("rules")
+_OFF = Lazy(lambda: rf"^{words('off')}[.!]?$")
 
 
 def key_words(key: str) -> str:

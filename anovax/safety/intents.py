@@ -11,9 +11,7 @@ match of the first (``lexicon.Near``), so a scan is linear in the text.
 
 from __future__ import annotations
 
-import re
-
-from anovax.safety.lexicon import PHRASE_CHAR, Near, words
+from anovax.safety.lexicon import PHRASE_CHAR, Lazy, Near, lazy_words, words
 
 #: a short reach inside a clause, for loose words like "alles" / "tout"
 _NEAR = PHRASE_CHAR + "{0,20}?"
@@ -23,17 +21,17 @@ _ARTICLE = (
     r"|dit|deze)\b)"
 )
 
-# compiled at import, not on first use: no check may pay for it (50 ms a plan)
-_FROM_NOW_ON = re.compile(words("from_now_on"))
-_UNASKED = re.compile(words("unasked"))
+# compiled on first use (lexicon.Lazy): a start-up does not pay for 25 languages
+_FROM_NOW_ON = lazy_words("from_now_on")
+_UNASKED = lazy_words("unasked")
 #: turning the rules off, in so many words: text that tries to reprogram its reader
 _RULES_OFF = (Near.of("ignore", "rules", ordered=True), Near.of("rules", "rules_off", ordered=True))
 #: ... and letting a stranger in: installing a remote-control tool ("installiere TeamViewer")
 _HARM_PAIRS = (
     Near.of("destroy", "all_data"), Near.of("disable", "security"), Near.of("steal", "creds"), Near.of("fetch", "remote"),
 )
-_HARM_WORDS = re.compile(
-    "|".join(
+_HARM_WORDS = Lazy(
+    lambda: "|".join(
         (
             words("destroy") + " " + words("everything") + _ARTICLE + r"(?!\w)",
             words("everything") + _NEAR + words("destroy"),
@@ -44,7 +42,7 @@ _HARM_WORDS = re.compile(
     )
 )
 _SHELL = Near.of("shell", "run")
-_RESEARCH = re.compile(words("research"))
+_RESEARCH = lazy_words("research")
 
 
 def injection(folded: str) -> bool:

@@ -17,9 +17,10 @@ without spaces (Chinese, Japanese), where a word boundary means nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 from importlib import resources
 
 from anovax.safety.canon import fold
@@ -51,21 +52,61 @@ def clause_around(text: str, start: int, end: int, reach: int, ends: re.Pattern[
     return lo, found.start() if found else min(len(text), end + reach)
 
 
+class Lazy:
+    """A regex compiled on first use. The word lists of 25 languages take ~100 ms to compile: a
+    start-up, or a command whose plan has no goal, fact or reply to read, should not pay for them;
+    the first check that reads one pays once. Two threads may race to compile: both get the same
+    pattern, one of them is kept."""
+
+    __slots__ = ("_source", "_flags", "_compiled")
+
+    def __init__(self, source: Callable[[], str], flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source(), self._flags)
+        return self._compiled
+
+    def search(self, text: str, *span: int) -> re.Match[str] | None:
+        return self.pattern.search(text, *span)
+
+    def match(self, text: str, *span: int) -> re.Match[str] | None:
+        return self.pattern.match(text, *span)
+
+    def fullmatch(self, text: str, *span: int) -> re.Match[str] | None:
+        return self.pattern.fullmatch(text, *span)
+
+    def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text, *span)
+
+    def findall(self, text: str, *span: int) -> list[Any]:
+        return self.pattern.findall(text, *span)
+
+
+def lazy_words(section: str) -> Lazy:
+    """``re.compile(words(section))``, compiled on first use."""
+    return Lazy(lambda: words(section))
+
+
 @dataclass(frozen=True)
 class Near:
     """Two word families in one clause: ``second`` within ``reach`` characters after ``first``
     (its own words included: "schakel de firewall uit" holds its object) or, unless ``ordered``,
     before it (German, Dutch and Japanese put the verb last). Each family is compiled once."""
 
-    first: re.Pattern[str]
-    second: re.Pattern[str]
+    first: re.Pattern[str] | Lazy
+    second: re.Pattern[str] | Lazy
     reach: int = 40
     ordered: bool = False
     ends: re.Pattern[str] = CLAUSE_END
 
     @classmethod
     def of(cls, first: str, second: str, **options: object) -> Near:
-        return cls(re.compile(words(first)), re.compile(words(second)), **options)  # type: ignore[arg-type]
+        return cls(lazy_words(first), lazy_words(second), **options)  # type: ignore[arg-type]
 
     def pairs(self, text: str) -> Iterator[re.Match[str]]:
         """The ``second`` match next to each ``first`` match that has one, in text order."""

@@ -54,8 +54,9 @@ def _words_form(text: str) -> str:
 _LEXICON_WORD = re.compile(r"([^\W\d_]+)(\*?)")
 
 
+@lru_cache(maxsize=1)
 def _vocabulary() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """``(scripts, words, stems)`` the lexicons hold (built once, at import)."""
+    """``(scripts, words, stems)`` the lexicons hold (built once, on the first goal or fact read)."""
     scripts: set[str] = set()
     known: set[str] = set()
     stems: set[str] = set()
@@ -75,14 +76,13 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     return frozenset(scripts), frozenset(known), frozenset(stems)
 
 
-# built at import, not on first use: no check may pay for it
-_SCRIPTS, _KNOWN, _STEMS = _vocabulary()
 
 
 def _known(word: str) -> bool:
-    if word in _KNOWN:
+    _, known, stems = _vocabulary()
+    if word in known:
         return True
-    return any(word[:k] in _STEMS for k in range(_MIN_STEM, len(word)))
+    return any(word[:k] in stems for k in range(_MIN_STEM, len(word)))
 
 
 def _letters(text: str) -> tuple[int, int, bool]:
@@ -93,7 +93,7 @@ def _letters(text: str) -> tuple[int, int, bool]:
         if ch.isalpha():
             total += 1
             script = _script(ch)
-            if script not in _SCRIPTS:
+            if script not in _vocabulary()[0]:
                 foreign += 1
             elif script in _UNSPACED:
                 unspaced = True

@@ -48,6 +48,7 @@ def _wordlist(language: str) -> list[str]:
     return (folder / "wordlist" / f"{language}.txt").read_text(encoding="utf-8").split()
 
 
+@lru_cache(maxsize=1)
 def _build_table() -> dict[str, tuple[int, ...]]:
     """Each list word, with the indexes of the languages whose list holds it."""
     table: dict[str, list[int]] = {}
@@ -57,16 +58,15 @@ def _build_table() -> dict[str, tuple[int, ...]]:
     return {word: tuple(indexes) for word, indexes in table.items()}
 
 
-# built once at import (~20 ms, 16k words), like canon's tables, so no check pays for it
-_TABLE = _build_table()
 
 
 def longest_run(text: str) -> int:
     """The longest run of consecutive words from one language's BIP-39 list in ``text``."""
+    table = _build_table()  # on the first long text (~20 ms, 16k words), not at start-up
     runs: dict[int, int] = {}  # language -> length of the run ending at the current word
     best = 0
     for match in _WORD.finditer(_normal(text)):
-        runs = {index: runs.get(index, 0) + 1 for index in _TABLE.get(match.group(), ())}
+        runs = {index: runs.get(index, 0) + 1 for index in table.get(match.group(), ())}
         if runs:
             best = max(best, *runs.values())
     return best

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from anovax.safety import keys
 from anovax.safety.canon import fold, unspell
-from anovax.safety.lexicon import clause_around, table, words
+from anovax.safety.lexicon import Lazy, clause_around, lazy_words, table, words
 from anovax.safety.scan import Issue, mentioned_chords
 from anovax.safety.verdict import Rule
 
@@ -78,14 +78,14 @@ _TOKEN = re.compile(r"n't|n'|'s|\w+")
 _PHRASE_OR_COLON = re.compile(r"[!?;,:\n]|\.(?!\w)")
 
 
-#: the word families the lures read, compiled at import (~20 ms), not on a first reply
+#: the word families the lures read, compiled on first use (lexicon.Lazy)
 _PATTERNS = {
-    section: re.compile(words(section))
+    section: lazy_words(section)
     for section in ("run", "disable", "call", "tell", "fetch", "shell", "security", "secret", "remote", "search")
 }
 
 
-def _pattern(section: str) -> re.Pattern[str]:
+def _pattern(section: str) -> Lazy:
     return _PATTERNS[section]
 
 
