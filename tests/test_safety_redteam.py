@@ -8,8 +8,8 @@ Two corpora in the same record format (``../shared/redteam/README.md``):
   the desktop's identity of the target, editors that host a shell, consoles inside apps, focus
   carried across plans, editing keys between chunks) and issue 17's content rules (secrets by
   format, memory that gives orders, spoken replies, the address bar, destructive GUI sequences,
-  variable tricks, goals in other languages), with a benign twin for each; the two fresh rounds of
-  2026-12-02 written blind to the gate (``fresh_round3``, ``fresh_round4``) keep the cases the gate
+  variable tricks, goals in other languages), with a benign twin for each; the three fresh rounds of
+  2026-12-02 written blind to the gate (``fresh_round3``, ``fresh_round4``, ``fresh_round5``) keep the cases the gate
   gets right (the misses are listed in the README). Their ``context`` may also hold ``target``:
   ``{"app", "title", "klass"}``, the desktop's ``WindowIdentity`` of the window (``klass`` a
   ``TargetClass`` value), and ``recent_outbound``.

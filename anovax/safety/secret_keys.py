@@ -77,11 +77,21 @@ def _token_key(value: str) -> bool:
 
 #: a standalone 3-8 digit number (not part of a time, a date or a decimal)
 _CODE_NUMBER = re.compile(r"(?<![\d:./-])\d{3,8}(?![\d:./-]|\s*(?:am|pm|h|uhr)\b)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR_BEFORE = re.compile(r"\b(?:in|since|from|built|year|seit|im jahr|baujahr|depuis|en|desde|dal|nel|em|desde|sinds|in het jaar) $")
+#: the same code keyed in digit by digit: "7-3-9-1", "7 3 9 1"
+_KEYED_CODE = re.compile(r"(?<![\d:./-])\d(?:[ -]\d){2,7}(?![\d:./-])")
 
 
 def _code_in_note(folded: str) -> bool:
     """A short note holding a standalone number: "disarm with 0815", "use 4711 at the side door"."""
-    return len(folded.split()) <= 8 and _CODE_NUMBER.search(folded) is not None
+    if len(folded.split()) > 12:
+        return False
+    if _KEYED_CODE.search(folded):
+        return True
+    # "renovated in 2019": a year after "in", "since", "seit"... is a date, not the code
+    return any(not (_YEAR.fullmatch(number.group()) and _YEAR_BEFORE.search(folded[: number.start()]))
+               for number in _CODE_NUMBER.finditer(folded))
 
 
 def _pin(folded: str) -> bool:

@@ -74,6 +74,8 @@ _PROGRAM_FILE = re.compile(r"(?<![\w-])[\w-]{1,64}\.(?:exe|msi|ps1|bat|cmd|vbs|j
 #: dates look like phone numbers to _PHONE: 12.05.2026, 2026-12-02
 _DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
 _TOKEN = re.compile(r"n't|n'|'s|\w+")
+#: "and" in the lexicon's languages: what follows it is a clause of its own
+_AND = frozenset("and und et y e en ed och og ve és".split())
 #: the words a verb is judged by end at a comma or a colon too ("How to fix: disable ...")
 _PHRASE_OR_COLON = re.compile(r"[!?;,:\n]|\.(?!\w)")
 
@@ -170,8 +172,11 @@ def _not_advice(text: str, verb: re.Match[str]) -> bool:
 def _quotes_a_search(before: str, last: list[str]) -> bool:
     """"Searching the web for how to turn off the firewall", "Searching YouTube for run
     powershell scripts": the reply repeats what the user asked to look up."""
-    if any(token in _tokens("how") for token in last):
-        return True
+    # "how to disable", "how do I call": a how-word shortly before the verb, unless an "and" starts
+    # a new clause after it ("como administrador e execute ...": "as administrator and run ...")
+    for position, token in enumerate(last):
+        if token in _tokens("how") and not _AND.intersection(last[position + 1:]):
+            return True
     return any(token in _tokens("for") for token in last) and _pattern("search").search(before) is not None
 
 

@@ -108,6 +108,9 @@ class StoredSecret:
 
     key: str
     skeleton: str
+    #: the secret's digits when it is a number (a PIN, a door code); the skeleton reads 0 and 1 as
+    #: letters, a number said aloud keeps them digits
+    digits: str = ""
 
 
 @lru_cache(maxsize=64)
@@ -122,7 +125,8 @@ def stored_secrets(memory: tuple[tuple[str, str], ...]) -> tuple[StoredSecret, .
         for text in (finding.value if finding else "", value):
             shape = skeleton(text)
             if len(shape) >= MIN_SECRET and shape not in found:
-                found[shape] = StoredSecret(key, shape)
+                number = re.sub(r"[\s.-]", "", plain(text))
+                found[shape] = StoredSecret(key, shape, number if number.isdigit() else "")
     return tuple(found.values())
 
 
@@ -174,8 +178,39 @@ class Leak:
     index: int | None
 
 
+#: a number as it is said or written: digits apart by at most one space, dot or dash ("2 5 8 0",
+#: "7-3-9-1"), read as one run of digits
+_DIGIT_RUN = re.compile(r"\d(?:[ .-]?\d)*")
+#: how many runs in a row a short numeric secret may be cut into ("48" + "27", across steps or commands)
+_MAX_NUMBER_PIECES = 3
+
+
+def _digit_runs(texts: list[str]) -> list[str]:
+    return [re.sub(r"\D", "", run) for text in texts for run in _DIGIT_RUN.findall(plain(text))]
+
+
+def _number_leaks(needle: str, runs: list[str]) -> bool:
+    """A code or PIN said as a number of its own, digit by digit, or in pieces that follow one
+    another ("The first half is 48." "The second half is 27."); inside a longer number it is not
+    the secret ("call 0301 482199")."""
+    for start in range(len(runs)):
+        joined = ""
+        for run in runs[start : start + _MAX_NUMBER_PIECES]:
+            joined += run
+            if joined == needle:
+                return True
+            if len(joined) >= len(needle):
+                break
+    return False
+
+
 def find_leak(secrets: Iterable[StoredSecret], texts: list[str]) -> Leak | None:
     """The first stored secret that ``texts`` (everything the plan sends out) carries."""
+    runs = _digit_runs(texts)
+    for item in secrets:
+        for needle in (item.digits, item.digits[::-1]):
+            if 3 <= len(needle) <= 8 and _number_leaks(needle, runs):
+                return Leak(item.key, None)
     shapes = [skeleton(text) for text in texts]
     forward = "".join(shapes)
     backward = "".join(reversed(shapes))

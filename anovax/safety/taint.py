@@ -21,11 +21,12 @@ import re
 from dataclasses import dataclass
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, prose, stored
+from anovax.safety import apps, keys, leaks, prose, stored, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold, forbidden, plain
 from anovax.safety.context import Context
 from anovax.safety.decode import decoded_blobs
+from anovax.safety.focus import decode_for_scan
 from anovax.safety.memory import FactKind, assess, reveal_tags
 from anovax.safety.scan import command_hit, mentioned_chords, model_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -113,6 +114,8 @@ def _leaked_secret(plan: Plan, ctx: Context) -> Verdict | None:
     outbound = stored.outbound(plan, ctx.registry)
     typed = [(index, value) for index, step in enumerate(plan.steps)
              for sink, value in ctx.registry[step.tool].texts(step.params) if sink not in stored.OUTBOUND]
+    # an address typed anywhere leaves the machine when it is opened: matched loosely too
+    outbound += [(index, text) for index, text in typed if web.is_urlish(text)]
     secrets_ = stored.stored_secrets(ctx.memory)
     texts = [text for _, text in outbound]
     leak = stored.find_leak(secrets_, texts)
@@ -178,11 +181,27 @@ def _transcript(plan: Plan, ctx: Context) -> Verdict | None:
     return None
 
 
+def _typed_password_sent(plan: Plan, ctx: Context) -> Verdict | None:
+    """A password typed earlier in this session (into a login form: the line the gate carries)
+    searched or said now: what was typed into a field was the user's business, sending it out is
+    not."""
+    typed = [token for token in re.split(r"[\s<>]+", decode_for_scan(ctx.session_tail)) if leaks.looks_like_password(token)]
+    if not typed:
+        return None
+    shapes = [stored.skeleton(token) for token in typed]
+    for index, text in stored.outbound(plan, ctx.registry):
+        sent = stored.skeleton(text)
+        if any(len(shape) >= stored.MIN_SECRET and shape in sent for shape in shapes):
+            return Verdict.refuse(Rule.SECRET, _SECRET_REASON, step=index, detail="a password typed earlier, sent out")
+    return None
+
+
 def check(plan: Plan, ctx: Context) -> Verdict | None:
     actions = _actions(plan, ctx)
     return (
         _poisoned_memory(plan, ctx, actions)
         or _leaked_secret(plan, ctx)
+        or _typed_password_sent(plan, ctx)
         or _observation(plan, ctx, actions)
         or _transcript(plan, ctx)
     )
