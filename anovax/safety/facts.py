@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 
 from anovax.safety.canon import fold
-from anovax.safety.lexicon import PHRASE_END, Lazy, Near, clause_around, lazy_words, table, words
+from anovax.safety.lexicon import PHRASE_END, Lazy, Near, clause_around, data, lazy_words, table, words
 
 #: a fact is a phrase, not a page: an address or a list of allergies fits; 40 words of prose is
 #: a message to whoever reads the memory (the longest benign value in the red-team corpora has 8 words)
@@ -34,7 +34,7 @@ MAX_FACT_WORDS = 40
 _KEY_SPLIT = re.compile(r"[^\w]+|_|(?<=[a-z])(?=[A-Z])")
 
 
-@lru_cache(maxsize=1)
+@data
 def _rule_keys() -> frozenset[str]:
     # whole words of the key, so "rules" counts but "ruler" and "order_id" do not
     return frozenset(fold(entry) for sections in table().values() for entry in sections.get("key", ()))

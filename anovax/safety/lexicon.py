@@ -16,17 +16,19 @@ without spaces (Chinese, Japanese), where a word boundary means nothing.
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 from importlib import resources
+from typing import Any, TypeVar
 
 from anovax.safety.canon import fold
 
 #: the way umlauts are typed on a keyboard without them; fold would read "ö" as "o", not "oe"
 _TRANSLITERATE = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+T = TypeVar("T")
 _FILE = re.compile(r"^lexicon_([a-z]{2,3})\.txt$")
 _HEADER = re.compile(r"^\[([a-z_]+)\]$")
 #: at most five words between the parts of a split verb ("gib den Code ein", "schalten Sie den
@@ -50,6 +52,27 @@ def clause_around(text: str, start: int, end: int, reach: int, ends: re.Pattern[
         lo = mark.end()
     found = ends.search(text, end, min(len(text), end + reach))
     return lo, found.start() if found else min(len(text), end + reach)
+
+
+def data(build: Callable[..., T]) -> Callable[..., T]:
+    """Cache a table built from data files (the word lists, their vocabulary, the BIP-39 lists):
+    built once per argument, for the life of the process. Unlike ``lru_cache`` it offers no
+    ``cache_clear``: these are data, not results of scanning a text, and a "cold" measurement of
+    a check (``tests/adversarial.py``) should not rebuild them."""
+    built: dict[tuple[Any, ...], T] = {}
+    lock = threading.Lock()
+
+    @functools.wraps(build)
+    def get(*args: Any) -> T:
+        try:
+            return built[args]
+        except KeyError:
+            with lock:
+                if args not in built:
+                    built[args] = build(*args)
+                return built[args]
+
+    return get
 
 
 class Lazy:
@@ -193,7 +216,7 @@ def _parse(text: str) -> dict[str, list[str]]:
     return sections
 
 
-@lru_cache(maxsize=1)
+@data
 def table() -> dict[str, dict[str, list[str]]]:
     """Every language's sections, read once: ``{lang: {section: [entries]}}``. The languages are
     the ``lexicon_<code>.txt`` files present: adding one is the whole change."""
@@ -205,7 +228,7 @@ def table() -> dict[str, dict[str, list[str]]]:
     return found
 
 
-@lru_cache(maxsize=None)
+@data
 def words(section: str) -> str:
     """One non-capturing alternation of ``section``'s entries over all languages, longest first
     (so "turn off" wins over "turn"); raises KeyError for a section no language has."""

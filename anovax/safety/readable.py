@@ -25,7 +25,7 @@ import unicodedata
 from functools import lru_cache
 
 from anovax.safety.canon import plain
-from anovax.safety.lexicon import table
+from anovax.safety.lexicon import data, table
 
 #: a third of the letters in a script no lexicon covers is more than a quoted name
 _FOREIGN_SHARE = 3
@@ -54,7 +54,7 @@ def _words_form(text: str) -> str:
 _LEXICON_WORD = re.compile(r"([^\W\d_]+)(\*?)")
 
 
-@lru_cache(maxsize=1)
+@data
 def _vocabulary() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """``(scripts, words, stems)`` the lexicons hold (built once, on the first goal or fact read)."""
     scripts: set[str] = set()

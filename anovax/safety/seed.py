@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from anovax.safety.canon import plain
+from anovax.safety.lexicon import data
 
 #: the shortest standard phrase (128 bits of entropy)
 MIN_WORDS = 12
@@ -48,7 +49,7 @@ def _wordlist(language: str) -> list[str]:
     return (folder / "wordlist" / f"{language}.txt").read_text(encoding="utf-8").split()
 
 
-@lru_cache(maxsize=1)
+@data
 def _build_table() -> dict[str, tuple[int, ...]]:
     """Each list word, with the indexes of the languages whose list holds it."""
     table: dict[str, list[int]] = {}

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from anovax.safety import keys
 from anovax.safety.canon import fold, unspell
-from anovax.safety.lexicon import Lazy, clause_around, lazy_words, table, words
+from anovax.safety.lexicon import Lazy, clause_around, data, lazy_words, table, words
 from anovax.safety.scan import Issue, mentioned_chords
 from anovax.safety.verdict import Rule
 
@@ -150,7 +150,7 @@ _LURES = (
 )
 
 
-@lru_cache(maxsize=None)
+@data
 def _tokens(section: str) -> frozenset[str]:
     return frozenset(fold(e) for sections in table().values() for e in sections.get(section, ()))
 
