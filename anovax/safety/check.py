@@ -1,7 +1,7 @@
 """safety_check: the one gate every plan passes before anything touches the keyboard.
 
 Order (CWE-180): trusted counters -> strict parse -> shape and limits -> forbidden
-characters -> per-step content -> sequences and focus -> split commands -> memory -> taint.
+characters -> memory -> per-step content -> sequences and focus -> split commands -> taint.
 Each stage returns a refusal, a confirm or None; the first refusal wins, and a confirm only
 stands when every later stage passes too (a question is never asked about a plan that would
 be refused anyway). Nothing here raises: any
@@ -77,10 +77,12 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
         lambda: shape.check_steps(plan, ctx),
         lambda: shape.check_sizes(plan),
         lambda: shape.check_characters(plan, ctx),
+        # what is to be stored first: a reply that repeats a refused fact ("I'll remember your
+        # wifi password is ...") is refused for the fact, and the user hears why
+        lambda: memory.check_remember(plan),
         lambda: content.check_steps(plan, ctx),
         lambda: sequence.check(plan, ctx),
         lambda: stream.check(plan, ctx),
-        lambda: memory.check_remember(plan),
         lambda: taint.check(plan, ctx),
     )
     held: Verdict | None = None
