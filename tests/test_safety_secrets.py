@@ -275,3 +275,11 @@ def test_a_secret_split_across_commands_is_seen_with_recent_outbound() -> None:
 def test_the_skeleton_folds_lookalikes_case_and_separators() -> None:
     assert skeleton("Ѕоnnеn-B.L.U.M.E 7") == skeleton("sonnenblume7") == "sonnenblume7"
     assert skeleton("P1NG") == skeleton("plng") == skeleton("PiNG")
+
+
+def test_a_reply_that_repeats_a_refused_fact_is_refused_for_the_fact() -> None:
+    from anovax.safety import safety_check
+
+    verdict = safety_check({"steps": [], "final_response": "I'll remember that your wifi password is Sommer2024!",
+                            "remember": {"wifi_password": "Sommer2024!"}}, "remember my wifi password is Sommer2024!")
+    assert verdict.rule == "secret" and "store" in (verdict.reason or "")
