@@ -39,7 +39,7 @@ _PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ().-]{5,22}\d(?!\w)|\b(?:1-?)?0?8[0-
 #: digits said as words ("one eight hundred ...", "null acht null null"): read as digits before a
 #: phone number is looked for, so a number spelled out for the listener is still a number
 _DIGIT_WORDS = {
-    **dict.fromkeys(("zero", "oh", "null", "zero", "cero", "nul"), "0"),
+    **dict.fromkeys(("zero", "oh", "null", "cero", "nul"), "0"),
     **dict.fromkeys(("one", "eins", "un", "uno", "een"), "1"), **dict.fromkeys(("two", "zwei", "deux", "dos", "due", "twee"), "2"),
     **dict.fromkeys(("three", "drei", "trois", "tres", "tre", "drie"), "3"),
     **dict.fromkeys(("four", "vier", "quatre", "cuatro", "quattro"), "4"),

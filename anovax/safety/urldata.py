@@ -37,6 +37,7 @@ _VOUCHED_DOMAINS = frozenset(
     ecosia.org startpage.com search.brave.com qwant.com github.com stackoverflow.com imdb.com
     vimeo.com twitch.tv spotify.com""".split()
 )
+_ALNUM_ONLY = re.compile(r"[\W_]+")
 _HOST = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?([^/?#:\s]+)", re.I)
 #: encoded data, not words: a long run with no space (an 11-character video id is fine)
 _BLOB = re.compile(r"[A-Za-z0-9+/=_%-]{32,}")
@@ -46,6 +47,13 @@ _PHONE = re.compile(r"\+?\d[\d ()./-]{6,}\d")
 
 def _pairs(address: str) -> list[tuple[str, str]]:
     return [(name, unquote_plus(value)) for name, value in _PAIRS.findall(plain(address)[:4000]) if value]
+
+
+def _said(values: list[str], said: str) -> bool:
+    """Every value is in what the user said, compared on letters and digits only (a spoken
+    "dQw4w9WgXcQ" matches the typed one)."""
+    heard = _ALNUM_ONLY.sub("", plain(said).casefold())
+    return bool(heard) and all(_ALNUM_ONLY.sub("", plain(value).casefold()) in heard for value in values)
 
 
 def vouched_host(address: str) -> bool:
@@ -67,16 +75,16 @@ def problem(address: str, said: str, memory: Iterable[str], typed_before: str) -
     pairs = _pairs(address)
     if not pairs:
         return None
-    if secret_issue(" ".join(value for _, value in pairs)):
+    values = [value for _, value in pairs]
+    joined = " ".join(values)
+    if secret_issue(joined):
         return "a secret in a web address"  # never, even when the user dictated it
-    if web.data_was_said(address, said):
+    if _said(values, said):
         return None  # values the user dictated ("blog.example/?p=123") are theirs to send
     if any(_SECRET_PARAMS.fullmatch(name) for name, _ in pairs):
         return "a secret in a web address"
     if not vouched_host(address):
         return "data in a web address"
-    values = [value for _, value in pairs]
-    joined = " ".join(values)
     if any(_BLOB.search(value) for value in values):
         return "encoded data in a web address"
     if len(joined) > MAX_QUERY_DATA:

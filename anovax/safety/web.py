@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 
-from urllib.parse import unquote
-
 from anovax.safety.canon import plain
 
 _WHATWG_REMOVED = str.maketrans("", "", "\t\n\r")
@@ -108,18 +106,6 @@ def carries_data(query: str) -> bool:
     """True when a search query holds a URL with a query string (data sent to a third party)."""
     text = plain(query)
     return bool(_URL_WITH_QUERY.search(text) or _URL_USERINFO.search(text))
-
-
-_QUERY_VALUES = re.compile(r"[?&][^=&#\s?]{0,64}=([^&#\s]*)")  # a bounded name: linear on "????"
-_ALNUM_ONLY = re.compile(r"[\W_]+")
-
-
-def data_was_said(address: str, said: str) -> bool:
-    """Every value in the address's query string is in what the user said (compared on letters
-    and digits only, so a spoken "dQw4w9WgXcQ" matches the typed one): the user's own data."""
-    heard = _ALNUM_ONLY.sub("", plain(said).casefold())
-    values = [_ALNUM_ONLY.sub("", plain(unquote(v)).casefold()) for v in _QUERY_VALUES.findall(plain(address))]
-    return bool(heard) and bool(values) and all(v in heard for v in values) and not _URL_USERINFO.search(plain(address))
 
 
 def is_urlish(text: str) -> bool:
