@@ -148,6 +148,16 @@ class ToolSpec:
     locks: tuple[str, ...] = ()
     #: an example step for the prompt, as "tool {json params}"
     example: str = ""
+    #: how the offline planner hears a request for this tool: hassil templates in grammar.yaml's
+    #: syntax (its expansion rules and lists work here) whose wildcard {slots} are named after
+    #: this tool's text params. The grammar adds one intent per tool named after it, so a tool's
+    #: words live here and nowhere else. Empty: only the online planner (or an intent of
+    #: grammar.yaml with its own handler) plans it.
+    phrases: tuple[str, ...] = ()
+    #: what the offline planner says when it plans this tool from a phrase ("{param}" is filled in)
+    offline_say: str = ""
+    #: the heading "what can I say" lists this tool's example phrases under
+    ability: str = ""
 
     def __post_init__(self) -> None:
         unknown = set(self.locks) - set(LOCK_ORDER)
@@ -157,6 +167,8 @@ class ToolSpec:
         object.__setattr__(self, "locks", ordered)
         if not (isinstance(self.agent, type) and issubclass(self.agent, ChildAgent)):
             raise TypeError(f"tool {self.name}: agent must be a ChildAgent subclass, not {self.agent!r}")
+        if self.phrases and not self.ability:
+            raise ValueError(f"tool {self.name}: phrases need an ability to be listed under")
 
     @property
     def param_names(self) -> frozenset[str]:
@@ -252,6 +264,10 @@ class ToolRegistry:
     def with_effect(self, *effects: Effect) -> frozenset[str]:
         """The names of the tools whose effect is one of ``effects``."""
         return frozenset(s.name for s in self.specs if s.effect in effects)
+
+    def with_phrases(self) -> tuple[ToolSpec, ...]:
+        """The tools the offline grammar hears directly (an intent each, named after the tool)."""
+        return tuple(s for s in self.specs if s.phrases)
 
     def prompt_section(self) -> str:
         """The tool list the planner prompt shows the model."""

@@ -169,3 +169,27 @@ def test_a_new_tool_and_its_agent_class_dispatch_with_nothing_else_edited():
     assert outcome.ok and outcome.spoken == "HI!"
     orch.close()
     bus.close()
+
+
+def test_a_tools_phrases_become_an_offline_intent_with_its_own_handler():
+    """A tool declared with phrases is heard by the offline grammar with no other edit: the
+    intent is named after the tool and its text params are read from slots of the same name."""
+    from hassil import Intents, recognize_all
+
+    from anovax.planner.grammar import grammar_data, matches
+
+    spec = ToolSpec(
+        name="water_plant",
+        description="Water a named plant.",
+        params=(text("plant", "which plant", 40),),
+        agent=InfoAgent,
+        phrases=("water [the] {plant} [please]", "give [the] {plant} some water"),
+        offline_say="Watering the {plant}.",
+        ability="Plants",
+    )
+    intents = Intents.from_dict(grammar_data(TOOLS.with_tools(spec)))
+    found = [name for name, _ in matches("give the fern some water", intents)]
+    assert found and found[0] == "water_plant"
+    assert not any(r.intent.name == "water_plant" for r in recognize_all("open notepad", intents))
+    with pytest.raises(ValueError):
+        ToolSpec(name="x", description="x", agent=InfoAgent, phrases=("x",))  # no ability to list it under

@@ -1,7 +1,9 @@
 """The command grammar: load ``grammar.yaml``, rank hassil's matches, read a slot back out.
 
-The sentence templates live in ``grammar.yaml``; the lists of known apps and hotkeys are added
-here from ``lexicon.py``, so every alias lives in exactly one place.
+The sentence templates live in ``grammar.yaml``, except a tool's own phrases, which its
+declaration in ``anovax.tools`` carries (``ToolSpec.phrases``) and which are added here as an
+intent named after the tool. The lists of known apps and hotkeys are added from ``lexicon.py``,
+so every alias lives in exactly one place.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from hassil import Intents, recognize_all
 
 from anovax.planner import lexicon as lx
 from anovax.planner.text import EDGE_PUNCT, WORDS, alnum
+from anovax.tools import TOOLS
 
 #: tie-break between equally good grammar matches (lower wins; an intent not listed counts 50)
 PRIORITY = {"hotkey": 0, "time_and_date": 1, "time": 2, "date": 3, "screenshot": 4, "joke": 5,
@@ -27,7 +30,12 @@ _OPENERS = "\"'“‘("
 
 @lru_cache(maxsize=1)
 def load_grammar() -> Intents:
-    """Parse grammar.yaml once per process and add the lists built from lexicon.py."""
+    """Parse grammar.yaml once per process, with the lists built from lexicon.py and the tools' phrases."""
+    return Intents.from_dict(grammar_data(TOOLS))
+
+
+def grammar_data(tools: Any) -> dict[str, Any]:
+    """grammar.yaml as a dict, with the lexicon's lists and an intent for each of ``tools``'s phrases."""
     text = resources.files("anovax.planner").joinpath("grammar.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     lists = data.setdefault("lists", {})
@@ -36,7 +44,22 @@ def load_grammar() -> Intents:
     lists["weekday"] = {
         "values": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "the weekend"]
     }
-    return Intents.from_dict(data)
+    _add_tool_phrases(data, tools)
+    return data
+
+
+def _add_tool_phrases(data: dict[str, Any], tools: Any) -> None:
+    """Add an intent for each tool that declares phrases; a text param not yet a list becomes a
+    wildcard list of the same name."""
+    lists = data.setdefault("lists", {})
+    intents = data.setdefault("intents", {})
+    for spec in tools.with_phrases():
+        if spec.name in intents:
+            raise ValueError(f"grammar.yaml and tool {spec.name} both define intent {spec.name}")
+        for p in spec.params:
+            if p.type == "string":
+                lists.setdefault(p.name, {"wildcard": True})
+        intents[spec.name] = {"data": [{"sentences": list(spec.phrases)}]}
 
 
 def matches(clause: str, intents: Intents) -> list[tuple[str, Any]]:

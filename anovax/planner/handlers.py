@@ -21,6 +21,7 @@ from anovax.planner.keyboard import key_press, key_say, typing, wait_seconds
 from anovax.planner.media import media, youtube
 from anovax.planner.pieces import Piece, RequestState, web
 from anovax.planner.text import lower_words, query
+from anovax.tools import TOOLS
 
 #: (clause, hassil result, request state) -> a Piece, or None to reject the match
 Handler = Callable[[str, Any, RequestState], Piece | None]
@@ -139,6 +140,24 @@ def _joke(clause: str, r: Any, state: RequestState) -> Piece:
     return state.jokes.tell()
 
 
+def _declared(tool: str) -> Handler:
+    """A tool heard through its own phrases: each text param from the slot of the same name
+    (a handler below replaces this where the words need reading, e.g. a duration)."""
+    spec = TOOLS[tool]
+
+    def handle(clause: str, r: Any, state: RequestState) -> Piece | None:
+        params: dict[str, Any] = {}
+        for p in spec.params:
+            value = query(slot(r, p.name, clause)) if p.type == "string" else None
+            if not value or p.problem(value):
+                return None
+            params[p.name] = value
+        kind = "info" if spec.read_only else "act"
+        return Piece(kind, spec.offline_say.format(**params), [Step(tool, params)])
+
+    return handle
+
+
 HANDLERS: dict[str, Handler] = {
     **{intent: _fixed(*answer) for intent, answer in _FIXED.items()},
     "time_in_place": _time_in_place,
@@ -154,3 +173,6 @@ HANDLERS: dict[str, Handler] = {
     "play": _play,
     "joke": _joke,
 }
+# tools heard through their own phrases; an entry above (a handler that reads the words) wins
+for _spec in TOOLS.with_phrases():
+    HANDLERS.setdefault(_spec.name, _declared(_spec.name))
