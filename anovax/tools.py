@@ -32,7 +32,7 @@ TOOLS = ToolRegistry(
         ),
         ToolSpec(
             name="type_text",
-            description="Type text into the window that has focus (the app opened last).",
+            description="Type text into the window that has focus (the app opened last), dictation words applied.",
             params=(text("text", "the exact text to type", 2000, Sink.TYPED),),
             carries_content=True,
             effect=Effect.DESKTOP,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from anovax.plan import Step
@@ -16,10 +17,11 @@ from anovax.planner import lexicon as lx
 from anovax.planner import topics
 from anovax.planner.apps import open_app, open_spoken
 from anovax.planner.cues import about_me, search_instead, unsearchable
-from anovax.planner.grammar import slot
+from anovax.planner.examples import abilities, listing
+from anovax.planner.grammar import load_grammar, matches, slot
 from anovax.planner.keyboard import key_press, key_say, typing, wait_seconds
 from anovax.planner.media import media, youtube
-from anovax.planner.pieces import Piece, RequestState, web
+from anovax.planner.pieces import Jokes, Piece, RequestState, web
 from anovax.planner.text import lower_words, query
 from anovax.tools import TOOLS
 
@@ -38,7 +40,6 @@ _FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "how_are_you": ("chat", "I'm doing well, thanks for asking!", ()),
     "thanks": ("chat", "You're welcome!", ()),
     "identity": ("chat", "I'm AnovaX, your desktop voice assistant. Even offline, " + lx.CAPABILITIES, ()),
-    "help": ("chat", lx.CAPABILITIES + " Try: open notepad and type hello.", ()),
     "goodbye": ("chat", "Okay.", ()),
 }
 #: verbs that open only apps and sites we know ("go to sleep", "pull up a recipe")
@@ -140,6 +141,26 @@ def _joke(clause: str, r: Any, state: RequestState) -> Piece:
     return state.jokes.tell()
 
 
+def _help(clause: str, r: Any, state: RequestState) -> Piece:
+    return Piece("chat", help_text())
+
+
+@lru_cache(maxsize=1)
+def help_text() -> str:
+    """"What can I say": example phrases per ability, sampled from the grammar (once per process)."""
+    return listing(abilities(load_grammar(), heard_as))
+
+
+def heard_as(sentence: str, intent: str) -> bool:
+    """Does the grammar hear ``sentence`` as ``intent``, and does its handler act on it?"""
+    state = RequestState(current_app=None, jokes=Jokes())
+    for name, result in matches(sentence, load_grammar()):
+        piece = HANDLERS[name](sentence, result, state)
+        if piece is not None:
+            return name == intent and piece.kind in ("act", "info", "chat")
+    return False
+
+
 def _declared(tool: str) -> Handler:
     """A tool heard through its own phrases: each text param from the slot of the same name
     (a handler below replaces this where the words need reading, e.g. a duration)."""
@@ -172,6 +193,7 @@ HANDLERS: dict[str, Handler] = {
     "youtube_search": _youtube_search,
     "play": _play,
     "joke": _joke,
+    "help": _help,
 }
 # tools heard through their own phrases; an entry above (a handler that reads the words) wins
 for _spec in TOOLS.with_phrases():
