@@ -82,15 +82,15 @@ def dictate(text: str) -> str:
     bare_open = False  # a bare "quote" is open, waiting for its "unquote"
     i = 0
     while i < len(tokens):
+        noun = i > 0 and low[i - 1] in _DETERMINERS
         escape = _escape_at(low, i)
         if escape:
             said = _command_at(low, i + escape)
-            if said:  # "literal new line": the words themselves, as said
-                out.word(" ".join(tokens[i + escape: i + escape + said]))
+            if said:  # "literal new line": the words themselves, as said ("a literal comma": all of them)
+                out.word(" ".join(tokens[i + (0 if noun else escape): i + escape + said]))
                 i += escape + said
                 converted = True
                 continue
-        noun = i > 0 and low[i - 1] in _DETERMINERS
         said = 0 if noun else _command_at(low, i)
         if said and not _before_of(low, i + said) and not _leads(i, said, low):
             word = _BY_SAID[tuple(low[i: i + said])]
