@@ -197,3 +197,36 @@ def test_a_gemini_plan_with_a_line_break_types_it(tmp_path, fake_gemini):
     last = json.loads(proc.stdout.splitlines()[-1])
     assert last["typed_text"] == "dear sir,\nthank you."
     assert prompt_section() in fake_gemini.requests[0].system_text
+
+
+# --- by voice: the recogniser can hear the dictation words --------------------------------------------
+
+
+def test_the_command_language_model_holds_the_dictation_words():
+    from anovax.voice import corpus
+
+    sentences = set(corpus.command_sentences())
+    assert "type dear sir comma newline thank you period" in sentences  # "new line" is spelt as one word
+    for word in WORDS:
+        assert any(f" {corpus._clean(said)} " in f" {s} " for s in sentences for said in word.said), word
+
+
+@pytest.mark.slow
+def test_the_spoken_done_when_sentence_is_typed_as_marks(planner, tmp_path):
+    """espeak-ng says it, the offline recogniser hears it, the planner types the marks."""
+    import speech_recognition as sr
+    import voicegen
+
+    from anovax.voice.stt import SphinxCommandRecognizer
+
+    if not voicegen.have_espeak():
+        pytest.skip("espeak-ng is not installed (make test installs it)")
+    sphinx = SphinxCommandRecognizer(cache_dir=tmp_path / "stt")
+    heard = []
+    for i, voice in enumerate(voicegen.VOICES):
+        path = tmp_path / f"{i}.wav"
+        voicegen.render(f"type {EXAMPLE}", path, voice=voice)
+        with sr.AudioFile(str(path)) as source:
+            heard.append(sphinx.recognize(sr.Recognizer().record(source)))
+    typed = [steps(planner.plan(h)) for h in heard]
+    assert typed.count([("type_text", {"text": "dear sir,\nthank you."})]) >= len(typed) - 1, heard
