@@ -2,7 +2,9 @@
 
 Out-of-scope topics are declined plainly, information topics and other questions become a web
 search whose reply says the assistant cannot answer offline, media requests a YouTube search,
-and anything else is "unknown". The order is the point: see the comments in ``cues``.
+and anything else is "unknown" (quoted back by the assembler). Text that only looks like a
+question ("tell me the timepe first line": no question word, a mistyped command word) is
+unknown too, never searched. The order is the point: see the comments in ``cues``.
 """
 
 from __future__ import annotations
