@@ -51,6 +51,26 @@ def _fixed(kind: str, say: str, tools: tuple[str, ...]) -> Handler:
     return lambda clause, r, state: Piece(kind, say, [Step(t) for t in tools])
 
 
+def _help(clause: str, r: Any, state: RequestState) -> Piece:
+    return Piece("chat", help_text())
+
+
+@lru_cache(maxsize=1)
+def help_text() -> str:
+    """"What can I say": example phrases per ability, sampled from the grammar (once per process)."""
+    return listing(abilities(load_grammar(), heard_as))
+
+
+def heard_as(sentence: str, intent: str) -> bool:
+    """Does the grammar hear ``sentence`` as ``intent``, and does its handler act on it?"""
+    state = RequestState(current_app=None, jokes=Jokes())
+    for name, result in matches(sentence, load_grammar()):
+        piece = HANDLERS[name](sentence, result, state)
+        if piece is not None:
+            return name == intent and piece.kind not in ("unknown", "decline", "refuse")
+    return False
+
+
 def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
     place = query(slot(r, "place", clause))
     if not place or len(place.split()) > 5:
@@ -141,26 +161,6 @@ def _joke(clause: str, r: Any, state: RequestState) -> Piece:
     return state.jokes.tell()
 
 
-def _help(clause: str, r: Any, state: RequestState) -> Piece:
-    return Piece("chat", help_text())
-
-
-@lru_cache(maxsize=1)
-def help_text() -> str:
-    """"What can I say": example phrases per ability, sampled from the grammar (once per process)."""
-    return listing(abilities(load_grammar(), heard_as))
-
-
-def heard_as(sentence: str, intent: str) -> bool:
-    """Does the grammar hear ``sentence`` as ``intent``, and does its handler act on it?"""
-    state = RequestState(current_app=None, jokes=Jokes())
-    for name, result in matches(sentence, load_grammar()):
-        piece = HANDLERS[name](sentence, result, state)
-        if piece is not None:
-            return name == intent and piece.kind in ("act", "info", "chat")
-    return False
-
-
 def _declared(tool: str) -> Handler:
     """A tool heard through its own phrases: each text param from the slot of the same name
     (a handler below replaces this where the words need reading, e.g. a duration)."""
@@ -181,6 +181,7 @@ def _declared(tool: str) -> Handler:
 
 HANDLERS: dict[str, Handler] = {
     **{intent: _fixed(*answer) for intent, answer in _FIXED.items()},
+    "help": _help,
     "time_in_place": _time_in_place,
     "open_app": _open_app,
     "type_text": _type_text,
@@ -193,7 +194,6 @@ HANDLERS: dict[str, Handler] = {
     "youtube_search": _youtube_search,
     "play": _play,
     "joke": _joke,
-    "help": _help,
 }
 # tools heard through their own phrases; an entry above (a handler that reads the words) wins
 for _spec in TOOLS.with_phrases():
