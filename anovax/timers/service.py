@@ -65,7 +65,7 @@ class TimerService:
             self._timers = {t.timer_id: t for t in restored}
         for timer in sorted(restored, key=lambda t: t.due):
             if timer.due > now:
-                self.bus.emit(EventType.TIMER_SET, TIMER_COMMAND, data={**timer.to_dict(), "restored": True})
+                self.bus.emit(EventType.TIMER_SET, TIMER_COMMAND, data={**_data(timer), "restored": True})
         self.fire_due(late=True)
         if thread:
             self._thread = threading.Thread(target=self._run, name="timers", daemon=True)
@@ -100,7 +100,7 @@ class TimerService:
             self._timers[timer.timer_id] = timer
             self._save()
             self._cond.notify_all()
-        self.bus.emit(EventType.TIMER_SET, command_id, data=timer.to_dict())
+        self.bus.emit(EventType.TIMER_SET, command_id, data=_data(timer))
         return timer
 
     def now(self) -> float:
@@ -130,7 +130,7 @@ class TimerService:
             self._save()
             self._cond.notify_all()
         for timer in chosen:
-            self.bus.emit(EventType.TIMER_CANCELLED, command_id, data=timer.to_dict())
+            self.bus.emit(EventType.TIMER_CANCELLED, command_id, data=_data(timer))
         return chosen
 
     # -- firing ---------------------------------------------------------------------------
@@ -149,7 +149,7 @@ class TimerService:
             message = timer.fired_message(late=late)
             messages.append(message)
             self.bus.emit(EventType.TIMER_FIRED, TIMER_COMMAND,
-                          data={**timer.to_dict(), "message": message, "late": late})
+                          data={**_data(timer), "message": message, "late": late})
         for message in messages:
             self._say(message)
         return due
@@ -174,6 +174,11 @@ class TimerService:
 
     def _save(self) -> None:
         self.store.save(sorted(self._timers.values(), key=lambda t: t.due))
+
+
+def _data(timer: Timer) -> dict[str, object]:
+    """A TIMER_* event's data: the timer, and its name as front ends show it ("tea timer")."""
+    return {**timer.to_dict(), "name": timer.name}
 
 
 def _choose(pending: tuple[Timer, ...], low: str) -> tuple[Timer, ...]:
