@@ -11,14 +11,14 @@ import pytest
 
 from anovax.agents import AgentContext, TimerAgent
 from anovax.desktop.base import CancelToken
-from anovax.errors import PermanentToolError
+from anovax.errors import PermanentToolError, TimerError
 from anovax.events import EventBus, EventType
 from anovax.plan import Step
 from anovax.planner import OfflinePlanner
 from anovax.safety import safety_check
 from anovax.plan import Plan
 from anovax.timers.model import Kind
-from anovax.timers.service import TimerError, TimerService
+from anovax.timers.service import TimerService
 from anovax.timers.when import countdown, parse_clock, parse_duration, parse_when, say_clock, say_duration
 from anovax.tools import TOOLS
 

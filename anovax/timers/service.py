@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from anovax.desktop.base import CancelToken
+from anovax.errors import TimerError
 from anovax.events import EventBus, EventType
 from anovax.timers.model import Kind, Timer, is_generic
 from anovax.timers.store import TimerStore
@@ -33,10 +34,6 @@ MAX_SLEEP_S = 30.0
 MAX_TIMERS = 20
 #: the command id of the events a firing timer causes (it belongs to no command)
 TIMER_COMMAND = "timers"
-
-
-class TimerError(Exception):
-    """A timer request that cannot be done as asked; the message says why, for the user."""
 
 
 class TimerService:
