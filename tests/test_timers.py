@@ -199,6 +199,8 @@ def test_a_timer_fires_when_due_said_and_published_once(tmp_path):
     timers = service(tmp_path, clock, rec)
     timer = timers.add(Kind.TIMER, "timer", seconds=300)
     assert timer.set_message(clock()) == "Timer set for 5 minutes."
+    assert timers.add(Kind.TIMER, "Pasta timer", seconds=60).name == "Pasta timer"  # as a model may write it
+    timers.cancel("pasta")
     clock.now += 299
     assert timers.fire_due() == [] and rec.said == []
     clock.now += 1
@@ -207,7 +209,7 @@ def test_a_timer_fires_when_due_said_and_published_once(tmp_path):
     assert timers.fire_due() == []  # once
     fired = [e for e in rec.bus.recent(0) if e.type is EventType.TIMER_FIRED]
     assert fired[0].data["message"] == "Your 5 minute timer is done." and fired[0].data["late"] is False
-    assert rec.types() == [EventType.TIMER_SET, EventType.TIMER_FIRED]
+    assert rec.types() == [EventType.TIMER_SET, EventType.TIMER_SET, EventType.TIMER_CANCELLED, EventType.TIMER_FIRED]
 
 
 def test_every_change_is_saved_and_a_restart_loses_none(tmp_path):

@@ -14,6 +14,7 @@ delays a timer by at most that much.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 import uuid
@@ -87,6 +88,8 @@ class TimerService:
         if not 0 < due - now <= MAX_SECONDS + 60:
             raise TimerError("A timer or reminder must be due within a week from now.")
         label = " ".join(label.split())[:80]
+        if kind is Kind.TIMER:  # "tea timer" from a model is the tea timer, not the "tea timer timer"
+            label = re.sub(r"\s+(?:timer|countdown)$", "", label, flags=re.I)
         timer = Timer(timer_id=uuid.uuid4().hex[:10], kind=kind, label="" if is_generic(label) else label,
                       due=due, created=now, seconds=seconds if kind is Kind.TIMER else 0.0)
         if kind is Kind.REMINDER and not timer.label:
