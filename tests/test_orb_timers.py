@@ -30,8 +30,8 @@ def test_a_chip_per_pending_timer_soonest_first_counting_down():
     model = OrbModel()
     model.apply_all([timer_set("a", "5 minute timer", T0 + 300), timer_set("b", "tea timer", T0 + 120)])
     snap = model.snapshot(T0 + 0.5)
-    assert [t.label for t in snap.timers] == ["⏱ tea timer 2:00", "⏱ 5 minute timer 5:00"]
-    assert model.snapshot(T0 + 61).timers[0].label == "⏱ tea timer 0:59"
+    assert [t.label for t in snap.timers] == ["◷ tea timer 2:00", "◷ 5 minute timer 5:00"]
+    assert model.snapshot(T0 + 61).timers[0].label == "◷ tea timer 0:59"
     assert model.snapshot(T0 + 500).timers[0].left_s == 0.0  # due, until TIMER_FIRED takes it away
 
 
@@ -77,7 +77,7 @@ def test_a_window_that_opens_late_replays_the_timers_from_the_ring():
 
 def test_a_long_name_is_cut_so_the_chip_keeps_the_orbs_width():
     assert TimerView("a", "remember to take the bread out of the oven reminder", 59).label == \
-        "⏱ remember to take… 0:59"
+        "◷ remember to take… 0:59"
 
 
 # --- through the front door: typed into the orb on Xvfb -------------------------------------------------------
@@ -115,7 +115,7 @@ def test_a_timer_typed_into_the_orb_shows_a_chip_and_its_alert(xorb, tmp_path):
 
         command("set a tea timer for 10 minutes")
         shown = wait_for(lambda: (s := orb.ask("inspect"))["timer_chips"] and s, 30.0, what="a countdown chip")
-        assert shown["timer_chips"][0].startswith("⏱ tea timer 9:5") or shown["timer_chips"][0] == "⏱ tea timer 10:00"
+        assert shown["timer_chips"][0].startswith("◷ tea timer 9:5") or shown["timer_chips"][0] == "◷ tea timer 10:00"
         wait_for(lambda: "Tea timer set for 10 minutes." in orb.ask("inspect")["response"], 30.0, what="the reply")
 
         command("set a timer for 2 seconds")
@@ -123,7 +123,7 @@ def test_a_timer_typed_into_the_orb_shows_a_chip_and_its_alert(xorb, tmp_path):
         assert orb.ask("geometry")["window"][2] == width  # the chips fit the orb's width
         done = wait_for(lambda: (s := orb.ask("inspect"))["response"] == "Your 2 second timer is done." and s, 60.0,
                         what=lambda: f"the alert: {orb.ask('inspect')}")
-        assert [c.split(" 1")[0].split(" 9")[0] for c in done["timer_chips"]] == ["⏱ tea timer"]
+        assert [c.split(" 1")[0].split(" 9")[0] for c in done["timer_chips"]] == ["◷ tea timer"]
         assert "speak" in done["kinds"]  # said through the (simulated) loudspeaker
 
         command("cancel the tea timer")

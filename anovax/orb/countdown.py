@@ -29,9 +29,9 @@ class TimerView:
 
     @property
     def label(self) -> str:
-        """ "⏱ tea timer 4:59" (the name cut to fit the orb's fixed width)."""
+        """ "◷ tea timer 4:59" (the name cut to fit the orb's fixed width)."""
         name = self.name if len(self.name) <= _NAME_CHARS else self.name[:_NAME_CHARS - 1].rstrip() + "…"
-        return f"⏱ {name} {countdown(self.left_s)}"
+        return f"◷ {name} {countdown(self.left_s)}"
 
 
 @dataclass
