@@ -46,7 +46,19 @@ def grammar_data(tools: Any) -> dict[str, Any]:
         "values": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "the weekend"]
     }
     _add_tool_phrases(data, tools)
+    _add_list_examples(data)
     return data
+
+
+def _add_list_examples(data: dict[str, Any]) -> None:
+    """Give each listed intent the ``example`` values of the wildcard lists ("5 minutes" for
+    {span}) where its own metadata names none, for "what can I say" to sample with."""
+    examples = {name: d["example"] for name, d in data["lists"].items() if isinstance(d, dict) and "example" in d}
+    for intent in data["intents"].values():
+        for item in intent.get("data", []):
+            meta = item.get("metadata")
+            if meta and meta.get("ability"):
+                meta["slots"] = {**examples, **(meta.get("slots") or {})}
 
 
 @lru_cache(maxsize=1)
