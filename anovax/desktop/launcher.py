@@ -135,11 +135,10 @@ class Launcher:
         OSError when the browser's program cannot be started at all.
 
         A browser command that stays in the foreground is left running after ``wait_s``."""
-        found = (browser or find_browser)()
-        argv, waits = browser_command(found, url)
-        if argv is None:
+        started = self.start_browser(url, browser)
+        if started is None:
             return None
-        proc = self.start(argv)  # OSError: no such program; the caller says so
+        proc, waits = started
         if not waits:
             return True
         deadline = time.monotonic() + wait_s
@@ -152,6 +151,15 @@ class Launcher:
                 pass
             if cancel.cancelled or time.monotonic() >= deadline:
                 return True  # stopped, or a browser that stays in the foreground: it has the page
+
+    def start_browser(self, url: str, browser: Callable[[], webbrowser.BaseBrowser] | None = None
+                      ) -> tuple[subprocess.Popen[bytes], bool] | None:
+        """Start the browser command for ``url``, and whether its exit code tells success;
+        None when the browser is not a command. OSError when its program cannot start."""
+        argv, waits = browser_command((browser or find_browser)(), url)
+        if argv is None:
+            return None
+        return self.start(argv), waits  # OSError: no such program; the caller says so
 
     def close(self) -> None:
         self.reaper.close()

@@ -35,7 +35,8 @@ from anovax.desktop.linux_target import X11Targeting
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.launcher import Launcher
 from anovax.desktop.typing import is_ascii_typable, keysym_for_char, pyautogui_chord, xdotool_chord
-from anovax.desktop.x11 import NO_WM, X11Focus, wait_for_window
+from anovax.desktop.browser_watch import FrontWindow
+from anovax.desktop.x11 import NO_WM, X11Focus, belongs, wait_for_window
 from anovax.desktop.x11_keymap import RECYCLE_AFTER_S, X11Keymap
 from anovax.errors import PermanentToolError, TransientToolError
 from anovax.target import TargetClass, WindowIdentity
@@ -136,6 +137,35 @@ class LinuxDesktop(RealDesktop):
         self._key_gap_s = key_gap_s(self._targeting.identify(evidence.window))
         log.info("%s has the focus after %.3f s: window %#x %r", name, evidence.seconds, evidence.window,
                  evidence.title)
+
+    # -- the browser's window (browser_watch.py) ---------------------------------------------
+
+    def _window_titles(self) -> dict[int, str] | None:
+        focus = self._focus_conn()
+        if focus is None:
+            return None
+        if not focus.wm_running():  # no window manager: no window ever gets the focus
+            raise PermanentToolError(NO_WM, code="no_window_manager")
+        return {w: info.title for w in focus.client_windows() if (info := focus.describe(w)) is not None}
+
+    def _front_window(self) -> FrontWindow | None:
+        focus = self._focus
+        active = focus.active_window() if focus is not None else None
+        if focus is None or not active or not focus.has_input_focus(active):
+            return None
+        info = focus.describe(active)
+        return FrontWindow(active, info.title) if info is not None else None
+
+    def _is_browser_window(self, front: FrontWindow, proc: subprocess.Popen[bytes] | None) -> bool:
+        info = self._focus.describe(front.window) if self._focus is not None else None
+        if info is None:
+            return False
+        # the browser command's own window (a browser nobody lists, the eval's fake), or a window
+        # the desktop identifies as a browser's (the running instance the command handed the page to)
+        if proc is not None and belongs(info, proc, Path(str(proc.args[0])).name):
+            return True
+        found = self._targeting.identify(front.window)
+        return found is not None and found.klass is TargetClass.BROWSER
 
     def _guarded(self) -> tuple[X11Focus, int] | None:
         if self.focus_guard and self.target_window is not None and self._focus is not None:
