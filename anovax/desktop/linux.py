@@ -18,6 +18,7 @@ Without python-xlib or an X connection, launches are not verified (a short settl
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import shutil
@@ -162,8 +163,10 @@ class LinuxDesktop(RealDesktop):
             return False
         # the browser command's own window (a browser nobody lists, the eval's fake), or a window
         # the desktop identifies as a browser's (the running instance the command handed the page to)
-        if proc is not None and belongs(info, proc, Path(str(proc.args[0])).name):
-            return True
+        if proc is not None:
+            pid = info.pid if info.pid is not None else self._focus.client_pid(front.window)  # Tk sets no pid
+            if belongs(dataclasses.replace(info, pid=pid), proc, Path(str(proc.args[0])).name):
+                return True
         found = self._targeting.identify(front.window)
         return found is not None and found.klass is TargetClass.BROWSER
 
