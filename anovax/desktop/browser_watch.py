@@ -30,6 +30,9 @@ BROWSER_WAIT_S = 10.0
 EXIT_GRACE_S = 1.0
 #: how often the focused window is looked at (a look costs < 1 ms on X11)
 POLL_S = 0.05
+#: a new window's first title is often a placeholder ("Untitled - Chromium"): look this long for the
+#: title it changes to, so the evidence names the page (the window already counts)
+NEW_TITLE_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,9 @@ def wait_for_browser(front: Callable[[], FrontWindow | None], is_browser: Callab
             if key not in judged:
                 judged[key] = is_browser(seen)
             if judged[key]:
-                return BrowserEvidence(seen.window, seen.title, seen.window not in before, clock() - started)
+                if seen.window in before:
+                    return BrowserEvidence(seen.window, seen.title, False, clock() - started)
+                return BrowserEvidence(seen.window, _next_title(front, seen, cancel, clock), True, clock() - started)
         now = clock()
         code = exit_code()
         if code not in (None, 0):
@@ -98,3 +103,16 @@ def wait_for_browser(front: Callable[[], FrontWindow | None], is_browser: Callab
             raise did_not_open(f"no browser window came to the front within {wait_s:g} s")
         if cancel.wait(POLL_S):
             cancel.check()
+
+
+def _next_title(front: Callable[[], FrontWindow | None], first: FrontWindow, cancel: CancelToken,
+                clock: Callable[[], float]) -> str:
+    """The title a new window changes to within NEW_TITLE_S (while it keeps the focus), else its first."""
+    until = clock() + NEW_TITLE_S
+    while clock() < until and not cancel.wait(POLL_S):
+        seen = front()
+        if seen is None or seen.window != first.window:
+            break
+        if seen.title != first.title:
+            return seen.title
+    return first.title

@@ -1,6 +1,7 @@
 """A stand-in browser with a real window: ``browser_window.py TITLES_LOG URL``.
 
-Its window's title is "<URL> - Fake Browser" (what a browser shows while a page loads), so
+Its window's title is "New Tab - Fake Browser", then "<URL> - Fake Browser" (what a browser
+shows while a page loads), so
 AnovaX's window evidence and a test's title check see which address it was given. Once the window
 is on screen, the title is appended to TITLES_LOG: a line there means a window showed it. The
 window stays until it is closed or the process is ended. Used by the eval and by tests as $BROWSER
@@ -20,12 +21,14 @@ def main(argv: list[str]) -> int:
     log, url = Path(argv[0]), argv[1]
     root = tk.Tk(className="FakeBrowser")
     title = url + TITLE_SUFFIX
-    root.title(title)
+    # like a browser: a placeholder first, the address a moment later
+    root.title("New Tab" + TITLE_SUFFIX)
+    root.after(50, lambda: root.title(title))
     root.geometry("420x120")
     tk.Label(root, text=url, wraplength=400).pack(padx=8, pady=8)
 
     def shown() -> None:
-        if not root.winfo_viewable():
+        if not root.winfo_viewable() or root.title() != title:
             root.after(20, shown)
             return
         with log.open("a", encoding="utf-8") as fh:
