@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,26 @@ def test_a_window_that_shows_the_page_is_the_evidence(window_browser, tmp_path):
         assert second.new and second.window != evidence.window and "q=cats" in second.title
     finally:
         desk.close()
+
+
+def test_two_searches_at_once_each_get_their_own_window(window_browser):
+    # "search for cats and play jazz": two parallel steps; each must be proved by its own window
+    desk = LinuxDesktop(env=dict(os.environ))
+    results: dict[str, object] = {}
+
+    def search(query: str) -> None:
+        results[query] = desk.open_url(f"https://example.org/?q={query}", CancelToken())
+
+    try:
+        threads = [threading.Thread(target=search, args=(q,)) for q in ("cats", "jazz")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    finally:
+        desk.close()
+    assert {q: "q=" + q in e.title for q, e in results.items()} == {"cats": True, "jazz": True}, results
+    assert results["cats"].window != results["jazz"].window
 
 
 def test_a_browser_that_shows_no_window_is_a_failure(tmp_path, x_env, monkeypatch):

@@ -107,6 +107,7 @@ class RealDesktop:
         #: starts apps and browsers: own session, output to <state>/launched.log, reaped
         self.launcher = launcher if launcher is not None else Launcher(launched_log(state_dir(settings)))
         self._url_threads: list[threading.Thread] = []
+        self._browser_lock = threading.Lock()
         self._pyautogui: Any = None
         #: the last launch_app the adapter could verify (None: unverified, or none yet)
         self._last_launch: LaunchEvidence | None = None
@@ -229,6 +230,16 @@ class RealDesktop:
         except webbrowser.Error as exc:
             raise PermanentToolError("I couldn't find a web browser on this computer.", code="no_browser") from exc
         name = Path(getattr(browser, "name", "") or "the browser").name
+        # one request at a time: two searches at once would each take the other's window as theirs
+        while not self._browser_lock.acquire(timeout=0.05):
+            cancel.check()
+        try:
+            return self._open_and_watch(url, browser, name, cancel)
+        finally:
+            self._browser_lock.release()
+
+    def _open_and_watch(self, url: str, browser: webbrowser.BaseBrowser, name: str,
+                        cancel: CancelToken) -> BrowserEvidence | None:
         before = self._window_titles()  # before the request: what is new or retitled after it
         # a browser that is a command runs through the launcher: its output goes to the log
         try:
