@@ -14,11 +14,13 @@ a server grab) and ``press_keys`` checks it before each chord; if the focus move
 stop with "Focus moved to <title>." before another key is sent. With no target yet
 (nothing launched by this desktop), keys go to whatever window has the focus, as before.
 Without python-xlib or an X connection, launches are not verified (a short settle wait).
+
+Browser evidence (browser_watch.py): a URL counts as opened once a window that is new or retitled
+since the request has the focus and is a browser's (x11_browser.py).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import shutil
@@ -36,8 +38,8 @@ from anovax.desktop.linux_target import X11Targeting
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.launcher import Launcher
 from anovax.desktop.typing import is_ascii_typable, keysym_for_char, pyautogui_chord, xdotool_chord
-from anovax.desktop.browser_watch import FrontWindow
-from anovax.desktop.x11 import NO_WM, X11Focus, belongs, wait_for_window
+from anovax.desktop.x11 import NO_WM, X11Focus, wait_for_window
+from anovax.desktop.x11_browser import X11BrowserWindows
 from anovax.desktop.x11_keymap import RECYCLE_AFTER_S, X11Keymap
 from anovax.errors import PermanentToolError, TransientToolError
 from anovax.target import TargetClass, WindowIdentity
@@ -56,7 +58,7 @@ XDOTOOL_DELAY_MS = 1
 XDOTOOL_TIMEOUT_S = 10.0
 
 
-class LinuxDesktop(RealDesktop):
+class LinuxDesktop(X11BrowserWindows, RealDesktop):
     """X11 (or XWayland) desktop."""
 
     name = "linux"
@@ -138,37 +140,6 @@ class LinuxDesktop(RealDesktop):
         self._key_gap_s = key_gap_s(self._targeting.identify(evidence.window))
         log.info("%s has the focus after %.3f s: window %#x %r", name, evidence.seconds, evidence.window,
                  evidence.title)
-
-    # -- the browser's window (browser_watch.py) ---------------------------------------------
-
-    def _window_titles(self) -> dict[int, str] | None:
-        focus = self._focus_conn()
-        if focus is None:
-            return None
-        if not focus.wm_running():  # no window manager: no window ever gets the focus
-            raise PermanentToolError(NO_WM, code="no_window_manager")
-        return {w: info.title for w in focus.client_windows() if (info := focus.describe(w)) is not None}
-
-    def _front_window(self) -> FrontWindow | None:
-        focus = self._focus
-        active = focus.active_window() if focus is not None else None
-        if focus is None or not active or not focus.has_input_focus(active):
-            return None
-        info = focus.describe(active)
-        return FrontWindow(active, info.title) if info is not None else None
-
-    def _is_browser_window(self, front: FrontWindow, proc: subprocess.Popen[bytes] | None) -> bool:
-        info = self._focus.describe(front.window) if self._focus is not None else None
-        if info is None:
-            return False
-        # the browser command's own window (a browser nobody lists, the eval's fake), or a window
-        # the desktop identifies as a browser's (the running instance the command handed the page to)
-        if proc is not None:
-            pid = info.pid if info.pid is not None else self._focus.client_pid(front.window)  # Tk sets no pid
-            if belongs(dataclasses.replace(info, pid=pid), proc, Path(str(proc.args[0])).name):
-                return True
-        found = self._targeting.identify(front.window)
-        return found is not None and found.klass is TargetClass.BROWSER
 
     def _guarded(self) -> tuple[X11Focus, int] | None:
         if self.focus_guard and self.target_window is not None and self._focus is not None:
