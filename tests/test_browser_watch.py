@@ -5,8 +5,12 @@ Windows and macOS adapters against their fakes. Real windows: test_browser_x11.p
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 import threading
 import webbrowser
+from pathlib import Path
 
 import pytest
 from test_desktop_macos import FakeMacApi
@@ -278,3 +282,18 @@ def test_macos_a_browser_whose_title_cannot_be_read_is_not_verified(monkeypatch)
         assert desk.open_url("https://www.google.com/search?q=x", CancelToken()) is None and opened.is_set()
     finally:
         desk.close()
+
+
+def test_a_bad_search_address_is_said_at_start_up_and_the_default_is_used(tmp_path):
+    repo = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"}
+           and not k.startswith("ANOVAX_")}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_STATE_HOME=str(tmp_path / "state"),
+               ANOVAX_MEMORY=str(tmp_path / "memory.json"), PYTHONPATH=str(repo), ANOVAX_PLANNER="offline",
+               ANOVAX_SEARCH_URL="duckduckgo.com/?q={query}")
+    done = subprocess.run([sys.executable, "-m", "anovax", "--text", "search the web for weather in lisbon",
+                           "--simulate", "--json"], capture_output=True, text=True, env=env, cwd=repo, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert ("anovax: ANOVAX_SEARCH_URL must start with http:// or https:// ('duckduckgo.com/?q={query}'); "
+            f"using {DEFAULT_SEARCH_URL}.") in done.stderr
+    assert "https://www.google.com/search?q=weather+in+lisbon" in done.stdout
