@@ -59,6 +59,8 @@ class AgentContext:
     set_current_app: Callable[[str], None] = lambda name: None
     #: the user's search and video addresses (settings): the only place a query is sent
     search_urls: SearchUrls = field(default_factory=SearchUrls)
+    #: the app's timer service (``anovax.timers.TimerService``); None where there is none
+    timers: Any = None
 
 
 class ChildAgent:
