@@ -101,11 +101,10 @@ class Orchestrator:
         max_workers: int = MAX_WORKERS,
         janitor_interval_s: float | None = JANITOR_INTERVAL_S,
         lock_grace_s: float = 5.0,
-        search_urls: SearchUrls | None = None,
+        search_urls: SearchUrls = SearchUrls(),  # frozen: one shared default is safe
     ) -> None:
         self.desktop = desktop
-        #: the user's search and video addresses, handed to every agent
-        self.search_urls = search_urls if search_urls is not None else SearchUrls()
+        self.search_urls = search_urls  # the user's search and video addresses, for every agent
         self.bus = bus
         self.registry = registry
         #: says the ``speak`` tool's sentences; none given: a silent one (events, no sound)
