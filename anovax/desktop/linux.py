@@ -37,6 +37,7 @@ from anovax.desktop.launcher import Launcher
 from anovax.desktop.typing import is_ascii_typable, keysym_for_char, pyautogui_chord, xdotool_chord
 from anovax.desktop.x11 import NO_WM, X11Focus, wait_for_window
 from anovax.desktop.x11_keymap import RECYCLE_AFTER_S, X11Keymap
+from anovax.desktop.x11_windows import X11WindowMethods
 from anovax.errors import PermanentToolError, TransientToolError
 from anovax.target import TargetClass, WindowIdentity
 
@@ -54,8 +55,8 @@ XDOTOOL_DELAY_MS = 1
 XDOTOOL_TIMEOUT_S = 10.0
 
 
-class LinuxDesktop(RealDesktop):
-    """X11 (or XWayland) desktop."""
+class LinuxDesktop(X11WindowMethods, RealDesktop):
+    """X11 (or XWayland) desktop; its window tools are x11_windows.py's."""
 
     name = "linux"
     platform = "linux"
@@ -331,6 +332,7 @@ class LinuxDesktop(RealDesktop):
 
     def close(self) -> None:
         self._targeting.close()
+        self._close_windows()
         focus, self._focus = self._focus, None
         if focus is not None:
             focus.close()
