@@ -78,7 +78,7 @@ class WindowAgent(ChildAgent):
 
     def _close(self, name: str, windows: list[AppWindow]) -> AgentResult:
         if not windows:
-            return AgentResult(value="not open", say=f"{_named(name)} isn't open.", data={"app": name, "closed": 0})
+            raise PermanentToolError(f"{_named(name)} isn't open, so there's nothing to close.", code="not_open")
         window = windows[0]
         outcome = _port(self.ctx.desktop, "close_window")(window, self.cancel)
         data = {"app": window.app, "window": hex(window.window), "outcome": outcome.value}
