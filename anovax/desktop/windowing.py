@@ -112,11 +112,11 @@ def spoken_list(windows: Iterable[AppWindow]) -> str:
 
 
 def verify(done: Callable[[], bool], again: Callable[[], None], cancel: CancelToken, failed: str, *,
-           max_s: float = VERIFY_MAX_S, gone: Callable[[], bool] | None = None, gone_msg: str = "") -> None:
+           max_s: float | None = None, gone: Callable[[], bool] | None = None, gone_msg: str = "") -> None:
     """Ask (``again``), then poll until ``done()``; asked again every ``RETRY_S``.
     PermanentToolError(``failed``) after ``max_s``, or (``gone_msg``) once ``gone()`` says the
     window vanished meanwhile; Cancelled when ``cancel`` fires."""
-    deadline = time.monotonic() + max_s
+    deadline = time.monotonic() + (VERIFY_MAX_S if max_s is None else max_s)
     asked = time.monotonic()
     again()
     while not done():
@@ -133,10 +133,10 @@ def verify(done: Callable[[], bool], again: Callable[[], None], cancel: CancelTo
 
 
 def wait_closed(closed: Callable[[], bool], asking: Callable[[], bool], cancel: CancelToken, app: str, *,
-                max_s: float = CLOSE_MAX_S) -> CloseOutcome:
+                max_s: float | None = None) -> CloseOutcome:
     """After the polite request: CLOSED once ``closed()``, ASKING once ``asking()`` (its own dialog
     is up); PermanentToolError when neither happens in ``max_s`` (the app ignored the request)."""
-    deadline = time.monotonic() + max_s
+    deadline = time.monotonic() + (CLOSE_MAX_S if max_s is None else max_s)
     while True:
         if closed():
             return CloseOutcome.CLOSED
