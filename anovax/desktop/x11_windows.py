@@ -250,15 +250,26 @@ class X11WindowMethods:
 
     def focus_window(self, window: AppWindow, cancel: CancelToken) -> None:
         focus, xwin = self._focus_or_fail(), self._xwin()
-        windowing.verify(lambda: focus.focused(window.window), lambda: focus.activate(window.window), cancel,
+        got: list[int] = []
+
+        def in_front() -> bool:
+            # the window, or its dialog: a window manager gives the focus to a modal dialog it has
+            active = focus.active_window()
+            # and shown: openbox moves the focus before it drops _NET_WM_STATE_HIDDEN (measured)
+            if active and (active == window.window or active in xwin.dialogs(window.window, window.pid)) \
+                    and focus.focused(active) and xwin.state(window.window) is not WindowState.MINIMIZED:
+                got[:] = [active]
+            return bool(got)
+
+        windowing.verify(in_front, lambda: focus.activate(window.window), cancel,
                          f"I couldn't bring {window.app} to the front.", gone=lambda: not xwin.exists(window.window),
                          gone_msg=f"{window.app} closed before I could switch to it.")
-        info = focus.describe(window.window)
+        info = focus.describe(got[0])
         with self._kb_lock:  # type: ignore[attr-defined]
             # the keys now go here, guarded as after a launch
-            self.target_window, self._aimed = window.window, False  # type: ignore[attr-defined]
+            self.target_window, self._aimed = got[0], False  # type: ignore[attr-defined]
             self._target_sig = (info.wm_class, info.pid) if info is not None else None  # type: ignore[attr-defined]
-            self._key_gap_s = key_gap_s(self._targeting.identify(window.window))  # type: ignore[attr-defined]
+            self._key_gap_s = key_gap_s(self._targeting.identify(got[0]))  # type: ignore[attr-defined]
 
     def close_window(self, window: AppWindow, cancel: CancelToken) -> CloseOutcome:
         xwin = self._xwin()
