@@ -118,4 +118,5 @@ def test_minimise_and_maximise_show_in_the_window_managers_state(anovax):
     assert "_NET_WM_STATE_HIDDEN" in net_wm_state(run.xvfb, pad)
     done = send(run, "what's open")
     assert done["status"] == "done", done
+    assert "Open: Mousepad." in done["outcome"]["spoken"], done  # the orb's own window is not listed
     assert active_window(run.xvfb) != pad

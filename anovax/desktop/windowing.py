@@ -7,7 +7,7 @@ WM_CLASS and the program its process runs; Windows: the process image; macOS: th
 is one of the programs that name could start. So "notepad" finds Mousepad's window on Debian and
 notepad.exe's on Windows, whichever of the row's candidates is installed.
 
-Each adapter (x11_windows.py, windows.py, mac_windows.py, simulated.py) implements the Desktop
+Each adapter (x11_windows.py, win_windows.py, mac_windows.py, simulated.py) implements the Desktop
 methods ``app_windows``, ``focus_window``, ``close_window`` and ``set_window_state`` and verifies
 what it did before returning: a window that did not take the focus or the state is a
 PermanentToolError, never a "done".
