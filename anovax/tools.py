@@ -61,7 +61,7 @@ TOOLS = ToolRegistry(
             locks=("kb_mouse",),
             agent=WindowAgent,
             example='close_app {"name": "calculator"}',
-            phrases=(f"(close|quit|exit|shut|shut down) {_APP}", "(close|quit|exit) {name}",
+            phrases=(f"(close|quit|exit) {_APP}", "(close|quit|exit) {name}",
                      f"(close|quit|exit) (out of|down) {_APP}"),
             offline_say="Asking {name} to close.",
             ability=WINDOWS,

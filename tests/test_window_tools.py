@@ -67,7 +67,8 @@ def test_a_site_still_opens_in_the_browser(text):
     assert [t for t, _ in steps(text)] == ["web_search"]
 
 
-@pytest.mark.parametrize("text", ["bring up the weather", "close the window", "what's open near me"])
+@pytest.mark.parametrize("text", ["bring up the weather", "close the window", "what's open near me", "close the browser tab",
+                                  "switch to the next window", "close this tab"])
 def test_words_that_name_no_app_are_not_window_tools(text):
     assert not {t for t, _ in steps(text)} & {"switch_to_app", "close_app", "list_windows"}
 

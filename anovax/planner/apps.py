@@ -93,6 +93,10 @@ _NO_APP = frozenset({"window", "windows", "it", "this", "that", "them", "this wi
                      "everything", "all", "all windows", "the window", "program", "application"})
 
 
+#: words that name a tab or a position, not an app: "close the browser tab", "switch to the next window"
+_NOT_AN_APP = re.compile(r"\b(?:tabs?|next|previous|other|last|current|active|this|that|every|all)\b")
+
+
 def window_app(raw: str) -> str | None:
     """The canonical app a window tool names in ``raw`` ("the notepad window" -> "notepad"), or None
     when the words do not name an app (a site, a topic, a question, "it")."""
@@ -102,7 +106,7 @@ def window_app(raw: str) -> str | None:
         if new == low:
             break
         low = new
-    if not low or low in _NO_APP:
+    if not low or low in _NO_APP or _NOT_AN_APP.search(low):
         return None
     if low in lx.USER_APPS:
         return low
