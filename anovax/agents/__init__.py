@@ -10,7 +10,8 @@ from __future__ import annotations
 from anovax.agents.actions import AppAgent, BrowserAgent, MediaAgent, TypingAgent
 from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.agents.info import DialogAgent, InfoAgent, MetaAgent, TimingAgent
+from anovax.agents.timers import TimerAgent
 from anovax.agents.windows import WindowAgent
 
 __all__ = ["AgentContext", "AgentResult", "AgentState", "AppAgent", "BrowserAgent", "ChildAgent", "DialogAgent",
-           "InfoAgent", "MediaAgent", "MetaAgent", "TimingAgent", "TypingAgent", "WindowAgent"]
+           "InfoAgent", "MediaAgent", "MetaAgent", "TimerAgent", "TimingAgent", "TypingAgent", "WindowAgent"]

@@ -21,6 +21,7 @@ from anovax.planner.keyboard import key_press, key_say, typing, wait_seconds
 from anovax.planner.media import media, youtube
 from anovax.planner.pieces import Piece, RequestState, web
 from anovax.planner.text import lower_words, query
+from anovax.planner.timers import HANDLERS as TIMER_HANDLERS
 from anovax.tools import TOOLS
 from anovax.toolspec import Sink
 
@@ -201,6 +202,7 @@ HANDLERS: dict[str, Handler] = {
     "youtube_search": _youtube_search,
     "play": _play,
     "joke": _joke,
+    **TIMER_HANDLERS,
     # a tool whose one param is an app name: the name is read through the lexicon
     **{spec.name: _window_tool(spec.name) for spec in TOOLS.with_phrases()
        if [p.sink for p in spec.params] in ([Sink.APP], [Sink.WINDOW])},
