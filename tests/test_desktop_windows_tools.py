@@ -110,6 +110,8 @@ def test_close_with_unsaved_text_is_the_apps_own_dialog_and_the_window_stays(des
     world.unsaved.add(PAD)
     assert desk.close_window(desk.app_windows("notepad")[0], CancelToken()) is CloseOutcome.ASKING
     assert PAD in world.windows
+    # asked again while its dialog waits: the dialog is already there, and the window stays
+    assert desk.close_window(desk.app_windows("notepad")[0], CancelToken()) is CloseOutcome.DIALOG_OPEN
 
 
 def test_an_app_that_ignores_the_request_is_reported(desk, world, monkeypatch):

@@ -65,6 +65,8 @@ def test_switch_close_and_states_are_verified(desk):
     desk.type_text("unsaved", c)
     assert desk.close_window(pad, c) is CloseOutcome.ASKING
     assert [w.window for w in desk.app_windows("notepad")] == [pad.window]  # not lost
+    # asked again while that dialog waits: nothing new comes up, and AnovaX says what waits
+    assert desk.close_window(pad, c) is CloseOutcome.DIALOG_OPEN
     # switching to it now lands on its save dialog, which has the focus: that is a switch too
     desk.focus_window(pad, c)
     assert desk.target_window != pad.window

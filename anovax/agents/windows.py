@@ -85,6 +85,9 @@ class WindowAgent(ChildAgent):
         if outcome is CloseOutcome.ASKING:
             return AgentResult(value="its save dialog is waiting",
                                say=f"{window.app} is asking whether to save your changes.", data=data)
+        if outcome is CloseOutcome.DIALOG_OPEN:
+            return AgentResult(value="a dialog of it is waiting",
+                               say=f"{window.app} has a dialog open that is waiting for your answer.", data=data)
         more = len(windows) - 1
         rest = f" {more} more {window.app} window{'s are' if more > 1 else ' is'} still open." if more else ""
         return AgentResult(value=f"closed {window.app}", say=f"Closed {window.app}.{rest}", data=data)

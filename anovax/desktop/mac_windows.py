@@ -179,7 +179,8 @@ class MacWindowMethods:
 
         self._wapi().press_close(window.window)
         return windowing.wait_closed(lambda: (a := now()) is None or a.windows < before.windows,
-                                     lambda: (a := now()) is not None and a.sheets > before.sheets, cancel, window.app)
+                                     lambda: (a := now()) is not None and a.sheets > before.sheets, cancel, window.app,
+                                     had_dialog=before.sheets > 0)
 
     def set_window_state(self, window: AppWindow, state: WindowState, cancel: CancelToken) -> None:
         wapi, pid = self._wapi(), window.window

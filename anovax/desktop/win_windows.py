@@ -79,7 +79,7 @@ class WinWindowMethods:
         before = api.owned_windows(hwnd)
         api.post_close(hwnd)
         return windowing.wait_closed(lambda: not api.is_window(hwnd), lambda: bool(api.owned_windows(hwnd) - before),
-                                     cancel, window.app)
+                                     cancel, window.app, had_dialog=bool(before))
 
     def set_window_state(self, window: AppWindow, state: WindowState, cancel: CancelToken) -> None:
         api, hwnd = self._api, window.window

@@ -30,6 +30,8 @@ from anovax.errors import Cancelled, PermanentToolError
 VERIFY_MAX_S = 3.0
 #: how long an app may take to close its window, or to put up its "save changes?" dialog
 CLOSE_MAX_S = 5.0
+#: with a dialog already up, a window still there after this long is waiting for it (not closing)
+DIALOG_GRACE_S = 1.0
 #: ask again this often (a request can be lost in a focus change)
 RETRY_S = 0.5
 POLL_S = 0.02
@@ -50,6 +52,9 @@ class CloseOutcome(enum.StrEnum):
     CLOSED = "closed"
     #: the app put up a dialog of its own (unsaved changes) and waits for the person
     ASKING = "asking"
+    #: a dialog of the window was up before the request (an earlier "save changes?"), and the window
+    #: stays: the app waits for the person's answer there first
+    DIALOG_OPEN = "dialog_open"
 
 
 @dataclass(frozen=True)
@@ -133,15 +138,19 @@ def verify(done: Callable[[], bool], again: Callable[[], None], cancel: CancelTo
 
 
 def wait_closed(closed: Callable[[], bool], asking: Callable[[], bool], cancel: CancelToken, app: str, *,
-                max_s: float | None = None) -> CloseOutcome:
-    """After the polite request: CLOSED once ``closed()``, ASKING once ``asking()`` (its own dialog
-    is up); PermanentToolError when neither happens in ``max_s`` (the app ignored the request)."""
-    deadline = time.monotonic() + (CLOSE_MAX_S if max_s is None else max_s)
+                max_s: float | None = None, had_dialog: bool = False) -> CloseOutcome:
+    """After the polite request: CLOSED once ``closed()``, ASKING once ``asking()`` (a new dialog of
+    its own is up), DIALOG_OPEN when ``had_dialog`` (one was up before) and the window is still
+    there after DIALOG_GRACE_S; PermanentToolError when none of these happens in ``max_s``."""
+    start = time.monotonic()
+    deadline = start + (CLOSE_MAX_S if max_s is None else max_s)
     while True:
         if closed():
             return CloseOutcome.CLOSED
         if asking():
             return CloseOutcome.ASKING
+        if had_dialog and time.monotonic() - start >= DIALOG_GRACE_S:
+            return CloseOutcome.DIALOG_OPEN
         if time.monotonic() > deadline:
             raise PermanentToolError(f"I asked {app} to close, but its window is still open.", code="not_closed")
         if cancel.wait(POLL_S):

@@ -280,7 +280,8 @@ class X11WindowMethods:
             raise PermanentToolError(f"{window.app} can't be asked to close politely, so I left it open.",
                                      code="no_polite_close")
         return windowing.wait_closed(lambda: not xwin.exists(window.window),
-                                     lambda: bool(xwin.dialogs(window.window, window.pid) - before), cancel, window.app)
+                                     lambda: bool(xwin.dialogs(window.window, window.pid) - before), cancel, window.app,
+                                     had_dialog=bool(before))
 
     def set_window_state(self, window: AppWindow, state: WindowState, cancel: CancelToken) -> None:
         focus, xwin = self._focus_or_fail(), self._xwin()
