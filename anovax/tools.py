@@ -13,9 +13,9 @@ from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, Media
                            TimingAgent, TypingAgent, WindowAgent)
 from anovax.desktop.browser_watch import BROWSER_WAIT_S
 from anovax.timers.when import MAX_SECONDS
-from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, number, text
+from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, WindowAct, number, text
 
-__all__ = ["LOCK_ORDER", "TOOLS", "Effect", "Param", "Sink", "ToolRegistry", "ToolSpec", "number", "text"]
+__all__ = ["LOCK_ORDER", "TOOLS", "Effect", "Param", "Sink", "ToolRegistry", "ToolSpec", "WindowAct", "number", "text"]
 
 #: how a window tool's phrases name the app: a known name (no wildcard: it outranks free text)
 #: or any words, which the planner's handler reads through the lexicon
@@ -83,6 +83,7 @@ TOOLS = ToolRegistry(
             effect=Effect.DESKTOP,
             ttl_s=15.0,
             locks=("kb_mouse",),
+            window_act=WindowAct.FOCUS,
             agent=WindowAgent,
             example='switch_to_app {"name": "notepad"}',
             phrases=(f"(switch|swap|flip|jump|go back|get back|change back) [back|over] to {_APP}",
@@ -99,6 +100,7 @@ TOOLS = ToolRegistry(
             effect=Effect.DESKTOP,
             ttl_s=10.0,
             locks=("kb_mouse",),
+            window_act=WindowAct.CLOSE,
             agent=WindowAgent,
             example='close_app {"name": "calculator"}',
             phrases=(f"(close|quit|exit) {_APP}", "(close|quit|exit) {name}",
@@ -113,6 +115,7 @@ TOOLS = ToolRegistry(
             effect=Effect.DESKTOP,
             ttl_s=8.0,
             locks=("kb_mouse",),
+            window_act=WindowAct.HIDE,
             agent=WindowAgent,
             example='minimize_app {"name": "notepad"}',
             phrases=(f"(minimise|minimize|hide) {_APP}", "(minimise|minimize) {name}"),
@@ -126,6 +129,7 @@ TOOLS = ToolRegistry(
             effect=Effect.DESKTOP,
             ttl_s=8.0,
             locks=("kb_mouse",),
+            window_act=WindowAct.SHOW,
             agent=WindowAgent,
             example='maximize_app {"name": "browser"}',
             phrases=(f"(maximise|maximize) {_APP}", "(maximise|maximize) {name}",
@@ -140,6 +144,7 @@ TOOLS = ToolRegistry(
             effect=Effect.DESKTOP,
             ttl_s=8.0,
             locks=("kb_mouse",),
+            window_act=WindowAct.SHOW,
             agent=WindowAgent,
             example='restore_app {"name": "notepad"}',
             phrases=(f"(restore|unminimise|unminimize|unmaximise|unmaximize) {_APP} [back]",
@@ -327,6 +332,7 @@ TOOLS = ToolRegistry(
                          Sink.SPOKEN),),
             effect=Effect.PASSIVE,
             ttl_s=5.0,
+            sweeping_param="label",
             agent=TimerAgent,
             example='cancel_timer {"label": "tea"}',
             phrases=(

@@ -63,6 +63,19 @@ class Effect(enum.StrEnum):
     SUBPLAN = "subplan"
 
 
+class WindowAct(enum.StrEnum):
+    """What a window tool does to the window it names (the safety gate's focus model reads it)."""
+
+    #: brings the app's window to the front and verifies it has the focus: the keys go there
+    FOCUS = "focus"
+    #: closes it politely: its app may ask "save changes?", and a key pressed next may answer
+    CLOSE = "close"
+    #: minimises it: the keys leave it if it had them, stay where they were otherwise
+    HIDE = "hide"
+    #: maximises or restores it: it keeps the keys if it had them, and may take them if not
+    SHOW = "show"
+
+
 @dataclass(frozen=True)
 class Param:
     """One parameter of a tool, with the limits safety_check enforces before anything runs."""
@@ -161,6 +174,12 @@ class ToolSpec:
     offline_say: str = ""
     #: the heading "what can I say" lists this tool's example phrases under
     ability: str = ""
+    #: a window tool's act on the window its APP or WINDOW parameter names (None for a WINDOW
+    #: parameter: the gate assumes the worst, a close)
+    window_act: WindowAct | None = None
+    #: the text parameter whose value may name everything the tool acts on ("all"): the gate
+    #: asks first unless the user's own words said so
+    sweeping_param: str = ""
 
     def __post_init__(self) -> None:
         unknown = set(self.locks) - set(LOCK_ORDER)

@@ -75,6 +75,9 @@ class Focus:
     dialog_of: str | None = None
     #: alt+f4 presses so far
     closes: int = 0
+    #: the step of a close_app since which no window was verified in front (its app's "save
+    #: changes?" dialog may have the keys); None: none, or a window opened or switched to since
+    closed_at: int | None = None
     #: shell input held for a yes, in order: (step index, text) with "\n" for Enter
     held: list[tuple[int, str]] = field(default_factory=list)
     #: the window the held input goes to, as the question names it

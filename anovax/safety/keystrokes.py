@@ -87,11 +87,14 @@ def hold(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
 
 
 def open_app(state: Focus, name: str, ctx: Context, index: int, *, by_name: bool = False,
-             shell: bool = False) -> Verdict | None:
+             shell: bool = False, switched: bool = False) -> Verdict | None:
     """The focus moves to an app. ``by_name``: an ``open_app`` step, whose window the desktop finds
     and verifies (so a question may name it) and whose class the desktop's app table gives;
     otherwise a launcher or a file manager opened it (nobody verified which window came up);
-    ``shell``: treat what opens as a terminal whatever its name says."""
+    ``shell``: treat what opens as a terminal whatever its name says; ``switched``: a
+    ``switch_to_app`` step, which brings a window that is already up to the front and verifies it
+    has the focus (the typing agent then checks it still has before every chunk), so a terminal
+    opened earlier in the plan no longer takes the keys."""
     verdict = gui.opened(state, apps.kind(name), name, ctx, index)
     if verdict:
         return verdict
@@ -103,6 +106,8 @@ def open_app(state: Focus, name: str, ctx: Context, index: int, *, by_name: bool
         # a launcher completes what was typed: only an exact vouched name keeps its class
         static = targets.static_class(name)
         klass = static if static.vouched or static is TargetClass.CODE else TargetClass.UNKNOWN
+    if switched and by_name and not state.held:
+        state.terminal_seen = False
     earlier_terminal = state.terminal_seen
     # a terminal by the desktop's word or by the terminal lists (vim is a terminal program the
     # vouched table calls CODE: its own rules apply, not the terminal's)

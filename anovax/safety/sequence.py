@@ -21,26 +21,52 @@ module adds what only the whole plan shows:
 from __future__ import annotations
 
 from anovax.plan import Plan, Step
-from anovax.safety import ask, chords, keys, keystrokes
+from anovax.safety import appnames, ask, chords, keys, keystrokes
 from anovax.safety.apps import AppKind
 from anovax.safety.context import Context
 from anovax.safety.focus import Focus, initial
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
-from anovax.toolspec import Effect, Sink
+from anovax.toolspec import Effect, Sink, WindowAct
 
 #: the name a question would use for the page a search opens (never asked about: BROWSER is vouched)
 _SEARCH_PAGE = "the web browser"
+_AFTER_CLOSE_REASON = ("I won't press keys right after closing an app: if it asks whether to save your "
+                       "changes, that answer is yours.")
+
+
+def _window(state: Focus, act: WindowAct | None, name: str, index: int) -> None:
+    """A window closed, minimised, maximised or restored: where the keys go afterwards.
+
+    Maximising or restoring the window that has the keys keeps them there, and minimising another
+    window leaves them where they were; minimising the window with the keys, or showing another
+    (restore and maximise may raise it), lets the window manager pick: nobody named that one.
+    A close may bring up its app's own "save changes?" dialog: no key may follow until a window
+    is verified in front again (``open_app``, ``switch_to_app``)."""
+    mine = bool(state.name) and appnames.same_app(name, state.name)
+    if act is WindowAct.SHOW and mine:
+        return
+    if act is WindowAct.HIDE and not mine:
+        return
+    state.lose()
+    if act not in (WindowAct.HIDE, WindowAct.SHOW):
+        state.closed_at = index
 
 
 def _step(state: Focus, index: int, step: Step, ctx: Context) -> Verdict | None:
     spec = ctx.registry[step.tool]
     verdict: Verdict | None = None
     for sink, value in spec.texts(step.params):
+        if state.closed_at is not None and sink in (Sink.KEYS, Sink.TYPED):
+            verdict = verdict or Verdict.refuse(Rule.GUI_DESTRUCTIVE, _AFTER_CLOSE_REASON, step=index,
+                                                detail=f"keys after the close_app of step {state.closed_at}")
+            continue
         if sink is Sink.APP:
-            verdict = verdict or keystrokes.open_app(state, value, ctx, index, by_name=True)
+            verdict = verdict or keystrokes.open_app(state, value, ctx, index, by_name=True,
+                                                     switched=spec.window_act is WindowAct.FOCUS)
+            state.closed_at = None  # a window verified in front: the keys go there, not to a dialog
         elif sink is Sink.WINDOW:
-            state.lose()  # a window closed or minimised: the window manager picks who gets the keys
+            _window(state, spec.window_act, value, index)
         elif sink is Sink.KEYS:
             for chord in keys.parse(value):  # content.check_steps refused keys that do not parse
                 verdict = verdict or chords.check(state, chord, ctx, index)
@@ -54,6 +80,10 @@ def _step(state: Focus, index: int, step: Step, ctx: Context) -> Verdict | None:
         else:
             state.point(TargetClass.BROWSER, _SEARCH_PAGE, AppKind.BROWSER.value)
     elif spec.effect is Effect.SUBPLAN:
+        if state.closed_at is not None:
+            # the sub-task's keys could answer the closed app's "save changes?" dialog
+            verdict = verdict or Verdict.refuse(Rule.GUI_DESTRUCTIVE, _AFTER_CLOSE_REASON, step=index,
+                                                detail="a sub-task after a close_app")
         if state.held or ctx.recovering:
             if state.known_shell or state.held:
                 # one question about one thing; a recovery turn never hands a shell to a sub-task

@@ -46,6 +46,8 @@ class Rule(str, Enum):
     OWN_WINDOW = "own_window"
     #: text in a script or language no word list covers: nothing could screen it
     UNREADABLE = "unreadable"
+    #: an act only the user's own words justify (closing an app, cancelling every timer) they did not ask for
+    UNASKED = "unasked"
     INTERNAL_ERROR = "internal_error"
     #: not safety_check's own: the planner itself declined the request
     PLANNER_DECLINED = "planner_declined"
@@ -79,6 +81,7 @@ DEFAULT_REASONS: dict[Rule, str] = {
     Rule.PROMPT_INJECTION: "The text I was given asks me to do something risky, so I won't follow it.",
     Rule.OWN_WINDOW: "I won't type into my own window.",
     Rule.UNREADABLE: "I can't read the language of part of this plan, so I won't act on it without you.",
+    Rule.UNASKED: "I won't close apps or cancel things you didn't ask me to.",
     Rule.INTERNAL_ERROR: "Something went wrong while checking the plan, so I won't run it.",
     Rule.PLANNER_DECLINED: "I won't do that.",
 }

@@ -26,6 +26,13 @@ def is_generic(label: str) -> bool:
     return bool(_GENERIC.match(" ".join(label.split())))
 
 
+def cancels_all(words: str) -> bool:
+    """Whether cancelling by ``words`` cancels every timer and reminder ("all", "every timer");
+    the safety gate asks first when the user's own words did not say so."""
+    low = " ".join(words.lower().split())
+    return low in ("all", "everything") or low.startswith(("all ", "every "))
+
+
 @dataclass(frozen=True)
 class Timer:
     """One timer or reminder, as persisted and as carried by the TIMER_* events."""

@@ -24,7 +24,7 @@ from pathlib import Path
 from anovax.desktop.base import CancelToken
 from anovax.errors import TimerError
 from anovax.events import EventBus, EventType
-from anovax.timers.model import Kind, Timer, is_generic
+from anovax.timers.model import Kind, Timer, cancels_all, is_generic
 from anovax.timers.store import TimerStore
 from anovax.timers.when import MAX_SECONDS
 
@@ -185,7 +185,7 @@ def _choose(pending: tuple[Timer, ...], low: str) -> tuple[Timer, ...]:
     """The timers ``low`` names among ``pending`` (see ``TimerService.cancel``)."""
     if not pending:
         raise TimerError("You have no timers or reminders running.")
-    everything = low in ("all", "everything") or low.startswith(("all ", "every "))
+    everything = cancels_all(low)
     if everything or is_generic(low.removeprefix("all ").removeprefix("every ")):
         # "timer" or "reminder" narrows to that kind when there is one of it ("alarm" does not:
         # an alarm is set as a reminder, and people call a reminder a timer too)
