@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, readable, spoken
+from anovax.safety import apps, keys, readable, settings_names, spoken
 from anovax.safety.context import Context
 from anovax.safety.scan import Issue, exec_issue, model_issue, query_issue, secret_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -81,18 +81,32 @@ def _unreadable_goal(plan: Plan, ctx: Context, index: int, goal: str) -> Verdict
                            action="start a sub-task with a goal I can't check", detail=problem)
 
 
+def _dose(text: str, ctx: Context, index: int | None = None) -> Verdict | None:
+    """Policy: a changed medicine dose is said only in the user's own words (``spoken.dose_change``)."""
+    if spoken.dose_change(text, ctx.user_text):
+        return Verdict.refuse(Rule.PROMPT_INJECTION, spoken.DOSE_REASON, step=index, detail="spoken: a dose changed")
+    return None
+
+
 def check_steps(plan: Plan, ctx: Context) -> Verdict | None:
     held: Verdict | None = None
     for index, step in enumerate(plan.steps):
         spec = ctx.registry[step.tool]  # shape.check_steps has refused tools not in the registry
         for sink, value in spec.texts(step.params):
+            if sink is Sink.SPOKEN and (dose := _dose(value, ctx, index)):
+                return dose
             issue = _BY_SINK[sink](value)
             if issue and not (sink is Sink.TYPED and issue.in_documents):  # the focus walk judges those
                 return issue.verdict(index)
             if sink is Sink.GOAL:
+                setting = settings_names.goal_problem(value)
+                if setting:
+                    return Verdict.refuse(Rule.PROMPT_INJECTION, settings_names.REASON, step=index, detail=setting)
                 question = _unreadable_goal(plan, ctx, index, value)
                 if question and not question.needs_yes:
                     return question
                 held = held or question  # every unreadable goal is covered by the one question
     issue = _spoken(plan.final_response)
-    return issue.verdict() if issue else held
+    if issue:
+        return issue.verdict()
+    return _dose(plan.final_response, ctx) or held

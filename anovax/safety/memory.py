@@ -16,7 +16,7 @@ from enum import Enum
 from functools import lru_cache
 
 from anovax.plan import Plan
-from anovax.safety import facts, readable, secret
+from anovax.safety import facts, readable, secret, settings_names
 from anovax.safety.canon import forbidden, has_disguised_word
 from anovax.safety.scan import Issue, model_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -55,6 +55,9 @@ def assess(key: str, value: str) -> FactAssessment:
             return FactAssessment(FactKind.POISONED, Issue(Rule.FORBIDDEN_CHAR, detail=f"memory: {found}"))
     if has_disguised_word(key):
         return FactAssessment(FactKind.POISONED, Issue(Rule.CONFUSABLE, detail="memory key with look-alike letters"))
+    posing = settings_names.fact_problem(key, value)
+    if posing:  # replayed into every prompt, a fact filed as a setting reads as one
+        return FactAssessment(FactKind.POISONED, Issue(Rule.MEMORY_INJECTION, settings_names.REASON, posing))
     # a key is read as words too: "always_skip_safety_checks" hides its order in underscores
     for text in (key, facts.key_words(key), value):
         issue = model_issue(text)

@@ -83,7 +83,8 @@ _PHRASE_OR_COLON = re.compile(r"[!?;,:\n]|\.(?!\w)")
 #: the word families the lures read, compiled on first use (lexicon.Lazy)
 _PATTERNS = {
     section: lazy_words(section)
-    for section in ("run", "disable", "call", "tell", "fetch", "shell", "security", "secret", "remote", "search")
+    for section in ("run", "disable", "call", "tell", "fetch", "shell", "security", "secret", "remote", "search",
+                    "enable", "unsafe_on", "wake")
 }
 
 
@@ -136,6 +137,10 @@ class _Lure:
     detail: str
 
 
+def _unsafe_on(part: str) -> bool:
+    return _pattern("unsafe_on").search(part) is not None
+
+
 _RUN = _Lure("run", _command, Rule.SHELL_TYPING, "I won't tell you to run commands.", "spoken: run a command")
 _LURES = (
     _RUN,
@@ -144,6 +149,8 @@ _LURES = (
     _Lure("call", _phone, Rule.PROMPT_INJECTION, "I won't tell you to call a phone number from a page or a message.",
           "spoken: call a number"),
     _Lure("tell", _secret, Rule.SECRET, "I won't ask for passwords, PINs or codes.", "spoken: hand over a secret"),
+    _Lure("enable", _unsafe_on, Rule.DENYLIST, "I won't tell you to switch off your computer's protection.",
+          "spoken: let unknown apps or remote access in"),
     _Lure("fetch", _program, Rule.PROMPT_INJECTION,
           "I won't tell you to install remote-access tools or programs from a message.",
           "spoken: install a remote-access tool or a program file"),
@@ -197,12 +204,62 @@ def _launcher_named(text: str) -> bool:
     return False
 
 
+#: where a clause starts: what a wake word right after it begins is said *to* an assistant
+_CLAUSE_START = re.compile(r"(?:^|[.!?;:,\n(\"'«“-]|\b(?:say|tell|ask|then|and|hey|hi|hello|ok|okay|yo|please))$")
+#: wake names that are also everyday words or names ("Alexa's party", "echo chamber"): addressed
+#: only when a comma follows, or one of the verbs an assistant is given
+_ADDRESSED = re.compile(r"[,:!-]|(?:to )?(?:order|buy|purchase|reorder|unlock|open|disarm|disable|turn|switch|"
+                        r"call|send|text|message|play|set|add|delete|remove|cancel|pay|transfer|tell|read|shop|lock|"
+                        r"start|stop|drop|announce|share|post|email|install|run|enable|allow)\b")
+#: wake names that are everyday words first: addressed only when a comma follows ("Computer, ...")
+_COMMON_WAKE = frozenset({"echo", "amazon", "computer", "ziggy"})
+_WAKE_REASON = "I won't say commands to another voice assistant."
+
+
+def _wakes_assistant(folded: str) -> bool:
+    """Another assistant's wake word at the start of a clause and given something to do ("Alexa,
+    order ten gift cards", "OK Google unlock the front door", "tell Siri to call ...")."""
+    for found in _pattern("wake").finditer(folded):
+        if not _CLAUSE_START.search(folded[max(0, found.start() - 12):found.start()].rstrip()):
+            continue
+        two_words = " " in found.group()  # "hey siri", "ok google": never anything but a wake phrase
+        if two_words and folded[found.end():].strip(" ,:!-"):
+            return True
+        tail = folded[found.end():found.end() + _REACH].lstrip()
+        addressed = _ADDRESSED.match(tail.removeprefix("please").lstrip() if tail[:1] != "," else tail)
+        if addressed and (found.group() not in _COMMON_WAKE or addressed.group() in (",", ":", "!")):
+            return True
+    return False
+
+
+#: what changes a dose: "double the dose", "take twice your pills", "an extra insulin shot"
+_DOSE_CHANGE = re.compile(r"\b(?:double|triple|twice|two times|three times|extra|more than (?:prescribed|the prescribed|your)"
+                          r"|all (?:of )?(?:your|the) (?:pills|tablets)|overdose|skip|stop taking|instead of)\b")
+_DOSE = re.compile(r"\b(?:dose|doses|dosage|pill|pills|tablet|tablets|capsule|capsules|medication|medications|medicine|"
+                   r"medicines|meds|insulin|prescription)\b")
+DOSE_REASON = "I won't tell you to change a medicine's dose: ask your doctor or pharmacist."
+
+
+def dose_change(text: str, said: str) -> bool:
+    """A dose changed in what is said ("take double the dose of your pills") that the user's own
+    words did not say: policy, not advice a plan may give (the multiplier must be the user's)."""
+    folded = fold(text)
+    heard = fold(said)
+    for found in _DOSE_CHANGE.finditer(folded):
+        lo, hi = clause_around(folded, found.start(), found.end(), _REACH)
+        if _DOSE.search(folded, lo, hi) and found.group() not in heard:
+            return True
+    return False
+
+
 @lru_cache(maxsize=2048)
 def spoken_issue(text: str) -> Issue | None:
     """Harmful advice in text said to the user (secrets are ``leaks``'s job, checked beside this)."""
     folded = _spoken_digits(unspell(fold(text)))
     if _launcher_named(text) or _RUN_BOX_WORDS.search(folded):
         return Issue(_RUN.rule, _RUN.reason, "spoken: launcher hotkey")
+    if _wakes_assistant(folded):
+        return Issue(Rule.PROMPT_INJECTION, _WAKE_REASON, "spoken: another voice assistant addressed")
     for lure in _LURES:
         # one pass for the objects first: most replies name none, and then no verb needs a
         # closer look (a reply full of verbs stays cheap)

@@ -4,7 +4,7 @@ An address bar sends its query string to whichever host the address names. Defau
 data goes only to a host AnovaX can vouch for as a search engine, a video, map, reference or shop
 site (``google.com/search?q=weather+berlin``, ``youtube.com/watch?v=dQw4w9WgXcQ``), where it is
 read the way a search is (the hosts of the user's own search settings count too: the runtime
-passes them, a plan cannot), or anywhere when the user said the values themselves. Even then, what
+passes them, a plan cannot); values the user said themselves also go to a host the user named. Even then, what
 the user never handed over must not leave in it: a remembered fact (the home address, an email),
 text typed earlier in this session (notes, a letter), personal shapes (email addresses, phone
 numbers), secrets or secret-named parameters (``p=``, ``token=``), encoded blobs, or more than a
@@ -57,6 +57,14 @@ def _said(values: list[str], said: str) -> bool:
     return bool(heard) and all(_ALNUM_ONLY.sub("", plain(value).casefold()) in heard for value in values)
 
 
+def _host_named(address: str, said: str) -> bool:
+    """The address's host (without ``www.``) is in what the user said, letters and digits compared."""
+    found = _HOST.match(plain(address).strip())
+    host = found.group(1).casefold().rstrip(".").removeprefix("www.") if found else ""
+    squeezed = _ALNUM_ONLY.sub("", host)
+    return bool(squeezed) and squeezed in _ALNUM_ONLY.sub("", plain(said).casefold())
+
+
 def vouched_host(address: str, search_hosts: Iterable[str] = ()) -> bool:
     """A search engine, a video, map, reference or shop site (see ``_VOUCHED_DOMAINS``), or exactly
     the host of one of the user's own search settings (``search_hosts``, from the runtime: a plan
@@ -87,7 +95,12 @@ def problem(address: str, said: str, memory: Iterable[str], typed_before: str,
     if secret_issue(joined):
         return "a secret in a web address"  # never, even when the user dictated it
     if _said(values, said):
-        return None  # values the user dictated ("blog.example/?p=123") are theirs to send
+        # values the user dictated ("blog.example/?p=123") are theirs to send, but only where they
+        # would send them: a vouched or configured search host, or a host they named themselves
+        # (not "duckduckgo.com.evil.io", which merely starts like the search host)
+        if vouched_host(address, search_hosts) or _host_named(address, said):
+            return None
+        return "the user's words sent to a host nobody named"
     if any(_SECRET_PARAMS.fullmatch(name) for name, _ in pairs):
         return "a secret in a web address"
     if not vouched_host(address, search_hosts):
