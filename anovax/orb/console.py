@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from anovax.events import Event, EventBus
+from anovax.orb.hints import state_name
 from anovax.orb.model import ChipView, OrbModel, QuestionView, Snapshot, clip
 from anovax.orb.style import HISTORY_MARK, STYLES
 
@@ -44,7 +45,7 @@ def render_status(snap: Snapshot, width: int = 100) -> str:
     """``◉ acting: 2 agents: open notepad… | open_app notepad (running 0.4s) | mic muted``;
     a question comes first, in place of the detail: ``? asking: Type `ls` …? (in xterm, 17 s left)``."""
     style = STYLES[snap.state]
-    head = f"{style.mark} {snap.state.value}"
+    head = f"{style.mark} {state_name(snap.state)}"
     if snap.question is not None:
         head += f": {render_question(snap.question)}"
     elif snap.detail:
