@@ -53,8 +53,8 @@ SAVE_DELAY_MS = 600
 #: the longest reply shown (the reply area scrolls; a runaway one must not cost a redraw a tick)
 REPLY_CHARS = 4000
 ORB_SIZE = {False: 112, True: 150}  # compact, expanded
-#: chips the fixed chip area holds, the last row being "+N more" when there are more
-CHIP_ROWS = 4
+#: chips the fixed chip area holds (compact, expanded), the last row being "+N more" when there are more
+CHIP_ROWS = {False: 4, True: 5}
 
 
 @dataclass
@@ -163,8 +163,7 @@ class OrbWindow:
         self.state_label.pack()
         self.detail_label = tk.Label(root, font=SMALL, bg=BACKGROUND, fg=MUTED_TEXT, justify="center")
         self.detail_label.pack(padx=8)
-        self.model.max_chips = CHIP_ROWS - 1
-        self.chips = ChipList(root, rows=CHIP_ROWS)
+        self.chips = ChipList(root)
         self.chips.frame.pack(fill="x", padx=8, pady=(4, 0))
         self.reply = ReplyBox(root)
         self.reply.frame.pack(fill="both", expand=True, padx=8, pady=(4, 0))
@@ -232,6 +231,8 @@ class OrbWindow:
         self.pin_button.configure(relief="sunken" if self.prefs.on_top else "flat",
                                   bg="#334155" if self.prefs.on_top else PANEL)
         self.detail_label.configure(wraplength=SIZE[expanded][0] - 20)
+        self.chips.set_rows(CHIP_ROWS[expanded])
+        self.model.max_chips = CHIP_ROWS[expanded] - 1
         if expanded:
             self.history.frame.pack(side="bottom", fill="x", padx=8, pady=(0, 6), before=self.entry)
         else:

@@ -79,16 +79,20 @@ class ChipList:
 
     def __init__(self, parent: tk.Misc, rows: int | None = None) -> None:
         self.frame = tk.Frame(parent, bg=BACKGROUND)
+        # a chip is a label (1 px padding above and below) packed with 1 px around it
+        self._row_px = tkfont.Font(root=parent, font=FONT).metrics("linespace") + 4 + 2
         if rows is not None:
-            # a chip is a label (1 px padding above and below) packed with 1 px around it
-            line = tkfont.Font(root=parent, font=FONT).metrics("linespace")
-            self.frame.configure(height=rows * (line + 4 + 2))
-            self.frame.pack_propagate(False)
+            self.set_rows(rows)
         self._labels: dict[str, tuple[tk.Label, Tooltip]] = {}
         self._views: dict[str, ChipView] = {}
         self._shown: dict[str, tuple[str, str, str]] = {}
         self._more = tk.Label(self.frame, bg=BACKGROUND, fg=MUTED_TEXT, font=SMALL, anchor="w")
         self._more_text = ""
+
+    def set_rows(self, rows: int) -> None:
+        """Make the area ``rows`` chips high, shown or not."""
+        self.frame.configure(height=rows * self._row_px)
+        self.frame.pack_propagate(False)
 
     def texts(self) -> list[str]:
         """The chip labels as drawn, in order (for the tests and the screenshot script)."""
