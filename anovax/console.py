@@ -7,7 +7,6 @@ front end that writes to a terminal (``--text``, the prompt, voice, ``--audio-fi
 
 from __future__ import annotations
 
-import contextlib
 import json
 import queue
 import threading
@@ -19,6 +18,7 @@ from typing import Any, TextIO
 from anovax import __version__
 from anovax.app import Assistant, CommandResult, Status
 from anovax.cancel import is_stop_utterance
+from anovax.console_alerts import TimerAlerts
 from anovax.console_question import ConsoleQuestion
 from anovax.console_trace import format_plan, format_verdict
 from anovax.desktop import SimulatedDesktop
@@ -187,18 +187,31 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
     commands). ``show`` prints a command's result (``emit_result``; called without the terminal's
     lock); ``greeting`` is printed first (the banner); ``say`` prints a line for a person (``Lines``)."""
     interactive = stdin.isatty()
-    hold = status.hold if status is not None else contextlib.nullcontext
+    # timer alerts come from another thread: every write to ``out`` goes through one lock
+    write_lock = threading.RLock()
+    hold = status.hold if status is not None else lambda: write_lock
     if status is not None:
         status.prompt_out = out
     reader = _LineReader(stdin)
     pending: deque[str] = deque()  # typed while a command ran, not yet run
     at_end = False
+    #: set while the prompt waits for a line: an alert then goes below it, and the prompt again
+    prompting = threading.Event()
 
     if say is None:
         def say(text: str) -> None:
             with hold():
                 out.write(text + "\n")
                 out.flush()
+
+    def alert(text: str) -> None:
+        if status is not None:  # it knows the prompt: the alert above it, the prompt drawn again
+            status.above(text, out)
+            return
+        with hold():
+            again = prompting.is_set()
+            out.write(("\n" if again else "") + text + "\n" + (PROMPT if again else ""))
+            out.flush()
 
     def stop() -> None:
         # the lines typed ahead are this front end's queue: dropped, counted and logged with it
@@ -240,17 +253,20 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
 
     if greeting is not None:
         say(greeting)
+    alerts = None if as_json else TimerAlerts(assistant.bus, alert)  # with --json the events are the output
     try:
         return _loop(assistant, reader, out, pending, say, run, stop, interactive=interactive, status=status,
-                     hold=hold, remote=remote, at_end=lambda: at_end)
+                     hold=hold, remote=remote, at_end=lambda: at_end, prompting=prompting)
     finally:
+        if alerts is not None:
+            alerts.close()
         if asking is not None:
             asking.close()
 
 
 def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: deque[str], say: Callable[[str], None],
           run: Callable[[str], None], stop: Callable[[], None], *, interactive: bool, status: Any, hold: Any,
-          remote: Any, at_end: Callable[[], bool]) -> int:
+          remote: Any, at_end: Callable[[], bool], prompting: threading.Event) -> int:
     while True:
         try:
             if pending:
@@ -264,7 +280,10 @@ def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: d
                         out.flush()
                         if status is not None:
                             status.prompt = PROMPT
+                        prompting.set()
                 line = reader.get()
+                with hold():
+                    prompting.clear()
                 if status is not None:
                     status.prompt = ""
             if line is None:

@@ -89,6 +89,8 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
     built.append(window)
     assistant.bus.subscribe("orb", window.feed)
     replay_voice_state(assistant.bus, window.feed)
+    # timers set (or restored at start-up) before the window subscribed: their chips from the ring
+    window.model.countdowns.replay(assistant.bus.recent(0))
     if opened is not None:
         opened()
     if early:

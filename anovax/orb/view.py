@@ -35,6 +35,7 @@ from anovax.orb.placement import SIZE, BodyDrag, open_at, resize_on_screen, wind
 from anovax.orb.question import QuestionPanel
 from anovax.orb.store import OrbPrefs, load_prefs, save_prefs
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
+from anovax.orb.timerchips import TimerChips
 from anovax.orb.widgets import SMALL, ChipList, HistoryList, ReplyBox, Tooltip
 
 __all__ = ["IDLE_POLL_MS", "MAX_INBOX", "RECALL_SIZE", "REMOTE_REFRESH_MS", "OrbWindow", "WindowStats"]
@@ -165,6 +166,9 @@ class OrbWindow:
         self.detail_label.pack(padx=8)
         self.chips = ChipList(root)
         self.chips.frame.pack(fill="x", padx=8, pady=(4, 0))
+        # the countdowns of running timers: one row, so a few chips fit in the fixed size
+        self.timer_chips = TimerChips(root)
+        self.timer_chips.frame.pack(fill="x", padx=8)
         self.reply = ReplyBox(root)
         self.reply.frame.pack(fill="both", expand=True, padx=8, pady=(4, 0))
 
@@ -193,6 +197,7 @@ class OrbWindow:
         # the body moves the window; controls, the text box, the reply and the chips keep their clicks
         self.drag = BodyDrag(root)
         self.drag.add([root, bar, self.orb.widget, self.state_label, self.detail_label, self.chips.frame,
+                       self.timer_chips.frame,
                        self.history.frame, *self.history.labels(), self.remote_panel.frame, self.qr_label,
                        self.remote_label, self.viewers_label, self.question.frame, self.question.question_label,
                        self.question.target_label, self.question.note_label])
@@ -302,6 +307,7 @@ class OrbWindow:
         self._text(self.state_label, style.label, fg=style.colour)
         self._text(self.detail_label, snap.detail)
         self.chips.update(snap.chips, snap.hidden_chips)
+        self.timer_chips.update(snap.timers)
         self.question.update(snap, SIZE[self.prefs.expanded][0] - 20)
         self.reply.set(clip(snap.response, REPLY_CHARS))
         if self.prefs.expanded:
