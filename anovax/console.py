@@ -187,8 +187,9 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
     commands). ``show`` prints a command's result (``emit_result``; called without the terminal's
     lock); ``greeting`` is printed first (the banner); ``say`` prints a line for a person (``Lines``)."""
     interactive = stdin.isatty()
-    # timer alerts come from another thread: every write to ``out`` goes through one lock
-    write_lock = threading.RLock()
+    # timer alerts come from another thread: every write to ``out`` goes through one lock (the
+    # one ``say`` takes, when it has one: results and the voice's lines print through it)
+    write_lock = getattr(say, "lock", None) or threading.RLock()
     hold = status.hold if status is not None else lambda: write_lock
     if status is not None:
         status.prompt_out = out
