@@ -28,11 +28,12 @@ from anovax.events import Event
 from anovax.orb.canvas import OrbCanvas
 from anovax.orb.controls import OrbControls, RemoteInfo
 from anovax.orb.focus import FocusKeeper
-from anovax.orb.model import OrbModel, Snapshot, clip
+from anovax.orb.model import OrbModel, Snapshot
 from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, MuteButton, RemotePanel
 from anovax.orb.parts import button as _button
 from anovax.orb.placement import SIZE, BodyDrag, open_at, resize_on_screen, window_corner
 from anovax.orb.question import QuestionPanel
+from anovax.orb.snapshot import clip_reply
 from anovax.orb.store import OrbPrefs, load_prefs, save_prefs
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
 from anovax.orb.timerchips import TimerChips
@@ -51,8 +52,9 @@ IDLE_POLL_MS = 100
 MAX_INBOX = 50_000
 #: a window move is saved once it has stopped moving for this long
 SAVE_DELAY_MS = 600
-#: the longest reply shown (the reply area scrolls; a runaway one must not cost a redraw a tick)
-REPLY_CHARS = 4000
+#: the longest line of a reply shown (the reply area scrolls; a runaway one must not cost a
+#: redraw a tick); a list keeps its lines (snapshot.clip_reply)
+REPLY_CHARS = 1000
 ORB_SIZE = {False: 112, True: 150}  # compact, expanded
 #: chips the fixed chip area holds (compact, expanded), the last row being "+N more" when there are more
 CHIP_ROWS = {False: 4, True: 5}
@@ -309,7 +311,7 @@ class OrbWindow:
         self.chips.update(snap.chips, snap.hidden_chips)
         self.timer_chips.update(snap.timers)
         self.question.update(snap, SIZE[self.prefs.expanded][0] - 20)
-        self.reply.set(clip(snap.response, REPLY_CHARS))
+        self.reply.set(clip_reply(snap.response, REPLY_CHARS))
         if self.prefs.expanded:
             self.history.update(snap.history)
         self.mute.update(snap)
