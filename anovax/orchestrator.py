@@ -35,6 +35,7 @@ from anovax.desktop.base import Cancelled, CancelToken, Desktop
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.handover import Handover
+from anovax.memory import FactStore
 from anovax.outcome import Outcome, StepResult, StepStatus
 from anovax.plan import Plan, Step
 from anovax.pool import AGENT_BUDGET, AgentBudget, DaemonPool
@@ -91,6 +92,7 @@ class Orchestrator:
         speaker: Speaker | None = None,
         subtasks: SubtaskRunner | None = None,
         remember: Callable[[Mapping[str, str]], Any] | None = None,
+        facts: FactStore | None = None,
         set_current_app: Callable[[str], None] | None = None,
         current_app: Callable[[], str | None] | None = None,
         gate: Callable[[], dict[str, Any]] | None = None,
@@ -109,6 +111,8 @@ class Orchestrator:
         self.locks = self.speaker.locks
         self._subtasks = subtasks
         self._remember = remember
+        #: the remembered facts the memory tools read and forget (None: those tools fail plainly)
+        self._facts = facts
         self._set_current_app = set_current_app or (lambda name: None)
         #: the app the session believes has the focus (a sub-plan is checked against it)
         self._current_app = current_app or (lambda: None)
@@ -279,7 +283,7 @@ class Orchestrator:
             desktop=self.desktop, command_id=command_id, depth=depth,
             speak=lambda text, cancel: self.speaker.say(text, command_id, cancel, owner=agent_id),
             run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget, cancel),
-            set_current_app=self._set_current_app,
+            set_current_app=self._set_current_app, facts=self._facts,
         )
         agent = spec.agent(agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
                            deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)

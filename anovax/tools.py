@@ -9,11 +9,14 @@ described in ``anovax.toolspec``). Adding a tool is one ``ToolSpec`` below plus 
 
 from __future__ import annotations
 
-from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, TimingAgent,
-                           TypingAgent)
+from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, ForgetAgent, InfoAgent, MediaAgent, MetaAgent,
+                           RecallAgent, TimingAgent, TypingAgent)
 from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, number, text
 
 __all__ = ["LOCK_ORDER", "TOOLS", "Effect", "Param", "Sink", "ToolRegistry", "ToolSpec", "number", "text"]
+
+#: how a fact is named in the memory tools' phrases: "favourite colour", "wife's birthday"
+_FACT = text("key", "the fact's name as the user says it, e.g. favourite colour", 64, Sink.FACT_KEY)
 
 # The tools. TTLs leave room for a slow app start (open_app) and long dictation
 # (type_text at ~500 chars/s); typing is never retried because it is not idempotent.
@@ -142,6 +145,87 @@ TOOLS = ToolRegistry(
             ttl_s=60.0,
             agent=MetaAgent,
             example='plan_subtask {"goal": "find a vegan lasagna recipe"}',
+        ),
+        # Memory: the agent's own sentence is the reply (no offline_say), so "what is my
+        # favourite colour" is answered "Your favourite colour is green." and nothing else.
+        ToolSpec(
+            name="recall",
+            description="Say a fact the user asked you to remember (their favourite colour, a birthday...).",
+            params=(_FACT,),
+            core=False,
+            read_only=True,
+            fresh_s=0.5,
+            effect=Effect.PASSIVE,
+            parallel_safe=True,
+            ttl_s=3.0,
+            agent=RecallAgent,
+            example='recall {"key": "favourite colour"}',
+            phrases=(
+                "(what is|what's|whats|what are|what're) my {key} [again]",
+                "(what is|what's|whats) my {key} called",
+                "do you (know|remember) my {key}",
+                "(tell|remind) me [of] my {key}",
+                "(tell|remind) me what my {key} (is|are|was)",
+                "what did i (tell you|say) my {key} (is|was|are|were)",
+            ),
+            ability="Memory",
+        ),
+        ToolSpec(
+            name="recall_all",
+            description="List the facts the user asked you to remember, briefly.",
+            core=False,
+            read_only=True,
+            fresh_s=0.5,
+            effect=Effect.PASSIVE,
+            parallel_safe=True,
+            ttl_s=3.0,
+            agent=RecallAgent,
+            example="recall_all {}",
+            phrases=(
+                "what do you (remember|know) about (me|myself)",
+                "what [else] (have i told you|did i tell you) about (me|myself)",
+                "what (facts|things) do you (remember|know|have) about me",
+                "(tell me|list) (everything|what|all) you (remember|know) about me",
+                "do you remember anything about me",
+                "what do you remember",
+                "what is in your memory",
+                "what's in your memory",
+            ),
+            ability="Memory",
+        ),
+        ToolSpec(
+            name="forget",
+            description="Forget one remembered fact the user names.",
+            params=(_FACT,),
+            core=False,
+            effect=Effect.MEMORY,
+            ttl_s=3.0,
+            agent=ForgetAgent,
+            example='forget {"key": "favourite colour"}',
+            phrases=(
+                "forget [about] [that|what] my {key}",
+                "(stop remembering|don't remember|do not remember|no longer remember) my {key}",
+                "(delete|remove|erase|clear) my {key} from (your|the) memory",
+            ),
+            ability="Memory",
+        ),
+        ToolSpec(
+            name="forget_all",
+            description="Forget every remembered fact (always asks the user first).",
+            core=False,
+            effect=Effect.MEMORY,
+            ttl_s=3.0,
+            agent=ForgetAgent,
+            example="forget_all {}",
+            phrases=(
+                "forget everything",
+                "forget (everything|all) [that] (you know|you remember|i told you|i've told you) [about me]",
+                "forget (everything|all) about me",
+                "forget all my (facts|details|information|info)",
+                "(clear|wipe|erase|reset|empty|delete) (your|the|all your) memory",
+                "(clear|wipe|erase|delete) (everything|all) [that] you (know|remember) about me",
+            ),
+            ability="Memory",
         ),
     )
 )

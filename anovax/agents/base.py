@@ -18,6 +18,7 @@ from anovax.desktop.base import CancelToken, Desktop
 from anovax.plan import Step
 
 if TYPE_CHECKING:  # a ToolSpec names its agent class, so the runtime import goes that way only
+    from anovax.memory import FactStore
     from anovax.toolspec import ToolSpec
 
 
@@ -56,6 +57,8 @@ class AgentContext:
     run_subtask: Callable[[str, CancelToken], Any]
     #: remember the app the user is working in (session state), if memory is wired
     set_current_app: Callable[[str], None] = lambda name: None
+    #: the remembered facts the memory tools read and forget; None where memory is not wired
+    facts: FactStore | None = None
 
 
 class ChildAgent:
