@@ -60,8 +60,8 @@ class RecallAgent(ChildAgent):
         sentence = _capital(_sentence(key, value)) + "."
         problem = unsayable(key, value, sentence)
         if problem:
-            return AgentResult(value="withheld", say=f"I have something under your {factnames.spoken(key)}, but "
-                               f"I won't read it out: {problem}", data={"key": key, "known": True})
+            return AgentResult(value="withheld", say=f"I have something stored as your {factnames.spoken(key)}, but "
+                               f"I won't read it out. {problem}", data={"key": key, "known": True})
         return AgentResult(value=value, say=sentence, data={"key": key, "known": True})
 
     def _all(self, facts: dict[str, str]) -> AgentResult:

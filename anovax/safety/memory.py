@@ -24,7 +24,7 @@ from anovax.safety.verdict import Rule, Verdict
 _SECRET_REASON = "I won't store passwords, keys or other secrets in my memory."
 _POISON_REASON = "That memory looks like an instruction rather than a fact, so I won't keep it."
 _UNREADABLE_REASON = "I can only remember text I can read, and that fact is in a script I can't check."
-_WITHHELD_REASON = "it looks like a secret or an instruction rather than a fact about you."
+_WITHHELD_REASON = "It looks like a secret or an instruction rather than a fact about you."
 _TAGS = re.compile("[\U000e0020-\U000e007e]+")
 
 
