@@ -148,6 +148,7 @@ TOOLS = ToolRegistry(
         ),
         # Memory: the agent's own sentence is the reply (no offline_say), so "what is my
         # favourite colour" is answered "Your favourite colour is green." and nothing else.
+        # Forgetting is core: a memory file that could not be rewritten is a failure the person hears.
         ToolSpec(
             name="recall",
             description="Say a fact the user asked you to remember (their favourite colour, a birthday...).",
@@ -197,7 +198,6 @@ TOOLS = ToolRegistry(
             name="forget",
             description="Forget one remembered fact the user names.",
             params=(_FACT,),
-            core=False,
             effect=Effect.MEMORY,
             ttl_s=3.0,
             agent=ForgetAgent,
@@ -212,7 +212,6 @@ TOOLS = ToolRegistry(
         ToolSpec(
             name="forget_all",
             description="Forget every remembered fact (always asks the user first).",
-            core=False,
             effect=Effect.MEMORY,
             ttl_s=3.0,
             agent=ForgetAgent,

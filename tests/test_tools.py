@@ -22,7 +22,7 @@ def test_registry_holds_exactly_the_designed_tools():
     assert TOOLS.allowlist == PAPER_TOOLS | MEMORY_TOOLS
     assert TOOLS.read_only() == {"get_time", "get_date", "screenshot", "recall", "recall_all"}
     optional = {s.name for s in TOOLS if not s.core}
-    assert optional == {"screenshot", "get_time", "get_date", "wait"} | MEMORY_TOOLS
+    assert optional == {"screenshot", "get_time", "get_date", "wait", "recall", "recall_all"}
 
 
 def test_locks_are_known_and_typing_tools_share_the_keyboard():

@@ -61,7 +61,8 @@ def recall(clause: str, r: Any, state: RequestState) -> Piece | None:
     name = fact_name(slot(r, "key", clause))
     if not name:
         return None
-    if not _known(name, state) and (_NOT_A_FACT.search(lower_words(name)) or topics.domain(lower_words(clause))):
+    said = lower_words(name)
+    if not _known(name, state) and (_NOT_A_FACT.search(said) or topics.domain(f"my {said}")):
         return None  # a question about the calendar, the computer or now: the cues answer it
     return Piece("answer", "", [Step("recall", {"key": name})])
 
