@@ -32,7 +32,7 @@ _TAIL = re.compile(r"\s+(?:again|please|now|(?:is|are|was|were|be)\b.*)$", re.I)
 #: a question about now or about this computer, not about something the user told us
 _NOT_A_FACT = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|month|year)|next|"
-    r"right now|current|currently|latest|recent|upcoming|pending|due|like|alerts?|notifications?|tasks?|"
+    r"right now|current|currently|latest|recent|upcoming|pending|due|before|after|ago|like|alerts?|notifications?|tasks?|"
     r"to-?dos?|reminders?|appointments?|meetings?|messages?|e-?mails?|inbox|ip|ip address|battery|screen|resolution|disk|storage|"
     r"cpu|ram|wi-?fi|internet|connection|speed|version|operating system|os|computer|pc|laptop|device|"
     r"system|signal|volume|brightness)\b"
