@@ -26,8 +26,11 @@ _SAME = {"fav": "favorite", "fave": "favorite", "favourit": "favorite", "favorit
          "mom": "mum", "mommy": "mum", "mummy": "mum", "jewellery": "jewelry", "programme": "program",
          "licence": "license", "surname": "last name", "lastname": "last name", "firstname": "first name",
          "bday": "birthday", "telephone": "phone"}
-#: two names this close (difflib's ratio on their folded words) are one fact: a typo or a mishearing
-_CLOSE = 0.86
+#: two words this close (difflib's ratio) are one word misspelt ("favorte"): "mother" and "brother"
+#: (0.77) stay two people
+_CLOSE = 0.85
+#: shorter words must match exactly ("name" is not "game")
+_MIN_FUZZY_LEN = 5
 
 
 def _fold(word: str) -> str:
@@ -77,9 +80,23 @@ def find(keys: Iterable[str], name: str) -> str | None:
     for key in keys:
         if sorted(words(key)) == sorted(wanted):
             return key
-    folded = {" ".join(sorted(words(key))): key for key in keys if words(key)}
-    close = difflib.get_close_matches(" ".join(sorted(wanted)), list(folded), n=2, cutoff=_CLOSE)
-    return folded[close[0]] if len(close) == 1 else None
+    close = [key for key in keys if _misspelt(wanted, words(key))]
+    return close[0] if len(close) == 1 else None
+
+
+def _misspelt(wanted: tuple[str, ...], stored: tuple[str, ...]) -> bool:
+    """The same words but for a typo in some of them, each word matched once."""
+    if len(wanted) != len(stored):
+        return False
+    left = list(stored)
+    for word in wanted:
+        match = next((w for w in left if w == word or (min(len(w), len(word)) >= _MIN_FUZZY_LEN and
+                                                       difflib.SequenceMatcher(None, w, word).ratio() >= _CLOSE)),
+                     None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
 
 
 def lookup(facts: Mapping[str, str], name: str) -> tuple[str, str] | None:

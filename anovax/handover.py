@@ -62,10 +62,12 @@ class Handover:
         if cancel is not None and cancel.cancelled:
             raise Cancelled("Stopped while waiting for a yes.")
         if not reply.yes:
-            if "type" in verdict.action or not verdict.action:
-                said = denied_message(reply, verdict.target, "type into" if verdict.action else "do that in")
-            else:  # the action names what a yes allowed ("forget your home address")
+            if "type" in verdict.action:
+                said = denied_message(reply, verdict.target, "type into")
+            elif verdict.action:  # the action says what a yes allowed ("forget your home address")
                 said = denied_message(reply, "", verdict.action)
+            else:
+                said = denied_message(reply, verdict.target, "do that in")
             return Denied(said)
         if target is None:
             return None

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from anovax import factnames
 from anovax.target import WindowIdentity
 
 log = logging.getLogger(__name__)
@@ -181,9 +182,12 @@ class FactStore:
             return dict(self._facts)
 
     def put_many(self, facts: Mapping[str, str]) -> None:
-        """Store ``facts`` (already checked) and write the file atomically."""
+        """Store ``facts`` (already checked) and write the file atomically. A fact whose name has
+        the words of a stored one replaces it ("favorite color" updates ``favourite_colour``)."""
         with self._lock:
-            merged = {**self._facts, **facts}
+            merged = dict(self._facts)
+            for key, value in facts.items():
+                merged[next((old for old in merged if factnames.same(old, key)), key)] = value
             if len(merged) > MAX_FACTS:
                 raise ValueError(f"memory holds at most {MAX_FACTS} facts")
             self._write(merged)

@@ -130,6 +130,9 @@ def test_a_name_finds_its_fact_however_it_is_spelled(said, stored):
 def test_different_facts_stay_different():
     assert factnames.find(["wife_s_birthday", "wife_s_name"], "wife's age") is None
     assert factnames.find(["favourite_colour"], "favourite food") is None
+    assert factnames.find(["mother_s_name"], "brother's name") is None
+    assert factnames.find(["favourite_car_colour"], "favourite colour") is None
+    assert factnames.find(["favourite_colour"], "favorte colour") == "favourite_colour"
     assert factnames.find([], "anything") is None
 
 
@@ -283,3 +286,12 @@ def test_a_held_forget_may_not_also_store_facts():
 def test_a_fact_name_is_screened_like_a_spoken_reply():
     verdict = safety_check(plan(("recall", {"key": "call 0800 555 0199 now"})), "what's my number")
     assert verdict.decision is Decision.REFUSE
+
+
+def test_telling_a_fact_again_in_other_words_updates_it(tmp_path):
+    memory = Memory(tmp_path / "memory.json")
+    memory.remember({"favourite_colour": "green"})
+    memory.remember({"favorite_color": "blue"})
+    assert memory.facts.snapshot() == {"favourite_colour": "blue"}
+    memory.remember({"favourite_food": "pasta"})
+    assert memory.facts.snapshot() == {"favourite_colour": "blue", "favourite_food": "pasta"}

@@ -26,6 +26,7 @@ import logging
 import re
 from typing import Any
 
+from anovax import factnames
 from anovax.memory import fact_keys
 from anovax.plan import Plan
 from anovax.planner import lexicon as lx
@@ -201,6 +202,6 @@ def _content_only(piece: Piece) -> bool:
 def _remember(match: re.Match[str]) -> Plan:
     """"remember that my favourite colour is blue" → a fact to keep (safety_check screens it)."""
     spoken = match.group("key").strip().lower()
-    key = re.sub(r"[^a-z0-9]+", "_", spoken).strip("_")
+    key = factnames.key_for(spoken)
     value = match.group("value").strip()
     return Plan((), f"I'll remember that your {spoken} is {value}.", {key: value})
