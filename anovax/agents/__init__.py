@@ -11,6 +11,8 @@ from anovax.agents.actions import AppAgent, BrowserAgent, MediaAgent, TypingAgen
 from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.agents.info import DialogAgent, InfoAgent, MetaAgent, TimingAgent
 from anovax.agents.memory import ForgetAgent, RecallAgent
+from anovax.agents.timers import TimerAgent
 
 __all__ = ["AgentContext", "AgentResult", "AgentState", "AppAgent", "BrowserAgent", "ChildAgent", "DialogAgent",
-           "ForgetAgent", "InfoAgent", "MediaAgent", "MetaAgent", "RecallAgent", "TimingAgent", "TypingAgent"]
+           "ForgetAgent", "InfoAgent", "MediaAgent", "MetaAgent", "RecallAgent", "TimerAgent", "TimingAgent",
+           "TypingAgent"]

@@ -59,6 +59,8 @@ class AgentContext:
     set_current_app: Callable[[str], None] = lambda name: None
     #: the remembered facts the memory tools read and forget; None where memory is not wired
     facts: FactStore | None = None
+    #: the app's timer service (``anovax.timers.TimerService``); None where there is none
+    timers: Any = None
 
 
 class ChildAgent:
