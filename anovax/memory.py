@@ -292,7 +292,8 @@ class Memory:
         facts = self.facts.snapshot()
         if facts:
             lines.append(FACTS_HEADING)
-            lines.extend(f"- {k}: {v}" for k, v in sorted(facts.items()))
+            # one line per fact: a value's own line breaks could pass for more facts or a heading
+            lines.extend(f"- {k}: {' '.join(v.splitlines())}" for k, v in sorted(facts.items()))
         app = self.session.current_app
         if app:
             lines.append(f"Current app: {app} (opened {self.session.age_s():.0f} s ago)")

@@ -295,3 +295,11 @@ def test_telling_a_fact_again_in_other_words_updates_it(tmp_path):
     assert memory.facts.snapshot() == {"favourite_colour": "blue"}
     memory.remember({"favourite_food": "pasta"})
     assert memory.facts.snapshot() == {"favourite_colour": "blue", "favourite_food": "pasta"}
+
+
+def test_the_planner_context_lists_one_line_per_fact(tmp_path):
+    memory = Memory(tmp_path / "memory.json")
+    memory.facts.put_many({"address": "12 Baker Street\nLondon", "pet": "Rex"})
+    context = memory.build_context()
+    assert "- address: 12 Baker Street London" in context
+    assert fact_keys(context) == ("address", "pet")
