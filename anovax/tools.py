@@ -4,20 +4,25 @@ The safety allowlist and screening, the parameter validation, the planner prompt
 section, the JSON response schema, the orchestrator's dispatch, recovery's speculation and
 the offline planner's content rule are all derived from these declarations (the traits are
 described in ``anovax.toolspec``). Adding a tool is one ``ToolSpec`` below plus the
-``ChildAgent`` class it names.
+``ChildAgent`` class it names. The memory tools are declared in ``anovax.tools_memory`` and
+join the registry here (their own module only keeps this one small).
 """
 
 from __future__ import annotations
 
-from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, ForgetAgent, InfoAgent, MediaAgent, MetaAgent,
-                           RecallAgent, TimerAgent, TimingAgent, TypingAgent)
+from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, TimerAgent,
+                           TimingAgent, TypingAgent, WindowAgent)
+from anovax.desktop.browser_watch import BROWSER_WAIT_S
 from anovax.timers.when import MAX_SECONDS
+from anovax.tools_memory import MEMORY_TOOLS
 from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, number, text
 
 __all__ = ["LOCK_ORDER", "TOOLS", "Effect", "Param", "Sink", "ToolRegistry", "ToolSpec", "number", "text"]
 
-#: how a fact is named in the memory tools' phrases: "favourite colour", "wife's birthday"
-_FACT = text("key", "the fact's name as the user says it, e.g. favourite colour", 64, Sink.FACT_KEY)
+#: how a window tool's phrases name the app: a known name (no wildcard: it outranks free text)
+#: or any words, which the planner's handler reads through the lexicon
+_APP = "[the|my] {known_app} [app|application|program|window|windows]"
+WINDOWS = "Windows"
 
 # How people ask for timers and reminders (hassil templates, see ToolSpec.phrases). {span} ("5
 # minutes") and {clock} ("3 pm") are wildcards read by handlers.py; alarms become reminders.
@@ -57,6 +62,8 @@ _KINDS = "(timer|reminder|alarm|countdown|timers|reminders|alarms)"
 
 # The tools. TTLs leave room for a slow app start (open_app) and long dictation
 # (type_text at ~500 chars/s); typing is never retried because it is not idempotent.
+#: a search waits up to BROWSER_WAIT_S for the browser's window, so it lives a little longer
+BROWSER_TTL_S = BROWSER_WAIT_S + 5.0
 TOOLS = ToolRegistry(
     (
         ToolSpec(
@@ -71,8 +78,101 @@ TOOLS = ToolRegistry(
             example='open_app {"name": "notepad"}',
         ),
         ToolSpec(
+            name="switch_to_app",
+            description="Bring an app's open window to the front (it is opened only when none is open); "
+                        "typing then goes there.",
+            params=(text("name", "the application's everyday name", 64, Sink.APP),),
+            effect=Effect.DESKTOP,
+            ttl_s=15.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='switch_to_app {"name": "notepad"}',
+            phrases=(f"(switch|swap|flip|jump|go back|get back|change back) [back|over] to {_APP}",
+                     "(switch|swap|flip|jump|go back|get back|change back) [back|over] to {name}",
+                     f"bring up {_APP}", "bring up {name}", f"bring {_APP} (back|up|forward|to the front)",
+                     f"(focus|focus on|show me|take me to|return to) {_APP}"),
+            offline_say="Switching to {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="close_app",
+            description="Close an app's window politely, as its close button does (the app may ask to save).",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=10.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='close_app {"name": "calculator"}',
+            phrases=(f"(close|quit|exit) {_APP}", "(close|quit|exit) {name}",
+                     f"(close|quit|exit) (out of|down) {_APP}"),
+            offline_say="Asking {name} to close.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="minimize_app",
+            description="Minimise an app's window.",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=8.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='minimize_app {"name": "notepad"}',
+            phrases=(f"(minimise|minimize|hide) {_APP}", "(minimise|minimize) {name}"),
+            offline_say="Minimising {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="maximize_app",
+            description="Maximise an app's window to fill the screen.",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=8.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='maximize_app {"name": "browser"}',
+            phrases=(f"(maximise|maximize) {_APP}", "(maximise|maximize) {name}",
+                     f"make {_APP} (full screen|fullscreen|bigger|big)"),
+            offline_say="Maximising {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="restore_app",
+            description="Restore an app's minimised or maximised window to its normal size.",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=8.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='restore_app {"name": "notepad"}',
+            phrases=(f"(restore|unminimise|unminimize|unmaximise|unmaximize) {_APP} [back]",
+                     "(restore|unminimise|unminimize|unmaximise|unmaximize) {name}",
+                     f"make {_APP} (normal size|smaller|small)"),
+            offline_say="Restoring {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="list_windows",
+            description="Tell which apps have windows open.",
+            core=False,
+            read_only=True,
+            fresh_s=1.0,
+            effect=Effect.PASSIVE,
+            parallel_safe=True,
+            ttl_s=5.0,
+            agent=WindowAgent,
+            example="list_windows {}",
+            phrases=("(what's|what is|whats) open [right now|now|on my screen|on the screen]",
+                     "(what|which) (windows|apps|applications|programs) (are|do i have) (open|running) [right now|now]",
+                     "(what|which) (windows|apps|applications|programs) do i have open [right now|now]",
+                     "what do i have open [right now|now]",
+                     "(list|show me|show|tell me) [all] [the|my] (open|running) (windows|apps|applications|programs)",
+                     "(list|show me|show|tell me) [all] [the|my] (windows|apps|applications|programs) (that are|i have) open"),
+            offline_say="Checking your windows.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
             name="type_text",
-            description="Type text into the window that has focus (the app opened last).",
+            description="Type text into the window that has focus (the app opened last), dictation words applied.",
             params=(text("text", "the exact text to type", 2000, Sink.TYPED),),
             carries_content=True,
             effect=Effect.DESKTOP,
@@ -98,7 +198,7 @@ TOOLS = ToolRegistry(
             effect=Effect.BROWSER,
             carries_content=True,
             parallel_safe=True,
-            ttl_s=10.0,
+            ttl_s=BROWSER_TTL_S,
             retries=1,
             agent=BrowserAgent,
             example='web_search {"query": "weather in Berlin"}',
@@ -110,7 +210,7 @@ TOOLS = ToolRegistry(
             effect=Effect.BROWSER,
             carries_content=True,
             parallel_safe=True,
-            ttl_s=10.0,
+            ttl_s=BROWSER_TTL_S,
             retries=1,
             agent=MediaAgent,
             example='youtube_search {"query": "lofi hip hop"}',
@@ -248,86 +348,6 @@ TOOLS = ToolRegistry(
             agent=MetaAgent,
             example='plan_subtask {"goal": "find a vegan lasagna recipe"}',
         ),
-        # Memory: the agent's own sentence is the reply (no offline_say), so "what is my
-        # favourite colour" is answered "Your favourite colour is green." and nothing else.
-        # Forgetting is core: a memory file that could not be rewritten is a failure the person hears.
-        ToolSpec(
-            name="recall",
-            description="Say a fact the user asked you to remember (their favourite colour, a birthday...).",
-            params=(_FACT,),
-            core=False,
-            read_only=True,
-            fresh_s=0.5,
-            effect=Effect.PASSIVE,
-            parallel_safe=True,
-            ttl_s=3.0,
-            agent=RecallAgent,
-            example='recall {"key": "favourite colour"}',
-            phrases=(
-                "(what is|what's|whats|what are|what're) my {key} [again]",
-                "(what is|what's|whats) my {key} called",
-                "do you (know|remember) my {key}",
-                "tell me my {key}",
-                "remind me of my {key}",
-                "(tell|remind) me what my {key} (is|are|was)",
-                "what did i (tell you|say) my {key} (is|was|are|were)",
-            ),
-            ability="Memory",
-        ),
-        ToolSpec(
-            name="recall_all",
-            description="List the facts the user asked you to remember, briefly.",
-            core=False,
-            read_only=True,
-            fresh_s=0.5,
-            effect=Effect.PASSIVE,
-            parallel_safe=True,
-            ttl_s=3.0,
-            agent=RecallAgent,
-            example="recall_all {}",
-            phrases=(
-                "what do you (remember|know) about (me|myself)",
-                "what [else] (have i told you|did i tell you) about (me|myself)",
-                "what (facts|things) do you (remember|know|have) about me",
-                "(tell me|list) (everything|what|all) you (remember|know) about me",
-                "do you remember anything about me",
-                "what do you remember",
-                "what is in your memory",
-                "what's in your memory",
-            ),
-            ability="Memory",
-        ),
-        ToolSpec(
-            name="forget",
-            description="Forget one remembered fact the user names.",
-            params=(_FACT,),
-            effect=Effect.MEMORY,
-            ttl_s=3.0,
-            agent=ForgetAgent,
-            example='forget {"key": "favourite colour"}',
-            phrases=(
-                "forget [about] [that|what] my {key}",
-                "(stop remembering|don't remember|do not remember|no longer remember) my {key}",
-                "(delete|remove|erase|clear) my {key} from (your|the) memory",
-            ),
-            ability="Memory",
-        ),
-        ToolSpec(
-            name="forget_all",
-            description="Forget every remembered fact (always asks the user first).",
-            effect=Effect.MEMORY,
-            ttl_s=3.0,
-            agent=ForgetAgent,
-            example="forget_all {}",
-            phrases=(
-                "forget everything",
-                "forget (everything|all) [that] (you know|you remember|i told you|i've told you) [about me]",
-                "forget (everything|all) about me",
-                "forget all my (facts|details|information|info)",
-                "(clear|wipe|erase|reset|empty|delete) (your|the|all your) memory",
-                "(clear|wipe|erase|delete) (everything|all) [that] you (know|remember) about me",
-            ),
-            ability="Memory",
-        ),
+        *MEMORY_TOOLS,  # recall, recall_all, forget, forget_all
     )
 )

@@ -12,7 +12,8 @@ from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.agents.info import DialogAgent, InfoAgent, MetaAgent, TimingAgent
 from anovax.agents.memory import ForgetAgent, RecallAgent
 from anovax.agents.timers import TimerAgent
+from anovax.agents.windows import WindowAgent
 
 __all__ = ["AgentContext", "AgentResult", "AgentState", "AppAgent", "BrowserAgent", "ChildAgent", "DialogAgent",
            "ForgetAgent", "InfoAgent", "MediaAgent", "MetaAgent", "RecallAgent", "TimerAgent", "TimingAgent",
-           "TypingAgent"]
+           "TypingAgent", "WindowAgent"]
