@@ -9,9 +9,8 @@ passes the spoken-reply screening (``anovax.safety.memory.unsayable``).
 from __future__ import annotations
 
 from anovax import factnames
-from anovax.agents.base import AgentResult, ChildAgent
+from anovax.agents.base import AgentResult, ChildAgent, Facts
 from anovax.errors import PermanentToolError
-from anovax.memory import FactStore
 
 #: recall_all reads at most this many facts aloud, and each value at most this long
 LISTED_FACTS = 5
@@ -25,7 +24,7 @@ def unsayable(key: str, value: str, sentence: str) -> str | None:
     return why_not(key, value, sentence)
 
 
-def _store(agent: ChildAgent) -> FactStore:
+def _store(agent: ChildAgent) -> Facts:
     if agent.ctx.facts is None:
         raise PermanentToolError("My memory is not available here.")
     return agent.ctx.facts
