@@ -1,6 +1,6 @@
-"""The web side of the real-app suite: a loopback page server whose search page's title holds
-the query (so a browser window's title shows which search it shows), and the browser command
-AnovaX is given: real Chromium through a small wrapper.
+"""The web side of the real-app suite: a loopback page server whose search and video pages'
+titles hold the query (so a browser window's title shows which search it shows), and the
+browser command AnovaX is given: real Chromium through a small wrapper.
 
 The wrapper exists only for the suite: as root Chromium refuses to start without
 ``--no-sandbox`` (the product never passes it), and each run gets a fresh profile, else a second
@@ -17,13 +17,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-#: what the search page's title says: "<TITLE_PREFIX><query>"
-TITLE_PREFIX = "AnovaX test search: "
+#: the pages that answer a query, and what their titles say: "AnovaX test <page>: <query>"
+PAGES = ("search", "video")
 CHROMIUM = "/usr/bin/chromium"
 
 
+def page_title(page: str, query: str) -> str:
+    return f"AnovaX test {page}: {query}"
+
+
 class PageServer:
-    """``/search?q=...`` answers a page titled with the query; every query asked is kept."""
+    """``/search?q=...`` and ``/video?q=...`` answer a page titled with the query; every query
+    asked is kept, as "<page>: <query>"."""
 
     def __init__(self) -> None:
         queries = self.queries = []  # type: list[str]
@@ -31,10 +36,10 @@ class PageServer:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 url = urlsplit(self.path)
-                query = parse_qs(url.query).get("q", [""])[0]
-                if url.path == "/search":
-                    queries.append(query)
-                title = html.escape(TITLE_PREFIX + query if url.path == "/search" else "AnovaX test page")
+                page, query = url.path.strip("/"), parse_qs(url.query).get("q", [""])[0]
+                if page in PAGES:
+                    queries.append(f"{page}: {query}")
+                title = html.escape(page_title(page, query) if page in PAGES else "AnovaX test page")
                 body = f"<!doctype html><title>{title}</title><h1>{title}</h1>".encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")

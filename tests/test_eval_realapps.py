@@ -103,3 +103,32 @@ def test_open_notepad_and_type_through_the_orb_passes_and_a_wrong_expectation_fa
     assert "mousepad holds 'hello world', wanted 'hello there'" in failed.failures[0], failed.failures
     # every run ends the apps it opened: the next one starts from an empty desktop
     assert not suite.desk.windows("mousepad")
+
+
+def test_the_page_server_titles_its_search_and_video_pages_with_the_query_and_keeps_what_was_asked():
+    import urllib.request
+
+    from eval.realweb import PageServer
+
+    pages = PageServer()
+    try:
+        for path in ("/search?q=weather+in+lisbon", "/video?q=funny%20cats", "/favicon.ico"):
+            with urllib.request.urlopen(pages.base_url + path, timeout=10) as answer:
+                body = answer.read().decode()
+        assert pages.queries == ["search: weather in lisbon", "video: funny cats"]
+        assert "<title>AnovaX test page</title>" in body
+        with urllib.request.urlopen(pages.base_url + "/search?q=%3Cb%3E", timeout=10) as answer:
+            assert "<title>AnovaX test search: &lt;b&gt;</title>" in answer.read().decode()
+    finally:
+        pages.close()
+
+
+def test_the_browser_wrapper_gives_each_run_its_profile_and_no_sandbox_only_to_root(tmp_path, monkeypatch):
+    from eval import realweb
+
+    for uid, sandboxed in ((0, False), (1000, True)):
+        monkeypatch.setattr(realweb.os, "geteuid", lambda uid=uid: uid)
+        script = realweb.browser_wrapper(tmp_path / str(uid), tmp_path / "profile", tmp_path / "pids").read_text()
+        assert f"--user-data-dir={tmp_path / 'profile'}" in script
+        assert ("--no-sandbox" not in script) is sandboxed
+        assert script.splitlines()[-1].startswith(f"exec {realweb.CHROMIUM} ")
