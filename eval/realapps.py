@@ -159,15 +159,15 @@ def p50(values: list[float]) -> float | None:
 
 
 def table(spec: dict[str, Any], results: dict[str, list[RunResult]]) -> list[str]:
-    lines = ["| category | first command | runs passed | % | p50 s |", "|---|---|---:|---:|---:|"]
+    lines = ["| category | typed into the orb | runs passed | % | p50 s |", "|---|---|---:|---:|---:|"]
     for cat, runs in results.items():
         meta = spec["categories"][cat]
-        first = next(s["say"] for s in meta["steps"] if "say" in s)
+        typed = " → ".join(f"\"{s['say']}\"" if "say" in s else "(restart)" for s in meta["steps"])
         ok = sum(r.ok for r in runs)
         share = ok / len(runs) if runs else 0.0
         pct = f"{100 * share:.0f}%"
         mid = p50([r.seconds for r in runs])
-        lines.append(f"| {meta.get('title', cat)} | {first} | {ok} / {len(runs)} | "
+        lines.append(f"| {meta.get('title', cat)} | {typed} | {ok} / {len(runs)} | "
                      f"{f'**{pct}**' if runs and share >= TARGET else pct} | "
                      f"{'' if mid is None else f'{mid:.1f}'} |")
     return lines

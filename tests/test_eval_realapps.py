@@ -53,8 +53,9 @@ def test_the_table_bolds_a_category_at_95_percent_and_lists_failed_runs():
     spec = realapps.load()
     results = fake_results(spec, {"launch_type": [True, True, True], "switch": [True, False, True]})
     md = realapps.section(spec, results, 3, 1.0)
-    assert "| launch and type | open notepad and type hello world | 3 / 3 | **100%** | 2.0 |" in md
-    assert "| switch (one window) | open notepad | 2 / 3 | 67% | 2.0 |" in md
+    assert '| launch and type | "open notepad and type hello world" | 3 / 3 | **100%** | 2.0 |' in md
+    assert ('| switch (one window) | "open notepad" → "open the calculator" → "switch to notepad" | 2 / 3 | 67% | 2.0 |'
+            in md)
     assert "| switch (one window) | 2 | step 1: failed 1 |" in md
     assert "1 of 2 categories at the target; 5 of 6 runs passed." in md
 
