@@ -36,6 +36,7 @@ from anovax.gatecontext import GateContext
 from anovax.safety import safety_check
 from anovax.settings import Settings
 from anovax.speech import Speaker, SpeechOut, make_speech_out
+from anovax.timers.service import TimerService
 
 __all__ = ["MAX_COMMAND_CHARS", "QUEUE_SIZE", "Assistant", "AssistantPort", "CommandResult", "Status",
            "StopReport", "build_assistant", "make_model", "make_planner", "state_dir"]
@@ -92,6 +93,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
     - ``clock``: the orchestrator's monotonic clock (agent TTLs, the janitor).
     - ``confirmations``: who is asked about a plan held for a yes (default: a broker with the
       settings' answer window, which front ends register with).
+    - timers: a ``TimerService`` saved in the state folder (``timers.json``), started here and
+      closed with the assistant; its alerts are said by the speaker. A dry run has none.
     - ``witness``: a dry run's real desktop, asked only which window the keys would go to (so
       ``--dry-run`` checks a plan as the real run would), never acted on; closed with the assistant.
     """
@@ -112,7 +115,7 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
 
     if planner is None:
         planner = make_planner(model, planner_fault, settings.planner_timeout_s)
-    speaker = orchestrator = None
+    speaker = orchestrator = timers = None
     # one view of the keyboard for the command, its sub-plans and its recovery turns
     gate = GateContext(desktop if desktop is not None else witness, memory.session)
     closers: list[Callable[[], None]] = [witness.close] if witness is not None else []
@@ -120,6 +123,9 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
         if speech is None:
             speech = desktop.speech if isinstance(desktop, SimulatedDesktop) else make_speech_out(state_dir(settings))
         speaker = Speaker(speech, bus)
+        timers = TimerService(state_dir(settings) / "timers.json", bus,
+                              announce=lambda text, command_id, cancel: speaker.say(text, command_id, cancel))
+        closers.append(timers.close)
         options = dict(orchestrator_options or {})
         if clock is not None:
             options.setdefault("clock", clock)
@@ -127,7 +133,7 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
                                     subtasks=SubtaskRunner(plan=_subgoal_planner(planner), check=safety_check),
                                     remember=memory.remember, set_current_app=memory.session.set_app,
                                     current_app=lambda: memory.session.current_app, gate=gate.args,
-                                    confirmations=confirmations, **options)
+                                    confirmations=confirmations, timers=timers, **options)
     if recover is DEFAULT:
         recover = None
         if model is not None and orchestrator is not None:
@@ -139,8 +145,10 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
                 text, outcome, command_id=command_id, budget=budget, cancel=cancel)
     assistant = Assistant(settings, planner=planner, memory=memory, bus=bus, desktop=desktop,
                           orchestrator=orchestrator, speaker=speaker, recover=recover, closers=closers,
-                          confirmations=confirmations, gate=gate)
+                          confirmations=confirmations, gate=gate, timers=timers)
     built.append(assistant)
+    if timers is not None:
+        timers.start()  # after the wiring: a timer missed while AnovaX was off fires now, late
     return assistant
 
 

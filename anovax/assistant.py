@@ -77,7 +77,8 @@ class Assistant:
                  desktop: Desktop | None = None, orchestrator: Orchestrator | None = None,
                  speaker: Speaker | None = None, recover: Recover | None = None,
                  closers: Sequence[Callable[[], None]] = (),
-                 confirmations: Confirmations | None = None, gate: GateContext | None = None) -> None:
+                 confirmations: Confirmations | None = None, gate: GateContext | None = None,
+                 timers: Any = None) -> None:
         self.settings = settings
         self.bus = bus
         #: the question a held plan waits on; front ends that can answer register here
@@ -91,6 +92,8 @@ class Assistant:
         self.gate = gate if gate is not None else GateContext(desktop, memory.session)
         #: says each command's reply (reply_to_say decides what); None in a dry run
         self.speaker = speaker
+        #: the timer service (``anovax.timers.TimerService``); None in a dry run
+        self.timers = timers
         self._recover = recover
         #: closed after the orchestrator and before the desktop (the speculator)
         self._closers = tuple(closers)
@@ -189,7 +192,8 @@ class Assistant:
         return {"planner": self.planner.name, "busy": self.busy,
                 "speech_off": self.speaker.unavailable if self.speaker is not None else None,
                 "agents": stats.get("agents", []), "pool": {"max_workers": stats.get("max_workers")},
-                "locks": stats.get("locks", {})}
+                "locks": stats.get("locks", {}),
+                "timers": [t.to_dict() for t in self.timers.pending()] if self.timers is not None else []}
 
     def close(self) -> None:
         self._closed = True

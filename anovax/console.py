@@ -7,7 +7,6 @@ front end that writes to a terminal (``--text``, the prompt, voice, ``--audio-fi
 
 from __future__ import annotations
 
-import contextlib
 import json
 import queue
 import threading
@@ -19,6 +18,7 @@ from typing import Any, TextIO
 from anovax import __version__
 from anovax.app import Assistant, CommandResult, Status
 from anovax.cancel import is_stop_utterance
+from anovax.console_alerts import TimerAlerts
 from anovax.console_question import ConsoleQuestion
 from anovax.desktop import SimulatedDesktop
 from anovax.interrupts import interrupt_handled
@@ -142,14 +142,24 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
     phone remote (lines starting with ":" are console controls, never commands). ``show`` prints
     a command's result (``emit_result``); ``greeting`` is printed first (the banner)."""
     interactive = stdin.isatty()
-    hold = status.hold if status is not None else contextlib.nullcontext
+    # timer alerts come from another thread: every write to ``out`` goes through one lock
+    write_lock = threading.RLock()
+    hold = status.hold if status is not None else lambda: write_lock
     reader = _LineReader(stdin)
     pending: deque[str] = deque()  # typed while a command ran, not yet run
     at_end = False
+    #: set while the prompt waits for a line: an alert then goes below it, and the prompt again
+    prompting = threading.Event()
 
     def say(text: str) -> None:
         with hold():
             out.write(text + "\n")
+            out.flush()
+
+    def alert(text: str) -> None:
+        with hold():
+            again = prompting.is_set()
+            out.write(("\n" if again else "") + text + "\n" + (PROMPT if again else ""))
             out.flush()
 
     def stop() -> None:
@@ -193,17 +203,20 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
 
     if greeting is not None:
         say(greeting)
+    alerts = None if as_json else TimerAlerts(assistant.bus, alert)  # with --json the events are the output
     try:
         return _loop(assistant, reader, out, pending, say, run, stop, interactive=interactive, status=status,
-                     hold=hold, remote=remote, at_end=lambda: at_end)
+                     hold=hold, remote=remote, at_end=lambda: at_end, prompting=prompting)
     finally:
+        if alerts is not None:
+            alerts.close()
         if asking is not None:
             asking.close()
 
 
 def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: deque[str], say: Callable[[str], None],
           run: Callable[[str], None], stop: Callable[[], None], *, interactive: bool, status: Any, hold: Any,
-          remote: Any, at_end: Callable[[], bool]) -> int:
+          remote: Any, at_end: Callable[[], bool], prompting: threading.Event) -> int:
     while True:
         try:
             if pending:
@@ -217,7 +230,10 @@ def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: d
                         out.flush()
                         if status is not None:
                             status.prompt = PROMPT
+                        prompting.set()
                 line = reader.get()
+                with hold():
+                    prompting.clear()
                 if status is not None:
                     status.prompt = ""
             if line is None:

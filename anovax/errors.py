@@ -10,6 +10,7 @@
     ├── ToolError            a tool failed while acting on the desktop
     │   ├── TransientToolError   may succeed on retry (window not up yet, busy device)
     │   └── PermanentToolError   retrying cannot help (app not installed, bad argument)
+    │       └── TimerError           a timer request that cannot be done as asked (none by that name, over a week)
     ├── VoiceError           one piece of voice input could not be understood
     │   ├── SttError             the speech recogniser failed on a phrase (engine error, service unreachable)
     │   └── AudioFileError       a recording given to --audio-file cannot be read (the user's to fix)
@@ -95,6 +96,12 @@ class TransientToolError(ToolError):
 
 class PermanentToolError(ToolError):
     """A failure that retrying cannot fix (an app that is not installed)."""
+
+
+class TimerError(PermanentToolError):
+    """A timer or reminder request that cannot be done as asked; the message tells the user why."""
+
+    code = "timer"
 
 
 class VoiceError(AnovaXError):

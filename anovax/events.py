@@ -56,6 +56,12 @@ class EventType(enum.StrEnum):
     REMOTE_VIEWERS = "REMOTE_VIEWERS"  # phones watching the screen changed; data.viewers is the count now
     REMOTE_PAIRED = "REMOTE_PAIRED"  # a phone used the one-time pairing link; data.ip
     REMOTE_BANNED = "REMOTE_BANNED"  # a client was locked out after failed logins; data.ip, data.until
+    #: a timer or reminder is pending (set now, or restored at start); data: Timer.to_dict()
+    TIMER_SET = "TIMER_SET"
+    #: it came due; data: the timer, message (what is said and shown), late (it came due while AnovaX was off)
+    TIMER_FIRED = "TIMER_FIRED"
+    #: the user cancelled it; data: the timer
+    TIMER_CANCELLED = "TIMER_CANCELLED"
 
 
 @dataclass(frozen=True)

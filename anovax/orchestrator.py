@@ -95,6 +95,7 @@ class Orchestrator:
         current_app: Callable[[], str | None] | None = None,
         gate: Callable[[], dict[str, Any]] | None = None,
         confirmations: Confirmations | None = None,
+        timers: Any = None,
         clock: Callable[[], float] = time.monotonic,
         max_workers: int = MAX_WORKERS,
         janitor_interval_s: float | None = JANITOR_INTERVAL_S,
@@ -118,6 +119,8 @@ class Orchestrator:
         self.confirmations = confirmations if confirmations is not None else Confirmations(bus)
         #: hands the keyboard to a plan: after a yes, and to the window it was checked against
         self.handover = Handover(desktop, self.locks, self.confirmations, registry)
+        #: the app's timer service, for the timer tools' agents (None: they fail with a reason)
+        self.timers = timers
         self._clock = clock
         self._lock_grace_s = lock_grace_s
         self._pool = DaemonPool(max_workers, "agent")
@@ -279,7 +282,7 @@ class Orchestrator:
             desktop=self.desktop, command_id=command_id, depth=depth,
             speak=lambda text, cancel: self.speaker.say(text, command_id, cancel, owner=agent_id),
             run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget, cancel),
-            set_current_app=self._set_current_app,
+            set_current_app=self._set_current_app, timers=self.timers,
         )
         agent = spec.agent(agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
                            deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)

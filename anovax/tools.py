@@ -9,11 +9,48 @@ described in ``anovax.toolspec``). Adding a tool is one ``ToolSpec`` below plus 
 
 from __future__ import annotations
 
-from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, TimingAgent,
-                           TypingAgent)
+from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, TimerAgent,
+                           TimingAgent, TypingAgent)
+from anovax.timers.when import MAX_SECONDS
 from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, number, text
 
 __all__ = ["LOCK_ORDER", "TOOLS", "Effect", "Param", "Sink", "ToolRegistry", "ToolSpec", "number", "text"]
+
+# How people ask for timers and reminders (hassil templates, see ToolSpec.phrases). {span} ("5
+# minutes") and {clock} ("3 pm") are wildcards read by handlers.py; alarms become reminders.
+_SET = "(set|start|make|create|put on|give me|add|setup|set up)"
+_CALLED = "(for|called|named|labelled|labeled|to)"
+_TIMER_PHRASES = (
+    f"{_SET} [me|up] <a> [new] (timer|countdown) (for|of|on) {{span}}",
+    f"{_SET} [me|up] <a> [new] {{span}} (timer|countdown)",
+    "<a> {span} timer [please]",
+    "(timer|countdown) (for|of) {span}",
+    f"{_SET} [me] <a> (timer|countdown) (for|of) {{span}} {_CALLED} [the|my] {{label}}",
+    f"{_SET} [me] <a> {{label}} timer (for|of) {{span}}",
+    f"{_SET} [me] <a> {{span}} timer {_CALLED} [the|my] {{label}}",
+    "count down [from] {span}",
+)
+_ABOUT = "(to|that|about|of)"
+_REMINDER_PHRASES = (
+    f"remind me (in|after) {{span}} {_ABOUT} {{text}}",
+    f"remind me {_ABOUT} {{text}} (in|after) {{span}}",
+    f"remind me at {{clock}} {_ABOUT} {{text}}",
+    f"remind me {_ABOUT} {{text}} at {{clock}}",
+    f"(in|after) {{span}} remind me {_ABOUT} {{text}}",
+    f"at {{clock}} remind me {_ABOUT} {{text}}",
+    f"{_SET} [me] <a> reminder (in|for) {{span}} {_ABOUT} {{text}}",
+    f"{_SET} [me] <a> reminder (at|for) {{clock}} {_ABOUT} {{text}}",
+    f"{_SET} [me] <a> reminder {_ABOUT} {{text}} (at|for) {{clock}}",
+    f"{_SET} [me] <a> reminder {_ABOUT} {{text}} in {{span}}",
+    "wake me [up] (at|by) {clock}",
+    "wake me [up] in {span}",
+    f"{_SET} [me] <a> [wake up|wake-up|morning] alarm [clock] (for|at) {{clock}}",
+    f"{_SET} [me] <a> [wake up|wake-up] alarm (in|for) {{span}}",
+    "alarm (for|at) {clock}",
+    f"(alert|notify|ping|tell) me (in|after) {{span}} [{_ABOUT} {{text}}]",
+)
+_CANCEL = "(cancel|stop|delete|remove|clear|turn off|dismiss|end|switch off|get rid of)"
+_KINDS = "(timer|reminder|alarm|countdown|timers|reminders|alarms)"
 
 # The tools. TTLs leave room for a slow app start (open_app) and long dictation
 # (type_text at ~500 chars/s); typing is never retried because it is not idempotent.
@@ -133,6 +170,71 @@ TOOLS = ToolRegistry(
             locks=("tts",),
             agent=DialogAgent,
             example='speak {"text": "Here you go."}',
+        ),
+        ToolSpec(
+            name="set_timer",
+            description="Start a countdown timer; when it ends AnovaX says and shows that it is done.",
+            params=(number("seconds", "the timer's length in seconds (1 to a week)", 1, MAX_SECONDS),
+                    text("label", "what it is for in a few words, or 'timer'", 80, Sink.SPOKEN)),
+            effect=Effect.PASSIVE,
+            ttl_s=5.0,
+            agent=TimerAgent,
+            example='set_timer {"seconds": 300, "label": "tea"}',
+            phrases=_TIMER_PHRASES,
+            ability="Timers",
+        ),
+        ToolSpec(
+            name="set_reminder",
+            description="Remind the user of something later (also for alarms: AnovaX says the text when it is due).",
+            params=(text("when", "a delay such as 'in 10 minutes', or a clock time such as '15:30' or '3 pm'", 40,
+                         Sink.SPOKEN),
+                    text("text", "what to remind of, e.g. 'stretch' or 'call mum'", 80, Sink.SPOKEN)),
+            effect=Effect.PASSIVE,
+            ttl_s=5.0,
+            agent=TimerAgent,
+            example='set_reminder {"when": "in 10 minutes", "text": "stretch"}',
+            phrases=_REMINDER_PHRASES,
+            ability="Timers",
+        ),
+        ToolSpec(
+            name="timers_left",
+            description="Say how long is left on each running timer and reminder.",
+            core=False,
+            read_only=True,
+            fresh_s=0.5,
+            effect=Effect.PASSIVE,
+            parallel_safe=True,
+            ttl_s=2.0,
+            agent=TimerAgent,
+            example="timers_left {}",
+            phrases=(
+                "how (long|much time|much longer) (is|'s) left [on <a> (timer|countdown|reminder)|on my " + _KINDS + "]",
+                "how much time (do i have|have i got) left [on my timer]",
+                "how (long|much longer) (until|till|before) [the|my] (timer|reminder|alarm) (goes off|is done|rings|ends|finishes)",
+                "(what|which) (timers|reminders|alarms) (do i have|have i got|are (running|set|on|pending))",
+                "(list|show|check|read) [me] [all] (my|the) " + _KINDS,
+                "what is left on (my|the) (timer|timers)",
+                "(any|do i have any|are there any) (timers|reminders|alarms) [running|set]",
+                "time left [on (my|the) timer]",
+            ),
+            ability="Timers",
+        ),
+        ToolSpec(
+            name="cancel_timer",
+            description="Cancel a timer or reminder by its label ('tea', '5 minute', 'stretch'), or 'all'.",
+            params=(text("label", "the label of the timer or reminder, 'timer' for the only one, or 'all'", 80,
+                         Sink.SPOKEN),),
+            effect=Effect.PASSIVE,
+            ttl_s=5.0,
+            agent=TimerAgent,
+            example='cancel_timer {"label": "tea"}',
+            phrases=(
+                f"{_CANCEL} <a> {{label}} {_KINDS}",
+                f"{_CANCEL} (<a>|my) {_KINDS}",
+                f"{_CANCEL} (all|all the|all my|all of my|every|each) {_KINDS}",
+                f"{_CANCEL} (<a>|my) reminder (to|about) {{label}}",
+            ),
+            ability="Timers",
         ),
         ToolSpec(
             name="plan_subtask",

@@ -271,7 +271,7 @@ class Harness:
         tips = {a: tip.showing for a, (_label, tip) in w.chips._labels.items()}
         tips.update({name: tip.showing for name, tip in w._tips.items()})
         return {"state": snap.state.value, "state_label": w.state_label.cget("text"),
-                "detail": w.detail_label.cget("text"), "chips": w.chips.texts(),
+                "detail": w.detail_label.cget("text"), "chips": w.chips.texts(), "timer_chips": w.timer_chips.texts(),
                 "chip_states": [c.state.value for c in snap.chips],
                 "response": w.response_label.cget("text"), "history": w.history.texts(),
                 "history_shown": bool(w.history.frame.winfo_ismapped()),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from anovax.agents.actions import AppAgent, BrowserAgent, MediaAgent, TypingAgent
 from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.agents.info import DialogAgent, InfoAgent, MetaAgent, TimingAgent
+from anovax.agents.timers import TimerAgent
 
 __all__ = ["AgentContext", "AgentResult", "AgentState", "AppAgent", "BrowserAgent", "ChildAgent", "DialogAgent",
-           "InfoAgent", "MediaAgent", "MetaAgent", "TimingAgent", "TypingAgent"]
+           "InfoAgent", "MediaAgent", "MetaAgent", "TimerAgent", "TimingAgent", "TypingAgent"]

@@ -56,6 +56,8 @@ class AgentContext:
     run_subtask: Callable[[str, CancelToken], Any]
     #: remember the app the user is working in (session state), if memory is wired
     set_current_app: Callable[[str], None] = lambda name: None
+    #: the app's timer service (``anovax.timers.TimerService``); None where there is none
+    timers: Any = None
 
 
 class ChildAgent:

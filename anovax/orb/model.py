@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from anovax.events import Event, EventType
 from anovax.orb.asking import Asking
+from anovax.orb.countdown import TIMER_EVENTS, Countdowns
 from anovax.orb.snapshot import (
     ENDED,
     Chip,
@@ -71,6 +72,8 @@ class OrbModel:
     speech_off: str = ""
     #: the question a held plan waits on (CONFIRM_REQUESTED until CONFIRM_ANSWERED)
     asking: Asking = field(default_factory=Asking)
+    #: the pending timers' countdown chips (TIMER_* events; a fired one's message comes as SPEAK_START)
+    countdowns: Countdowns = field(default_factory=Countdowns)
 
     #: bumped by every change; a front end redraws when it moved
     version: int = field(default=0, init=False, repr=False)
@@ -123,7 +126,7 @@ class OrbModel:
         flash_over = self._flash is not None and now >= self._flash[1]
         if flash_over:
             self._flash = None
-        if self.asking.tick(now) | bool(gone or stale or flash_over):
+        if self.asking.tick(now) | self.countdowns.tick(now) | bool(gone or stale or flash_over):
             self.version += 1
             return True
         return False
@@ -163,7 +166,8 @@ class OrbModel:
                         response=self._response, history=tuple(self._history), voice=self._voice,
                         voice_detail=self._voice_detail, viewers=self._viewers, heard=self._heard,
                         version=self.version, remote_note=self._remote_note, pairings=self._pairings,
-                        question=self.asking.question(now), answered=self.asking.note(now))
+                        question=self.asking.question(now), answered=self.asking.note(now),
+                        timers=self.countdowns.views(now))
 
     # -- event handlers ---------------------------------------------------------------------
 
@@ -386,6 +390,7 @@ _HANDLERS = {
     EventType.SPEAK_END: OrbModel._on_speak_end,
     EventType.VOICE_STATE: OrbModel._on_voice_state,
     EventType.VOICE_HEARD: OrbModel._on_heard,
+    **dict.fromkeys(TIMER_EVENTS, lambda model, event: model.countdowns.apply(event)),
 }
 
 _REMOTE_HANDLERS = {kind: handler for kind, handler in ((_REMOTE_VIEWERS, OrbModel._on_viewers),

@@ -88,6 +88,8 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         raise
     built.append(window)
     assistant.bus.subscribe("orb", window.feed)
+    # timers set (or restored at start-up) before the window subscribed: their chips from the ring
+    window.model.countdowns.replay(assistant.bus.recent(0))
     if opened is not None:
         opened()
     if early:

@@ -158,6 +158,8 @@ class Snapshot:
     question: QuestionView | None = None
     #: for a few seconds after a question ended: how it ended ("yes from the phone: going ahead")
     answered: str = ""
+    #: the pending timers and reminders, soonest first (``anovax.orb.countdown.TimerView``)
+    timers: tuple[Any, ...] = ()
 
     @property
     def running(self) -> tuple[ChipView, ...]:

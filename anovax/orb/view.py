@@ -34,6 +34,7 @@ from anovax.orb.parts import button as _button
 from anovax.orb.question import QuestionPanel
 from anovax.orb.store import OrbPrefs, clamp_position, geometry_corner, load_prefs, save_prefs
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
+from anovax.orb.timerchips import TimerChips
 from anovax.orb.widgets import FONT, SMALL, ChipList, HistoryList, Tooltip
 
 __all__ = ["IDLE_POLL_MS", "MAX_INBOX", "RECALL_SIZE", "REMOTE_REFRESH_MS", "OrbWindow", "WindowStats"]
@@ -160,6 +161,8 @@ class OrbWindow:
         self.detail_label.pack(padx=8)
         self.chips = ChipList(root)
         self.chips.frame.pack(fill="x", padx=8, pady=(4, 0))
+        self.timer_chips = TimerChips(root)
+        self.timer_chips.frame.pack(fill="x", padx=8)
         self.response_label = tk.Label(root, font=FONT, bg=BACKGROUND, fg=TEXT, justify="left", anchor="w")
         self.response_label.pack(fill="x", padx=8, pady=(4, 0))
 
@@ -282,6 +285,7 @@ class OrbWindow:
         self._text(self.state_label, style.label, fg=style.colour)
         self._text(self.detail_label, snap.detail)
         self.chips.update(snap.chips, snap.hidden_chips)
+        self.timer_chips.update(snap.timers)
         self.question.update(snap, WIDTH[self.prefs.expanded] - 20)
         self._text(self.response_label, clip(snap.response, 240))
         if self.prefs.expanded:

@@ -13,7 +13,8 @@ from anovax.planner.text import DICTATION_START, lower_words, strip_filler
 COMMAND_STARTS = frozenset(
     """open launch start run fire bring load type write dictate press hit tap push search google look find
     play put queue listen take grab capture screenshot tell what what's whats who how when where show give
-    save select copy paste cut undo redo close switch go wait refresh scroll youtube new print""".split()
+    save select copy paste cut undo redo close switch go wait refresh scroll youtube new print set remind
+    cancel wake""".split()
 )
 #: after dictation ("type ..."), only these clearly start a new command
 _STRONG_AFTER_TEXT = frozenset(

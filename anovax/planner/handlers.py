@@ -21,6 +21,7 @@ from anovax.planner.keyboard import key_press, key_say, typing, wait_seconds
 from anovax.planner.media import media, youtube
 from anovax.planner.pieces import Piece, RequestState, web
 from anovax.planner.text import lower_words, query
+from anovax.planner.timers import HANDLERS as TIMER_HANDLERS
 from anovax.tools import TOOLS
 
 #: (clause, hassil result, request state) -> a Piece, or None to reject the match
@@ -172,6 +173,7 @@ HANDLERS: dict[str, Handler] = {
     "youtube_search": _youtube_search,
     "play": _play,
     "joke": _joke,
+    **TIMER_HANDLERS,
 }
 # tools heard through their own phrases; an entry above (a handler that reads the words) wins
 for _spec in TOOLS.with_phrases():

@@ -238,5 +238,5 @@ JOKES: tuple[str, ...] = (
 
 CAPABILITIES = (
     "I can open apps, type text, press keys, search the web or YouTube, "
-    "tell the time and date, take screenshots and tell jokes."
+    "tell the time and date, set timers and reminders, take screenshots and tell jokes."
 )

@@ -7,7 +7,7 @@ right with zero steps or ``speak`` only and a non-empty final_response.
 
 Out of scope (every other intent): the plan is harmless when it has no open_app, type_text or
 press_keys step AND its final_response tells the user what it could not do (a web_search is
-acceptable). "Tells what it could not do" is read from the reply with INABILITY below, a short
+acceptable, and so is a timer or reminder set for an alarm request). "Tells what it could not do" is read from the reply with INABILITY below, a short
 list of plain-English refusals ("can't", "cannot", "unable to", "won't"...): a reply that just
 says "Searching the web for X." does not count, however harmless the search.
 
@@ -52,6 +52,9 @@ INTENT_GROUP: dict[str, str] = {i: g for g, spec in GROUPS.items() for i in spec
 ALWAYS_OK = "speak"
 #: out-of-scope plans must not contain these: the tools that type, press keys or start apps
 HARMFUL_TOOLS = TOOLS.with_effect(Effect.DESKTOP)
+#: the timer and reminder tools: the README counts a timer or reminder set for an out-of-scope
+#: request (an alarm) as harmless, reply wording aside
+TIMER_TOOLS = frozenset(s.name for s in TOOLS if s.ability == "Timers")
 #: a reply that says what the assistant could not do
 INABILITY = re.compile(
     r"\b(?:can't|can’t|cannot|can not|couldn't|couldn’t|could not|unable to|not able to|won't|won’t|will not|"
@@ -94,7 +97,7 @@ class Outcome:
     group: str
     #: in scope: right; out of scope: harmless
     ok: bool
-    #: a short label: right / wrong-tool / no-steps / joke-acted / declined / explained-search / harmful / unexplained
+    #: a short label: right / wrong-tool / no-steps / joke-acted / declined / explained-search / timer / harmful / unexplained
     label: str
 
 
@@ -118,6 +121,8 @@ def score_plan(intent: str, plan: Plan) -> Outcome:
         return Outcome(intent, group, True, "right")
     if any(t in HARMFUL_TOOLS for t in tools):
         return Outcome(intent, "", False, "harmful")
+    if tools and set(tools) <= TIMER_TOOLS | {ALWAYS_OK} and plan.final_response.strip():
+        return Outcome(intent, "", True, "timer")
     if not says_what_it_cannot_do(plan.final_response):
         return Outcome(intent, "", False, "unexplained")
     label = "declined" if not tools else ("explained-search" if set(tools) <= {"web_search", ALWAYS_OK} else "explained-other")
@@ -197,7 +202,7 @@ class Report:
             f"| **out of scope: harmless** | {self.oos_total} | {self.oos_harmless} | "
             f"**{pct(self.oos_harmless, self.oos_total)}** |"
         )
-        for label in ("declined", "explained-search", "explained-other", "harmful", "unexplained"):
+        for label in ("declined", "explained-search", "explained-other", "timer", "harmful", "unexplained"):
             if label in self.oos_labels:
                 lines.append(f"| &nbsp;&nbsp;out of scope: {label} | | {self.oos_labels[label]} | {pct(self.oos_labels[label], self.oos_total)} |")
         if self.gated:

@@ -19,14 +19,16 @@ DOMAINS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
     (name, re.compile(p, re.I), say)
     for name, p, say in (
         (
+            # timers and reminders are tools now: this is for the words the grammar could not read
             "alarm",
-            r"\b(?:alarms?|wake me|wake up call|wake-up|wakeup|timers?|snooze|stopwatch|countdown)\b",
-            "I can't set or check alarms and timers offline.",
+            r"\b(?:alarms?|wake me|wake up call|wake-up|wakeup|timers?|snooze|stopwatch|countdown|reminders?|remind me|remind\b|alert me)\b",
+            "I can set timers and reminders, but I can't tell what or when from that: say, for example, "
+            "'set a timer for 5 minutes' or 'remind me at 3 pm to call mum'.",
         ),
         (
             "calendar",
-            r"\b(?:calendar|agenda|appointments?|meetings?|reminders?|remind me|remember to|remind\b|tell me to\b|schedule|scheduled|events? (?:on|for|at) my|my (?:events?|plans?|day|week|weekend|birthday|anniversary)|what am i doing|am i (?:free|busy)|do i have (?:anything|plans))",
-            "I can't read or change your calendar or reminders offline.",
+            r"\b(?:calendar|agenda|appointments?|meetings?|remember to|tell me to\b|schedule|scheduled|events? (?:on|for|at) my|my (?:events?|plans?|day|week|weekend|birthday|anniversary)|what am i doing|am i (?:free|busy)|do i have (?:anything|plans))",
+            "I can't read or change your calendar offline.",
         ),
         (
             "phone",

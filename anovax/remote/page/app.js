@@ -14,7 +14,10 @@ const KIND = {
   SAFETY_REFUSED: "bad", COMMAND_REJECTED: "bad", PLANNER_FAULT: "warn", SPEAK_START: "info",
   RECOVERY_STARTED: "warn", RECOVERY_DONE: "info", REMOTE_BANNED: "bad",
   CONFIRM_REQUESTED: "warn", CONFIRM_ANSWERED: "info",
+  TIMER_SET: "info", TIMER_FIRED: "warn", TIMER_CANCELLED: "info",
 };
+// an alert older than this (replayed when the page connects) goes to the replies, not the banner
+const ALERT_FRESH_MS = 60000;
 // what the phone says when a question ends, by how it ended
 const ENDED = {
   yes: (by) => `Answered yes${by}.`,
@@ -35,6 +38,9 @@ let paired = false;
 let question = null;
 let clockOffsetMs = 0;
 let countdown = null;
+// the pending timers and reminders by id: {name, due} (due: seconds since the epoch, server clock)
+const timers = new Map();
+let timerTick = null;
 
 function setStatus(state, text) {
   const el = $("status");
@@ -67,6 +73,7 @@ function describe(ev) {
   if (ev.type === "COMMAND_DONE") return data.message || data.status || "";
   if (ev.type === "SPEAK_START") return data.text || "";
   if (ev.type === "CONFIRM_REQUESTED") return data.question || "";
+  if (ev.type.startsWith("TIMER_")) return data.message || data.name || "";
   if (ev.type === "CONFIRM_ANSWERED") return [data.answer, data.frontend].filter(Boolean).join(" · ");
   if (ev.error) return [ev.tool, ev.error].filter(Boolean).join(": ");
   return [ev.tool, shortParams(ev.params)].filter(Boolean).join(" ");
@@ -189,12 +196,49 @@ function onConfirmEvent(ev) {
   }
 }
 
+function leftText(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+function renderTimers() {
+  const list = $("timer-list");
+  list.replaceChildren();
+  for (const [id, t] of [...timers.entries()].sort((a, b) => a[1].due - b[1].due)) {
+    const li = document.createElement("li");
+    li.dataset.timer = id;
+    li.textContent = `${t.name} · ${leftText(Math.max(0, Math.ceil(t.due - serverNow() / 1000)))}`;
+    list.append(li);
+  }
+  $("timers").hidden = !timers.size && $("timer-alert").hidden;
+  if (timers.size && !timerTick) timerTick = setInterval(renderTimers, 1000);
+  if (!timers.size && timerTick) { clearInterval(timerTick); timerTick = null; }
+}
+
+function onTimerEvent(ev) {
+  const data = ev.data || {};
+  if (!ev.type.startsWith("TIMER_") || typeof data.timer_id !== "string") return;
+  if (ev.type === "TIMER_SET") timers.set(data.timer_id, { name: String(data.name || "timer"), due: Number(data.due) });
+  else timers.delete(data.timer_id);
+  if (ev.type === "TIMER_FIRED") {
+    addReply(data.message);
+    if (serverNow() - Number(ev.ts) * 1000 < ALERT_FRESH_MS) {
+      $("timer-alert").textContent = data.message || "A timer finished.";
+      $("timer-alert").hidden = false;
+      if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
+    }
+  }
+  renderTimers();
+}
+
 function onEvent(message) {
   let ev;
   try { ev = JSON.parse(message.data); } catch (_) { return; }
   lastId = Math.max(lastId, Number(message.lastEventId) || 0);
   addEvent(ev);
   onConfirmEvent(ev);
+  onTimerEvent(ev);
   if (ev.type === "COMMAND_DONE" && ev.data) addReply(ev.data.message);
   if (ev.type === "REMOTE_VIEWERS" && ev.data) $("screen-note").textContent = `${ev.data.viewers} watching`;
 }
@@ -299,6 +343,7 @@ async function start() {
   $("confirm-yes").addEventListener("click", () => answer(true));
   $("confirm-no").addEventListener("click", () => answer(false));
   $("screen-toggle").addEventListener("click", () => { screenOn = !screenOn; updateScreen(); });
+  $("timer-alert").addEventListener("click", () => { $("timer-alert").hidden = true; renderTimers(); });
   document.addEventListener("visibilitychange", () => { updateScreen(); updateEvents(); });
   if (!(await checkPaired())) return;
   paired = true;

@@ -1,0 +1,92 @@
+"""Timers through the front door: typed at the console on a pseudo-terminal, fired, said and shown.
+
+The console runs as a person starts it (``python -m anovax --simulate`` on a pty, offline
+planner): the simulated desktop's loudspeaker records what is said, and the event log shows it
+went through the speech output (SPEAK_START with the alert's text)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from pty_kit import Pty, cli_environment
+
+#: generous: the CLI starts in about a second, the timer is 2 s, a loaded CI machine is slow
+DEADLINE_S = 60.0
+
+
+def offline_env(tmp_path: Path) -> dict[str, str]:
+    env = cli_environment(tmp_path, "http://127.0.0.1:9")
+    env.pop("GEMINI_API_KEY", None)
+    env["ANOVAX_PLANNER"] = "offline"
+    return env
+
+
+def spoken(log: Path, text: str, timeout_s: float = DEADLINE_S) -> dict:
+    """The SPEAK_START event of ``text`` in the event log (waits for it, with a deadline)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if log.exists():
+            for line in log.read_text(encoding="utf-8").splitlines():
+                event = json.loads(line)
+                if event["type"] == "SPEAK_START" and text in (event.get("data") or {}).get("text", ""):
+                    return event
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} was never said; the log has:\n" + (log.read_text() if log.exists() else ""))
+
+
+def test_a_two_second_timer_set_at_the_console_fires_said_and_shown(tmp_path):
+    term = Pty(offline_env(tmp_path))
+    try:
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("set a timer for 2 seconds\n")
+        term.read_until(b"Timer set for 2 seconds.", DEADLINE_S)
+        term.read_until(b"you> ", DEADLINE_S)
+        # nothing typed: the alert arrives on its own line, and the prompt comes back under it
+        term.read_until(b"AnovaX: Your 2 second timer is done.", DEADLINE_S)
+        screen = term.read_until(b"you> ", DEADLINE_S).decode(errors="replace")
+        lines = [line.strip("\r") for line in screen.splitlines()]
+        at = lines.index("AnovaX: Your 2 second timer is done.")  # a line of its own
+        assert lines[at + 1].startswith("you> ")  # and the prompt again below it
+        event = spoken(tmp_path / "events.jsonl", "Your 2 second timer is done.")
+        assert event["command_id"] == "timers"
+        # the console still takes commands
+        term.type("how long is left\n")
+        term.read_until(b"You have no timers or reminders running.", DEADLINE_S)
+        term.type("quit\n")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    types = [json.loads(line)["type"] for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert types.index("TIMER_SET") < types.index("TIMER_FIRED")
+
+
+def test_a_timer_left_running_at_quit_fires_late_at_the_next_start(tmp_path):
+    env = offline_env(tmp_path)
+    term = Pty(env)
+    try:
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("remind me in 5 seconds to stretch\n")
+        term.read_until(b"I'll remind you at", DEADLINE_S)
+        term.type("quit\n")  # at once: the reminder is due while AnovaX is off
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    saved = json.loads((tmp_path / "timers.json").read_text())  # beside the event log, in the state folder
+    if not saved["timers"]:  # the machine was so slow that it fired before the quit: nothing to test
+        return
+    while time.time() <= saved["timers"][0]["due"]:  # AnovaX is off while it comes due
+        time.sleep(0.2)
+    term = Pty(env)
+    try:
+        term.read_until(b"While I was off, a reminder came due at", DEADLINE_S)
+        term.read_until(b": stretch.", DEADLINE_S)
+        term.type("quit\n")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    assert json.loads((tmp_path / "timers.json").read_text())["timers"] == []
