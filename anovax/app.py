@@ -117,7 +117,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
         planner = make_planner(model, planner_fault, settings.planner_timeout_s)
     speaker = orchestrator = timers = None
     # one view of the keyboard for the command, its sub-plans and its recovery turns
-    gate = GateContext(desktop if desktop is not None else witness, memory.session)
+    gate = GateContext(desktop if desktop is not None else witness, memory.session,
+                       search_hosts=settings.search_urls.hosts())
     closers: list[Callable[[], None]] = [witness.close] if witness is not None else []
     if desktop is not None:
         if speech is None:
@@ -133,7 +134,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
                                     subtasks=SubtaskRunner(plan=_subgoal_planner(planner), check=safety_check),
                                     remember=memory.remember, set_current_app=memory.session.set_app,
                                     current_app=lambda: memory.session.current_app, gate=gate.args,
-                                    confirmations=confirmations, timers=timers, **options)
+                                    confirmations=confirmations, search_urls=settings.search_urls, timers=timers,
+                                    **options)
     if recover is DEFAULT:
         recover = None
         if model is not None and orchestrator is not None:

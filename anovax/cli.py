@@ -191,6 +191,8 @@ def _main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"anovax: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
+    for notice in settings.notices:  # settings ignored in favour of their default (a bad search address)
+        print(f"anovax: {notice}", file=sys.stderr, flush=True)
     _wayland_notice(assistant)
     _speech_notice(assistant)
     if settings.log_path is not None:

@@ -64,10 +64,13 @@ def _note_keys(line: Focus, keys: str) -> None:
 class GateContext:
     """Builds safety_check's keyboard arguments from the desktop and the session."""
 
-    def __init__(self, desktop: object | None, session: SessionState, registry: ToolRegistry = TOOLS) -> None:
+    def __init__(self, desktop: object | None, session: SessionState, registry: ToolRegistry = TOOLS, *,
+                 search_hosts: tuple[str, ...] = ()) -> None:
         self._desktop = desktop
         self._session = session
         self._registry = registry
+        #: the hosts of the user's own search settings: vouched for query data (never a plan's)
+        self._search_hosts = search_hosts
 
     def target(self) -> WindowIdentity | None:
         """The window keys with no app opened would go to now (the desktop's word, else the
@@ -79,12 +82,13 @@ class GateContext:
         return classify_app(self._desktop, name) if self._desktop is not None else None
 
     def args(self, target: WindowIdentity | None = None) -> dict[str, Any]:
-        """``target``, ``classify``, ``session_typed`` and ``recent_outbound`` for safety_check."""
+        """``target``, ``classify``, ``session_typed``, ``recent_outbound`` and ``search_hosts`` for
+        safety_check."""
         target = target if target is not None else self.target()
         carried = self._session.keys
         same = target is not None and carried.target is not None and _same_window(target, carried.target)
         return {"target": target, "classify": self.classify, "session_typed": carried.typed if same else "",
-                "recent_outbound": self._session.recent_outbound}
+                "recent_outbound": self._session.recent_outbound, "search_hosts": self._search_hosts}
 
     def current_app(self, target: WindowIdentity | None, session_app: str | None) -> str | None:
         """The app "it" means and replies name: the session's while the keys would still go to the

@@ -39,6 +39,7 @@ from anovax.outcome import Outcome, StepResult, StepStatus
 from anovax.plan import Plan, Step
 from anovax.pool import AGENT_BUDGET, AgentBudget, DaemonPool
 from anovax.safety import Verdict
+from anovax.search_urls import SearchUrls
 from anovax.speech.speaker import SilentSpeech, Speaker
 from anovax.target import WindowIdentity
 from anovax.tools import TOOLS, ToolRegistry
@@ -100,8 +101,10 @@ class Orchestrator:
         max_workers: int = MAX_WORKERS,
         janitor_interval_s: float | None = JANITOR_INTERVAL_S,
         lock_grace_s: float = 5.0,
+        search_urls: SearchUrls = SearchUrls(),  # frozen: one shared default is safe
     ) -> None:
         self.desktop = desktop
+        self.search_urls = search_urls  # the user's search and video addresses, for every agent
         self.bus = bus
         self.registry = registry
         #: says the ``speak`` tool's sentences; none given: a silent one (events, no sound)
@@ -282,7 +285,7 @@ class Orchestrator:
             desktop=self.desktop, command_id=command_id, depth=depth,
             speak=lambda text, cancel: self.speaker.say(text, command_id, cancel, owner=agent_id),
             run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget, cancel),
-            set_current_app=self._set_current_app, timers=self.timers,
+            set_current_app=self._set_current_app, search_urls=self.search_urls, timers=self.timers,
         )
         agent = spec.agent(agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
                            deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)

@@ -18,6 +18,7 @@ from typing import Any
 from anovax import paths
 from anovax.desktop.apps import App, user_apps
 from anovax.errors import ConfigError
+from anovax.search_urls import DEFAULT_SEARCH_URL, DEFAULT_VIDEO_URL, SearchUrls, template_problem
 
 PLANNERS = ("auto", "gemini", "ollama", "offline")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -114,6 +115,16 @@ class Settings:
     remote_width: int = 1280
     #: the screen stream's frame-rate cap
     remote_fps: float = 15.0
+    #: what web_search opens: an http(s) address with {query} where the encoded words go
+    search_url: str = DEFAULT_SEARCH_URL
+    #: what youtube_search opens, the same way
+    video_url: str = DEFAULT_VIDEO_URL
+    #: sentences to show at start-up about settings that were ignored (a bad search template)
+    notices: tuple[str, ...] = ()
+
+    @property
+    def search_urls(self) -> SearchUrls:
+        return SearchUrls(self.search_url, self.video_url)
 
     @property
     def use_gemini(self) -> bool:
@@ -177,6 +188,12 @@ SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("orb", ("ANOVAX_ORB",), "auto",
             "The orb window (see *The orb*): `auto` opens it when there is a display and shows a status line in "
             "the console otherwise, `on` (say why when it cannot open), `off` (console only)."),
+    Setting("search_url", ("ANOVAX_SEARCH_URL",), "`https://www.google.com/search?q={query}`",
+            "What a web search opens: an http(s) address with `{query}` where the words go "
+            "(`https://duckduckgo.com/?q={query}`). Its host counts as a search engine for the safety gate. "
+            "A bad value is reported at start-up and the default is used."),
+    Setting("video_url", ("ANOVAX_VIDEO_URL",), "`https://www.youtube.com/results?search_query={query}`",
+            "What a video search (\"play … on YouTube\") opens, the same way."),
     Setting("config_file", ("ANOVAX_CONFIG",), "`~/.config/anovax/config.toml`",
             "Optional TOML settings file; keys are the names in the first column, plus an `[apps]` table "
             "of your own app names (see *Apps*)."),
@@ -184,7 +201,7 @@ SETTINGS_DOC: tuple[Setting, ...] = (
 
 _FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level", "gemini_base_url", "ollama_model",
               "ollama_host", "planner_timeout_s", "pictures_dir", "stt", "wake_timeout_s", "confirm_timeout_s", "voice", "orb",
-              "remote", "remote_port", "remote_bind", "remote_width", "remote_fps"}
+              "remote", "remote_port", "remote_bind", "remote_width", "remote_fps", "search_url", "video_url"}
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -273,6 +290,18 @@ def _remote_values(values: dict[str, Any]) -> None:
                           "characters (or unset for a random one).")
 
 
+def _templates(values: dict[str, Any]) -> tuple[str, ...]:
+    """Drop a bad search or video template (the default stays); say why, for start-up."""
+    notices = []
+    for key, var, default in (("search_url", "ANOVAX_SEARCH_URL", DEFAULT_SEARCH_URL),
+                              ("video_url", "ANOVAX_VIDEO_URL", DEFAULT_VIDEO_URL)):
+        if key in values:
+            problem = template_problem(str(values[key]))
+            if problem:  # a search engine is no reason to refuse to start: the default still works
+                notices.append(f"{var} {problem} ({str(values.pop(key))[:80]!r}); using {default}.")
+    return tuple(notices)
+
+
 def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None = None) -> Settings:
     """Build Settings from ``env`` (default: os.environ) and the TOML file, or raise ConfigError."""
     env = os.environ if env is None else env
@@ -291,7 +320,8 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
                "ANOVAX_STT": "stt", "ANOVAX_WAKE_TIMEOUT": "wake_timeout_s", "ANOVAX_VOICE": "voice",
                "ANOVAX_ORB": "orb", "ANOVAX_CONFIRM_TIMEOUT": "confirm_timeout_s",
                "ANOVAX_REMOTE": "remote", "ANOVAX_REMOTE_PORT": "remote_port", "ANOVAX_REMOTE_BIND": "remote_bind",
-               "ANOVAX_REMOTE_WIDTH": "remote_width", "ANOVAX_REMOTE_FPS": "remote_fps"}
+               "ANOVAX_REMOTE_WIDTH": "remote_width", "ANOVAX_REMOTE_FPS": "remote_fps",
+               "ANOVAX_SEARCH_URL": "search_url", "ANOVAX_VIDEO_URL": "video_url"}
     for var, key in env_map.items():
         if env.get(var, "").strip():
             values[key] = env[var].strip()
@@ -327,6 +357,7 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
             raise ConfigError(f"{var} must be an http:// or https:// address.")
 
     _remote_values(values)
+    values["notices"] = _templates(values)
     values.setdefault("log_path", default_log_path(env))
     known = {f.name for f in fields(Settings)}
     return Settings(**{k: v for k, v in values.items() if k in known})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, TimerAgent,
                            TimingAgent, TypingAgent)
+from anovax.desktop.browser_watch import BROWSER_WAIT_S
 from anovax.timers.when import MAX_SECONDS
 from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, number, text
 
@@ -54,6 +55,8 @@ _KINDS = "(timer|reminder|alarm|countdown|timers|reminders|alarms)"
 
 # The tools. TTLs leave room for a slow app start (open_app) and long dictation
 # (type_text at ~500 chars/s); typing is never retried because it is not idempotent.
+#: a search waits up to BROWSER_WAIT_S for the browser's window, so it lives a little longer
+BROWSER_TTL_S = BROWSER_WAIT_S + 5.0
 TOOLS = ToolRegistry(
     (
         ToolSpec(
@@ -95,7 +98,7 @@ TOOLS = ToolRegistry(
             effect=Effect.BROWSER,
             carries_content=True,
             parallel_safe=True,
-            ttl_s=10.0,
+            ttl_s=BROWSER_TTL_S,
             retries=1,
             agent=BrowserAgent,
             example='web_search {"query": "weather in Berlin"}',
@@ -107,7 +110,7 @@ TOOLS = ToolRegistry(
             effect=Effect.BROWSER,
             carries_content=True,
             parallel_safe=True,
-            ttl_s=10.0,
+            ttl_s=BROWSER_TTL_S,
             retries=1,
             agent=MediaAgent,
             example='youtube_search {"query": "lofi hip hop"}',

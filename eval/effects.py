@@ -1,5 +1,5 @@
 """What a task did, observed from outside the assistant: the test editor's buffer and ready
-file, the URLs the fake browser received, PNGs on disk, what was spoken, the command lines a
+file, the titles the stand-in browser's windows showed (each holds the URL it was given), PNGs on disk, what was spoken, the command lines a
 real shell in a real xterm received (bash's history file), the agents spawned and the questions
 asked.
 

@@ -5,8 +5,8 @@ and docs/EVALUATION.md with its latency chart.
 
 Text goes in through ``Assistant.on_speech``; real agents act on a private X server (Xvfb +
 openbox) through the real ``LinuxDesktop``: the Tk test editor (tests/targets/text_target.py,
-registered as the app "test editor"), a fake browser command set as ``BROWSER`` that appends
-each URL to a file, a pictures folder for screenshots and a recording speech output. Tasks
+registered as the app "test editor"), a stand-in browser set as ``BROWSER`` whose small Tk window
+is titled with the URL (tests/targets/browser_window.py; it logs each title it showed), a pictures folder for screenshots and a recording speech output. Tasks
 are judged by those effects only (eval/effects.py), never by the plan.
 
 Two planner modes: offline, and Gemini through the real google-genai client talking to the
@@ -42,6 +42,7 @@ from eval.effects import RecordingSpeech, Targets, judge, read, snapshot, wait_u
 
 HERE = Path(__file__).resolve().parent
 TARGET = ROOT / "tests" / "targets" / "text_target.py"
+BROWSER_WINDOW = ROOT / "tests" / "targets" / "browser_window.py"
 EDITOR_CLASS = "anovax-test-editor"
 STAGES = ("plan", "safety", "dispatch", "agents", "speech")
 
@@ -75,8 +76,10 @@ class Harness:
         # the terminals AnovaX opens (xterm runs $SHELL) are a real bash that logs each command line
         os.environ.update(SHELL="/bin/bash", HISTFILE=str(self.t.shell_log), PROMPT_COMMAND="history -a",
                           HISTCONTROL="", HISTIGNORE="", BASH_ENV="")
+        # a stand-in browser with a real window titled with the URL (AnovaX's search is done only
+        # when a browser window comes to the front); it logs each title once its window shows it
         browser = work / "fakebrowser"
-        browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{self.t.browser_log}"\n')
+        browser.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{BROWSER_WINDOW}" "{self.t.browser_log}" "$1"\n')
         browser.chmod(0o755)
         os.environ["BROWSER"] = str(browser)
         # vouched for as text, as a user would for an editor of their own (README, Apps): a Tk
@@ -401,10 +404,10 @@ def report(args, tasks, suites, ablations, slurp_md, seconds, chart_name) -> str
         "",
         "Every request goes in as text through `Assistant.on_speech` and runs through the real pipeline "
         "(planner → `safety_check` → orchestrator → agents) on a private X server (Xvfb + openbox) with the "
-        "real `LinuxDesktop`. Targets: the Tk test editor (registered as the app \"test editor\"), a fake "
-        "browser command set as `BROWSER` that appends each URL to a file, a pictures folder and a recording "
+        "real `LinuxDesktop`. Targets: the Tk test editor (registered as the app \"test editor\"), a stand-in "
+        "browser set as `BROWSER` whose small window is titled with the URL, a pictures folder and a recording "
         "speech output. A task passes only when its **effect** is observed (`eval/tasks.yaml`: the editor's "
-        "buffer, the URL the browser received, a new PNG, the spoken reply, nothing done and no agent spawned "
+        "buffer, the URL in the browser window's title, a new PNG, the spoken reply, nothing done and no agent spawned "
         "for a refusal); the plan is never inspected.",
         "",
         "Modes: **offline** (the offline planner, no model) and **gemini** (the real `google-genai` client "

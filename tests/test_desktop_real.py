@@ -320,11 +320,11 @@ def test_open_url_failing_and_lingering_browsers(tmp_path, monkeypatch, desk):
     # the message names the browser and where its output went
     ran = tmp_path / "ran.txt"
     monkeypatch.setenv("BROWSER", str(_script(tmp_path, "brokenbrowser", f'echo ran >> "{ran}"; exit 1')))
-    with pytest.raises(PermanentToolError, match="brokenbrowser exited with an error; its output is in .*launched.log"):
+    with pytest.raises(PermanentToolError, match="The browser did not open: brokenbrowser exited with code 1; its output is in .*launched.log"):
         desk.open_url("https://example.org", CancelToken())
     assert ran.read_text().splitlines() == ["ran"]
     monkeypatch.setenv("BROWSER", str(tmp_path / "no-such-browser"))
-    with pytest.raises(PermanentToolError, match="couldn't start the web browser .*no-such-browser"):
+    with pytest.raises(PermanentToolError, match="The browser did not open: I couldn't start no-such-browser"):
         desk.open_url("https://example.org", CancelToken())
     # a browser command that stays in the foreground must not hold the agent: this one runs
     # until the test lets it end, so open_url can only return by not waiting for it

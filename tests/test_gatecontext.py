@@ -66,7 +66,7 @@ def test_a_desktop_that_cannot_identify_windows_falls_back_to_the_session():
     session.set_keys(KeyState(target=XTERM, typed="whoami"))
     gate = GateContext(None, session)
     assert gate.args() == {"target": XTERM, "classify": gate.classify, "session_typed": "whoami",
-                           "recent_outbound": ()}
+                           "recent_outbound": (), "search_hosts": ()}
 
 
 def test_the_carried_line_expires_with_the_session():

@@ -81,8 +81,8 @@ def test_a_failing_browser_command_is_still_a_failure(tmp_path, capfd):
     launcher = Launcher(tmp_path / "launched.log")
     from webbrowser import GenericBrowser
 
-    assert launcher.open_url("https://example.org", CancelToken(), wait_s=5.0,
-                             browser=lambda: GenericBrowser([str(failing), "%s"])) is False
+    proc, waits = launcher.start_browser("https://example.org", lambda: GenericBrowser([str(failing), "%s"]))
+    assert waits and proc.wait(10) == 3  # a command whose exit code counts: what the desktop reports
     launcher.close()
     assert capfd.readouterr().err == ""
     assert "Failed to connect" in (tmp_path / "launched.log").read_text()

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-from urllib.parse import quote_plus
-
 from anovax.agents.base import AgentResult, ChildAgent
 from anovax.desktop.base import launch_evidence
-
-#: fixed search URLs: a query is always encoded into these, never opened as a URL itself
-WEB_SEARCH_URL = "https://www.google.com/search?q="
-YOUTUBE_SEARCH_URL = "https://www.youtube.com/results?search_query="
+from anovax.search_urls import SearchUrls, fill
 
 
 class AppAgent(ChildAgent):
@@ -45,23 +39,32 @@ class TypingAgent(ChildAgent):
 
 
 class _SearchAgent(ChildAgent):
-    """Opens a fixed https search address with the query URL-encoded into it."""
+    """Opens the user's search address (settings) with the query URL-encoded into it.
 
-    search_url: ClassVar[str] = ""
+    Done only on window evidence (``Desktop.open_url`` returns it where the desktop can see
+    windows): it becomes ``data["verified"]``, the AGENT_VERIFIED payload with the window's title."""
+
+    def template(self, urls: SearchUrls) -> str:
+        raise NotImplementedError
 
     def do_work(self) -> AgentResult:
-        url = self.search_url + quote_plus(self.step.params["query"])
-        self.ctx.desktop.open_url(url, self.cancel)
-        return AgentResult(value=f"opened {url}", data={"url": url})
+        url = fill(self.template(self.ctx.search_urls), self.step.params["query"])
+        evidence = self.ctx.desktop.open_url(url, self.cancel)
+        data: dict[str, object] = {"url": url}
+        if evidence is not None:
+            data["verified"] = evidence.as_data()
+        return AgentResult(value=f"opened {url}", data=data)
 
 
 class BrowserAgent(_SearchAgent):
     """web_search: a web search in the user's browser."""
 
-    search_url = WEB_SEARCH_URL
+    def template(self, urls: SearchUrls) -> str:
+        return urls.search
 
 
 class MediaAgent(_SearchAgent):
-    """youtube_search: a YouTube results page for the query."""
+    """youtube_search: a video site's results page for the query."""
 
-    search_url = YOUTUBE_SEARCH_URL
+    def template(self, urls: SearchUrls) -> str:
+        return urls.video

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from anovax.desktop.base import CancelToken, Desktop
 from anovax.plan import Step
+from anovax.search_urls import SearchUrls
 
 if TYPE_CHECKING:  # a ToolSpec names its agent class, so the runtime import goes that way only
     from anovax.toolspec import ToolSpec
@@ -56,6 +57,8 @@ class AgentContext:
     run_subtask: Callable[[str, CancelToken], Any]
     #: remember the app the user is working in (session state), if memory is wired
     set_current_app: Callable[[str], None] = lambda name: None
+    #: the user's search and video addresses (settings): the only place a query is sent
+    search_urls: SearchUrls = field(default_factory=SearchUrls)
     #: the app's timer service (``anovax.timers.TimerService``); None where there is none
     timers: Any = None
 

@@ -184,8 +184,10 @@ class Desktop(Protocol):
         """Press a hotkey such as ``ctrl+s`` or a key such as ``enter``."""
         ...
 
-    def open_url(self, url: str, cancel: CancelToken) -> None:
-        """Open an http(s) URL in the user's browser."""
+    def open_url(self, url: str, cancel: CancelToken) -> Any:
+        """Open an http(s) URL in the user's browser. Real adapters return the window evidence
+        (``browser_watch.BrowserEvidence``: a browser window in front, new or retitled) or raise
+        PermanentToolError "The browser did not open: ..."; None where windows can't be seen."""
         ...
 
     def screenshot(self, cancel: CancelToken) -> Path:

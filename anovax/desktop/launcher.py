@@ -7,7 +7,9 @@ reaped when they exit (PID 1 in a container often reaps nothing, so ``<defunct>`
 
 ``SETTLE_S`` is the one launch-settle time: a launched app counts as ready once what shows it
 (its window tree on X11, the foreground window on Windows, the front app on macOS) has held
-still this long. ``Launcher.settle`` is the one wait for launches nothing can verify.
+still this long. ``Launcher.settle`` is the one wait for launches nothing can verify. A browser
+command is only started here (``start_browser``): whether it showed the page is the desktop's to
+prove from its windows (browser_watch.py), since its exit code proves nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-import time
 import webbrowser
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -30,8 +31,6 @@ SETTLE_S = 0.1
 UNVERIFIED_SETTLE_S = 0.3
 #: how often the reaper thread collects exited children
 REAP_EVERY_S = 1.0
-#: how often a wait for a browser command looks at its cancel token and its deadline
-_POLL_S = 0.05
 
 
 def state_dir(settings: Any) -> Path:
@@ -127,31 +126,14 @@ class Launcher:
         if check_exit and code not in (None, 0):
             raise PermanentToolError(f"{name} quit right after starting (exit code {code}).")
 
-    def open_url(self, url: str, cancel: CancelToken, *, wait_s: float,
-                 browser: Callable[[], webbrowser.BaseBrowser] | None = None) -> bool | None:
-        """Open ``url`` in the user's browser through this launcher: True when it opened,
-        False when the browser command exited with an error, None when this browser is not a
-        command (macOS and Windows defaults: the caller opens it with ``webbrowser`` itself).
-        OSError when the browser's program cannot be started at all.
-
-        A browser command that stays in the foreground is left running after ``wait_s``."""
-        found = (browser or find_browser)()
-        argv, waits = browser_command(found, url)
+    def start_browser(self, url: str, browser: Callable[[], webbrowser.BaseBrowser] | None = None
+                      ) -> tuple[subprocess.Popen[bytes], bool] | None:
+        """Start the browser command for ``url``, and whether its exit code tells success;
+        None when the browser is not a command. OSError when its program cannot start."""
+        argv, waits = browser_command((browser or find_browser)(), url)
         if argv is None:
             return None
-        proc = self.start(argv)  # OSError: no such program; the caller says so
-        if not waits:
-            return True
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                # returns as soon as the command exits (a remote call to a running browser takes
-                # milliseconds); sleeping a whole poll first cost every search ~40 ms at p50
-                return proc.wait(timeout=_POLL_S) == 0
-            except subprocess.TimeoutExpired:
-                pass
-            if cancel.cancelled or time.monotonic() >= deadline:
-                return True  # stopped, or a browser that stays in the foreground: it has the page
+        return self.start(argv), waits  # OSError: no such program; the caller says so
 
     def close(self) -> None:
         self.reaper.close()

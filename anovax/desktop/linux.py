@@ -14,6 +14,9 @@ a server grab) and ``press_keys`` checks it before each chord; if the focus move
 stop with "Focus moved to <title>." before another key is sent. With no target yet
 (nothing launched by this desktop), keys go to whatever window has the focus, as before.
 Without python-xlib or an X connection, launches are not verified (a short settle wait).
+
+Browser evidence (browser_watch.py): a URL counts as opened once a window that is new or retitled
+since the request has the focus and is a browser's (x11_browser.py).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from anovax.desktop.real import RealDesktop
 from anovax.desktop.launcher import Launcher
 from anovax.desktop.typing import is_ascii_typable, keysym_for_char, pyautogui_chord, xdotool_chord
 from anovax.desktop.x11 import NO_WM, X11Focus, wait_for_window
+from anovax.desktop.x11_browser import X11BrowserWindows
 from anovax.desktop.x11_keymap import RECYCLE_AFTER_S, X11Keymap
 from anovax.errors import PermanentToolError, TransientToolError
 from anovax.target import TargetClass, WindowIdentity
@@ -54,7 +58,7 @@ XDOTOOL_DELAY_MS = 1
 XDOTOOL_TIMEOUT_S = 10.0
 
 
-class LinuxDesktop(RealDesktop):
+class LinuxDesktop(X11BrowserWindows, RealDesktop):
     """X11 (or XWayland) desktop."""
 
     name = "linux"

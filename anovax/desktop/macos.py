@@ -39,6 +39,7 @@ from typing import Any
 
 from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, LaunchEvidence
+from anovax.desktop.browser_watch import FrontWindow
 from anovax.desktop.front_target import FrontTargetMethods, FrontTargeting, mac_identity
 from anovax.desktop.known_apps import mac_bundle
 from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacApi, MacFront
@@ -202,6 +203,29 @@ class MacDesktop(FrontTargetMethods, RealDesktop):
             return
         self._last_launch, self.target_window, self._aimed = evidence, evidence.pid, False
         log.info("%s is in front after %.3f s: pid %s %r", name, evidence.seconds, evidence.pid, evidence.title)
+
+    # -- the browser's window (browser_watch.py): the front app's pid stands for its window -----
+
+    def _front_window(self) -> FrontWindow | None:
+        if self._front_failed:
+            return None
+        try:
+            front = self._api.frontmost()
+        except FrontmostUnavailable:
+            self._front_failed = True
+            return None
+        return FrontWindow(front.pid, self._api.window_title(front.pid)) if front is not None else None
+
+    def _window_titles(self) -> dict[int, str] | None:
+        # only the app in front can be asked for its title: "new" means new in front, or retitled
+        front = self._front_window()
+        if self._front_failed or (front is not None and not front.title and self._is_browser_window(front, None)):
+            return None  # a browser in front whose title can't be read (no Accessibility): no change to see
+        return {front.window: front.title} if front is not None else {}
+
+    def _is_browser_window(self, front: FrontWindow, proc: subprocess.Popen[bytes] | None) -> bool:
+        found = self._front_identity()
+        return found is not None and found.pid == front.window and found.klass is TargetClass.BROWSER
 
     # -- the focus guard --------------------------------------------------------------------
 

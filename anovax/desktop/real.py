@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import webbrowser
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -24,7 +25,8 @@ from urllib.parse import urlsplit
 
 from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, Desktop, LaunchEvidence, chunks
-from anovax.desktop.launcher import Launcher, find_browser, launched_log, state_dir
+from anovax.desktop.browser_watch import BrowserEvidence, FrontWindow, did_not_open, wait_for_browser
+from anovax.desktop.launcher import UNVERIFIED_SETTLE_S, Launcher, find_browser, launched_log, state_dir
 from anovax.desktop.typing import parse_chords, prepare_text
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
 
@@ -105,6 +107,7 @@ class RealDesktop:
         #: starts apps and browsers: own session, output to <state>/launched.log, reaped
         self.launcher = launcher if launcher is not None else Launcher(launched_log(state_dir(settings)))
         self._url_threads: list[threading.Thread] = []
+        self._browser_lock = threading.Lock()
         self._pyautogui: Any = None
         #: the last launch_app the adapter could verify (None: unverified, or none yet)
         self._last_launch: LaunchEvidence | None = None
@@ -216,30 +219,59 @@ class RealDesktop:
 
     # -- browser, screen, clock ------------------------------------------------------------
 
-    def open_url(self, url: str, cancel: CancelToken) -> None:
+    def open_url(self, url: str, cancel: CancelToken) -> BrowserEvidence | None:
+        """Open ``url`` and return the window evidence that the browser showed it (browser_watch.py),
+        or None where this desktop cannot see windows (then only the browser command's exit
+        code is looked at). Raises ``did_not_open(...)`` when it did not open."""
         url = check_url(url)
         cancel.check()
-        result: list[bool | BaseException] = []
-
         try:
             browser = find_browser()
         except webbrowser.Error as exc:
             raise PermanentToolError("I couldn't find a web browser on this computer.", code="no_browser") from exc
-        # a browser that is a command runs through the launcher: its output goes to the log
-        # a failed browser is permanent: it fails the same way again, and a retry of one that
-        # did open a tab before failing would open a second
-        name = getattr(browser, "name", "") or "the browser"
+        name = Path(getattr(browser, "name", "") or "the browser").name
+        # one request at a time: two searches at once would each take the other's window as theirs
+        while not self._browser_lock.acquire(timeout=0.05):
+            cancel.check()
         try:
-            opened = self.launcher.open_url(url, cancel, wait_s=OPEN_URL_WAIT_S, browser=lambda: browser)
+            return self._open_and_watch(url, browser, name, cancel)
+        finally:
+            self._browser_lock.release()
+
+    def _open_and_watch(self, url: str, browser: webbrowser.BaseBrowser, name: str,
+                        cancel: CancelToken) -> BrowserEvidence | None:
+        before = self._window_titles()  # before the request: what is new or retitled after it
+        # a browser that is a command runs through the launcher: its output goes to the log
+        try:
+            started = self.launcher.start_browser(url, lambda: browser)
         except OSError as exc:
-            raise PermanentToolError(f"I couldn't start the web browser {name}: {exc.strerror or exc}.",
-                                     code="browser_failed") from exc
-        if opened is not None:
-            if not opened:
-                where = self.launcher.log_path
-                raise PermanentToolError(f"The web browser {Path(name).name} exited with an error"
-                                         + (f"; its output is in {where}." if where else "."), code="browser_failed")
-            return
+            raise did_not_open(f"I couldn't start {name} ({exc.strerror or exc})") from exc
+        proc = started[0] if started is not None else None
+        if started is None:
+            self._open_on_thread(browser, url)
+        if before is None:
+            if started is not None:
+                self._unverified_exit(*started, name, cancel)
+            return None
+        return wait_for_browser(self._front_window, lambda front: self._is_browser_window(front, proc), before,
+                                cancel, exit_code=proc.poll if proc is not None else lambda: None, name=name)
+
+    def _unverified_exit(self, proc: subprocess.Popen[bytes], waits: bool, name: str, cancel: CancelToken) -> None:
+        """Where no window can be seen: a browser command that exits with an error did not open.
+        One whose exit tells nothing (a background browser) gets the short settle wait."""
+        deadline = time.monotonic() + (OPEN_URL_WAIT_S if waits else UNVERIFIED_SETTLE_S)
+        # a command that stays in the foreground is left running: it has the page
+        while proc.poll() is None and time.monotonic() < deadline and not cancel.wait(0.05):
+            pass
+        if proc.returncode not in (None, 0):
+            where = self.launcher.log_path
+            raise did_not_open(f"{name} exited with code {proc.returncode}"
+                               + (f"; its output is in {where}" if where else ""))
+
+    def _open_on_thread(self, browser: webbrowser.BaseBrowser, url: str) -> None:
+        """A browser that is not a command (the macOS and Windows defaults) opens on a thread of its
+        own; one that stays in the foreground would hold the agent: stop waiting after OPEN_URL_WAIT_S."""
+        result: list[bool | BaseException] = []
 
         def run() -> None:
             try:
@@ -247,18 +279,28 @@ class RealDesktop:
             except Exception as exc:  # reported to the caller below
                 result.append(exc)
 
-        # a browser that is not a command (the macOS and Windows defaults) opens on a thread of
-        # its own; one that stays in the foreground would hold the agent: stop waiting after OPEN_URL_WAIT_S
         thread = threading.Thread(target=run, name="open-url", daemon=True)
         thread.start()
         self._url_threads = [t for t in self._url_threads if t.is_alive()] + [thread]
         thread.join(OPEN_URL_WAIT_S)
-        if not result:
-            return  # still running: the browser has the page
-        if isinstance(result[0], BaseException):
-            raise TransientToolError(f"I couldn't open a web browser: {result[0]}.") from result[0]
-        if result[0] is False:
-            raise TransientToolError("I couldn't open a web browser: it exited with an error.")
+        if result and isinstance(result[0], BaseException):
+            raise did_not_open(str(result[0]) or type(result[0]).__name__) from result[0]
+        if result and result[0] is False:
+            raise did_not_open("it exited with an error")
+
+    # the platform's looks at its windows, for browser_watch (None / False: it cannot see them)
+
+    def _window_titles(self) -> dict[int, str] | None:
+        """The titles of the windows there are now, by window id; None: this desktop can't see windows."""
+        return None
+
+    def _front_window(self) -> FrontWindow | None:
+        """The window with the focus now, or None."""
+        return None
+
+    def _is_browser_window(self, front: FrontWindow, proc: subprocess.Popen[bytes] | None) -> bool:
+        """Whether ``front`` is a browser's window (or one of ``proc``, the browser command started)."""
+        return False
 
     def screenshot(self, cancel: CancelToken) -> Path:
         cancel.check()

@@ -54,6 +54,7 @@ from anovax.desktop import apps
 from anovax.desktop.apps import normalise_name
 from anovax.desktop.apps import normalise_title as normalise
 from anovax.desktop.base import CancelToken, LaunchEvidence
+from anovax.desktop.browser_watch import FrontWindow
 from anovax.desktop.front_target import FrontTargetMethods, FrontTargeting, windows_identity
 from anovax.desktop.known_apps import windows_image
 from anovax.desktop.launcher import SETTLE_S, Launcher
@@ -270,6 +271,25 @@ class WindowsDesktop(FrontTargetMethods, RealDesktop):
     def close(self) -> None:
         self._targeting.close()
         super().close()
+
+    # -- the browser's window (browser_watch.py) ---------------------------------------------
+
+    def _window_titles(self) -> dict[int, str] | None:
+        try:
+            return {hwnd: self._api.window_title(hwnd) for hwnd in self._api.top_level_windows()}
+        except (OSError, AttributeError) as exc:  # user32 unusable: only the exit code is left
+            log.warning("Can't list windows (%s): the browser is not verified.", exc)
+            return None
+
+    def _front_window(self) -> FrontWindow | None:
+        hwnd = self._api.foreground_window()
+        return FrontWindow(hwnd, self._api.window_title(hwnd)) if hwnd and self._api.is_window(hwnd) else None
+
+    def _is_browser_window(self, front: FrontWindow, proc: subprocess.Popen[bytes] | None) -> bool:
+        # by process image (the running browser the default handler gave the page to), or the
+        # window of the browser command itself
+        found = self.identify(front.window)
+        return found is not None and (found.klass is TargetClass.BROWSER or (proc is not None and found.pid == proc.pid))
 
     # -- the focus guard --------------------------------------------------------------------
 

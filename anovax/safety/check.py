@@ -113,6 +113,7 @@ def safety_check(
     target: WindowIdentity | None = None,
     classify: Callable[[str], TargetClass | None] | None = None,
     recent_outbound: Sequence[str] | None = None,
+    search_hosts: Sequence[str] = (),
 ) -> Verdict:
     """Allow, hold for a yes, or refuse ``plan`` (a Plan or untrusted raw data); never raises.
     The keyword arguments are the trusted runtime state described in the module docstring."""
@@ -129,6 +130,7 @@ def safety_check(
             target=target,
             classify=classify,
             recent_outbound=recent_outbound,
+            search_hosts=search_hosts,
         )
         if isinstance(ctx, Verdict):
             return ctx

@@ -46,6 +46,8 @@ class Context:
     #: what recent plans sent out (queries, speech, goals, new facts), oldest first; a stored
     #: secret split across commands is looked for in these and this plan's texts together
     recent_outbound: tuple[str, ...] = ()
+    #: the hosts of the user's search settings: vouched for query data like the built-in engines
+    search_hosts: tuple[str, ...] = ()
 
     @property
     def recovering(self) -> bool:
@@ -113,6 +115,7 @@ def build(
     target: Any = None,
     classify: Any = None,
     recent_outbound: Any = None,
+    search_hosts: Any = (),
 ) -> Context | Verdict:
     """Validate the runtime arguments into a Context, or refuse."""
     if user_text is None:
@@ -151,6 +154,9 @@ def build(
     recent = _recent(recent_outbound)
     if isinstance(recent, Verdict):
         return recent
+    hosts = tuple(search_hosts) if isinstance(search_hosts, (tuple, list)) else None
+    if hosts is None or len(hosts) > 4 or not all(isinstance(h, str) and 0 < len(h) <= 253 for h in hosts):
+        return Verdict.refuse(Rule.BAD_CONTEXT, detail="search_hosts is not a short list of host names")
     # everything after the last submit ("\n"), capped: only its being non-empty decides anything
     line = session_typed[max(session_typed.rfind("\n") + 1, len(session_typed) - limits.SESSION_TAIL):]
     return Context(
@@ -166,4 +172,5 @@ def build(
         target=window,
         classify=classify,
         recent_outbound=recent,
+        search_hosts=tuple(h.casefold().rstrip(".") for h in hosts),
     )

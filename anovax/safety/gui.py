@@ -79,7 +79,8 @@ def ask_about(state: Focus, ctx: Context, index: int, question: str, action: str
     return None
 
 
-def address_problem(address: str, said: str = "", memory: tuple[str, ...] = (), typed_before: str = "") -> str | None:
+def address_problem(address: str, said: str = "", memory: tuple[str, ...] = (), typed_before: str = "",
+                    search_hosts: tuple[str, ...] = ()) -> str | None:
     """Why an address-bar entry must not be opened or searched for, or None. ``said``: what the
     user said; an address whose query data the user dictated ("youtube.com/watch?v=dQw4w9WgXcQ")
     carries nothing of theirs they did not hand over themselves."""
@@ -93,7 +94,7 @@ def address_problem(address: str, said: str = "", memory: tuple[str, ...] = (), 
             return problem
     if web.unc_problem(text):
         return "network share"
-    leak = urldata.problem(text, said, memory, typed_before)
+    leak = urldata.problem(text, said, memory, typed_before, search_hosts)
     if leak:
         return leak
     if secret_issue(text) or leaks.assigned_in_query(text):
@@ -103,7 +104,7 @@ def address_problem(address: str, said: str = "", memory: tuple[str, ...] = (), 
 
 def _address(state: Focus, typed: str, index: int, ctx: Context) -> Verdict | None:
     problem = address_problem(state.address + typed, ctx.user_text, tuple(value for _, value in ctx.memory),
-                              decode_for_scan(ctx.session_tail))
+                              decode_for_scan(ctx.session_tail), ctx.search_hosts)
     if problem:
         return Verdict.refuse(Rule.EXFILTRATION if "data" in problem or "secret" in problem else Rule.URL_SCHEME,
                               step=index, detail=f"address bar: {problem}")

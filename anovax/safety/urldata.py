@@ -3,7 +3,8 @@
 An address bar sends its query string to whichever host the address names. Default-deny: query
 data goes only to a host AnovaX can vouch for as a search engine, a video, map, reference or shop
 site (``google.com/search?q=weather+berlin``, ``youtube.com/watch?v=dQw4w9WgXcQ``), where it is
-read the way a search is, or anywhere when the user said the values themselves. Even then, what
+read the way a search is (the hosts of the user's own search settings count too: the runtime
+passes them, a plan cannot), or anywhere when the user said the values themselves. Even then, what
 the user never handed over must not leave in it: a remembered fact (the home address, an email),
 text typed earlier in this session (notes, a letter), personal shapes (email addresses, phone
 numbers), secrets or secret-named parameters (``p=``, ``token=``), encoded blobs, or more than a
@@ -56,10 +57,15 @@ def _said(values: list[str], said: str) -> bool:
     return bool(heard) and all(_ALNUM_ONLY.sub("", plain(value).casefold()) in heard for value in values)
 
 
-def vouched_host(address: str) -> bool:
-    """A search engine, a video, map, reference or shop site (see ``_VOUCHED_DOMAINS``)."""
+def vouched_host(address: str, search_hosts: Iterable[str] = ()) -> bool:
+    """A search engine, a video, map, reference or shop site (see ``_VOUCHED_DOMAINS``), or exactly
+    the host of one of the user's own search settings (``search_hosts``, from the runtime: a plan
+    cannot add one)."""
     found = _HOST.match(plain(address).strip())
     labels = found.group(1).casefold().rstrip(".").split(".") if found else []
+    host = ".".join(labels)
+    if host and host in search_hosts:
+        return True
     if len(labels) < 2:
         return False
     if any(".".join(labels[i:]) in _VOUCHED_DOMAINS for i in range(len(labels) - 1)):
@@ -68,7 +74,8 @@ def vouched_host(address: str) -> bool:
     return brand in _VOUCHED_BRANDS
 
 
-def problem(address: str, said: str, memory: Iterable[str], typed_before: str) -> str | None:
+def problem(address: str, said: str, memory: Iterable[str], typed_before: str,
+            search_hosts: Iterable[str] = ()) -> str | None:
     """Why the query data of ``address`` must not be sent, or None."""
     if web.credentials_in_url(address):
         return "a user name or password in a web address"
@@ -83,7 +90,7 @@ def problem(address: str, said: str, memory: Iterable[str], typed_before: str) -
         return None  # values the user dictated ("blog.example/?p=123") are theirs to send
     if any(_SECRET_PARAMS.fullmatch(name) for name, _ in pairs):
         return "a secret in a web address"
-    if not vouched_host(address):
+    if not vouched_host(address, search_hosts):
         return "data in a web address"
     if any(_BLOB.search(value) for value in values):
         return "encoded data in a web address"
