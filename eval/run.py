@@ -516,7 +516,7 @@ def report(args, tasks, suites, ablations, slurp_md, seconds, chart_name) -> str
               "- The offline planner has no recursive sub-plans; a recursive task passes offline only when a flat "
               "plan happens to produce the same effect.",
               "- Gemini mode is scripted: it shows the pipeline carries out a good plan, not that Gemini produces one.",
-              "- The task suite uses a Tk test editor and a fake browser command; real apps (Mousepad, galculator, "
+              "- The task suite uses a Tk test editor and a stand-in browser window; real apps (Mousepad, galculator, "
               "Chromium) through the orb are measured in \"Real apps through the orb\", one request sequence per category, repeated.",
               "- One machine (Xvfb, openbox): other desktops, window managers and editors are not measured.", ""]
     return "\n".join(lines)
