@@ -53,6 +53,13 @@ def reply(ctx: Context, pattern: str) -> str | None:
     return f"nothing said matches /{pattern}/: {_said_all(ctx)}"
 
 
+def not_reply(ctx: Context, pattern: str) -> str | None:
+    """Nothing said for the command matches: the answer is in COMMAND_DONE, so nothing is awaited."""
+    rx = re.compile(pattern, re.IGNORECASE)
+    wrong = [s for s in _said_all(ctx) if rx.search(s)]
+    return f"said /{pattern}/: {wrong}" if wrong else None
+
+
 def windows(ctx: Context, counts: dict[str, int]) -> str | None:
     def right() -> bool:
         return all(len(ctx.desk.windows(cls)) == n for cls, n in counts.items())
@@ -142,7 +149,7 @@ def later(ctx: Context, spec: dict[str, Any]) -> str | None:
 #: in this order: what was said first, then window counts and focus, and the text last (reading
 #: it activates the editor and so would hide where the focus was)
 CHECKS: dict[str, Callable[[Context, Any], str | None]] = {
-    "status": status, "reply": reply, "windows": windows, "closed": closed, "minimised": minimised,
+    "status": status, "reply": reply, "not_reply": not_reply, "windows": windows, "closed": closed, "minimised": minimised,
     "dialog": dialog, "title": title, "active": active, "searched": searched, "later": later, "text": text,
 }
 
