@@ -133,3 +133,111 @@ def test_the_browser_wrapper_gives_each_run_its_profile_and_no_sandbox_only_to_r
         assert f"--user-data-dir={tmp_path / 'profile'}" in script
         assert ("--no-sandbox" not in script) is sandboxed
         assert script.splitlines()[-1].startswith(f"exec {realweb.CHROMIUM} ")
+
+
+# -- the checks against a desktop and an event log held in memory ------------------------------
+
+
+class PaperDesk:
+    """Windows by class (id -> title), an active window; what the checks ask of ``Desk``."""
+
+    def __init__(self, shown: dict[str, dict[str, str]], active: str = "", hidden: dict[str, str] | None = None,
+                 text: str = "") -> None:
+        self.shown, self.hidden, self.focus, self.text = shown, hidden or {}, active, text
+
+    def windows(self, cls: str) -> list[str]:
+        return list(self.shown.get(cls, {}))
+
+    def name(self, window: str) -> str | None:
+        every = {w: t for byclass in self.shown.values() for w, t in byclass.items()} | self.hidden
+        return every.get(window)
+
+    def exists(self, window: str) -> bool:
+        return self.name(window) is not None
+
+    def active(self) -> str:
+        return self.focus
+
+    def copy_text(self, window: str) -> str:
+        self.focus = window
+        return self.text
+
+
+class PaperOrb:
+    def __init__(self, events: list[dict]) -> None:
+        self._events = events
+
+    def events(self, kind: str | None = None) -> list[dict]:
+        return [e for e in self._events if kind is None or e["type"] == kind]
+
+    def spoken(self, after_ts: float) -> list[str]:
+        return [e["data"]["text"] for e in self.events("SPEAK_START") if e["ts"] >= after_ts]
+
+
+def judged(expect: dict, desk: PaperDesk, *, message: str = "Done.", events: list[dict] | None = None,
+           seen: dict | None = None, queries: list[str] | None = None) -> list[str]:
+    from types import SimpleNamespace
+
+    from eval.realchecks import Context, judge
+    from eval.realorb import Said
+
+    said = Said("what was typed", "done", message, 0.5, 100.0)
+    pages = SimpleNamespace(queries=queries or [])
+    return judge(Context(desk, PaperOrb(events or []), pages, "mousepad", said, seen or {}), expect)
+
+
+@pytest.fixture
+def quick_checks(monkeypatch):
+    from eval import realchecks, realdesk
+
+    monkeypatch.setattr(realchecks, "SETTLE_S", 0.05)
+    monkeypatch.setattr(realdesk, "POLL_S", 0.01)
+
+
+def test_window_checks_tell_one_focused_window_from_two_and_closed_from_minimised(quick_checks):
+    one = PaperDesk({"mousepad": {"1": "Untitled 1 - Mousepad"}}, active="1", text="hi")
+    assert judged({"windows": {"mousepad": 1}, "active": "mousepad", "text": "hi"}, one) == []
+    two = PaperDesk({"mousepad": {"1": "Untitled 1 - Mousepad", "2": "Untitled 2 - Mousepad"}}, active="9")
+    failed = judged({"windows": {"mousepad": 1}, "active": "mousepad", "text": "hi"}, two)
+    assert [f.split(":")[0] for f in failed] == ["windows", "active", "text"], failed
+    assert "2 mousepad windows to read the text from" in failed[2]
+    assert judged({"text": "hi"}, PaperDesk({"mousepad": {"1": "M"}}, text="hello")) == [
+        "text: mousepad holds 'hello', wanted 'hi'"]
+
+    seen = {"mousepad": {"1"}}
+    minimised = PaperDesk({}, hidden={"1": "Untitled 1 - Mousepad"})
+    assert judged({"minimised": "mousepad"}, minimised, seen=seen) == []
+    assert judged({"closed": "mousepad"}, minimised, seen=seen) == [
+        "closed: mousepad is still open: ['Untitled 1 - Mousepad']"]
+    gone = PaperDesk({})
+    assert judged({"closed": "mousepad"}, gone, seen=seen) == []
+    assert judged({"minimised": "mousepad"}, gone, seen=seen) == [
+        "minimised: the mousepad window is gone (closed, not minimised)"]
+    assert judged({"closed": "mousepad"}, gone) == ["closed: no mousepad window was seen before"]
+
+
+def test_what_was_said_the_dialog_the_title_the_search_and_a_later_alert(quick_checks):
+    dialog = PaperDesk({"mousepad": {"1": "*Untitled 1 - Mousepad", "2": "Save Changes"}})
+    said = [{"type": "SPEAK_START", "ts": 101.0, "data": {"text": "Mousepad is asking whether to save your changes."}}]
+    assert judged({"dialog": "^Save Changes$", "reply": "sav"}, dialog, message="Asking Mousepad to close.",
+                  events=said) == []
+    assert judged({"reply": "sav", "not_reply": "close"}, PaperDesk({}), message="Asking Mousepad to close.") == [
+        "reply: nothing said matches /sav/: ['Asking Mousepad to close.']",
+        "not_reply: said /close/: ['Asking Mousepad to close.']"]
+    browser = PaperDesk({"chromium": {"5": "AnovaX test search: weather - Chromium"}}, active="5")
+    expect = {"title": {"class": "chromium", "has": "AnovaX test search: weather"}, "active": "chromium",
+              "searched": "^search: weather$"}
+    assert judged(expect, browser, queries=["search: weather"]) == []
+    assert [f.split(":")[0] for f in judged(expect, PaperDesk({"chromium": {"5": "www.google.com - Chromium"}}))] == [
+        "title", "active", "searched"]
+
+    alert = {"later": {"event": "^TIMER_FIRED$", "spoken": "timer .*done", "within_s": 0.05}}
+    fired = [{"type": "TIMER_SET", "ts": 100.1, "data": {}}, {"type": "TIMER_FIRED", "ts": 102.0, "data": {}},
+             {"type": "SPEAK_START", "ts": 100.2, "data": {"text": "Timer set for 2 seconds."}}]
+    assert judged(alert, PaperDesk({}), events=fired) == [
+        "later: TIMER_FIRED came, but nothing said after it matches /timer .*done/: []"]
+    fired.append({"type": "SPEAK_START", "ts": 102.1, "data": {"text": "Your 2 second timer is done."}})
+    assert judged(alert, PaperDesk({}), events=fired) == []
+    assert judged(alert, PaperDesk({}), events=fired[:1]) == [
+        "later: no event /^TIMER_FIRED$/ within 0.05 s (seen: ['TIMER_SET'])"]
+    assert judged({"texts": "typo"}, PaperDesk({})) == ["unknown checks ['texts']"]
