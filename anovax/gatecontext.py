@@ -40,7 +40,7 @@ def typed_after(steps: Iterable[Step], typed: str = "", registry: ToolRegistry =
     for step in steps:
         spec = registry.get(step.tool)
         for sink, value in (spec.texts(step.params) if spec is not None else ()):
-            if sink is Sink.APP:
+            if sink in (Sink.APP, Sink.WINDOW):
                 line.line = ""
             elif sink is Sink.TYPED:
                 line.note_text(value)

@@ -6,7 +6,8 @@ read with ``importlib.resources``: they work from a checkout, an installed wheel
 
 The prompt files hold the wording; the list of tools and the JSON schema are
 filled in from ``anovax.tools`` so a new tool appears in the prompt the moment
-it is declared, and the step limit from ``anovax.plan.LIMITS``.
+it is declared, the step limit from ``anovax.plan.LIMITS``, and the dictation words from
+``anovax.planner.dictation`` (the table the offline planner applies).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from functools import lru_cache
 from importlib import resources
 
 from anovax.plan import LIMITS
+from anovax.planner.dictation import prompt_section as dictation_section
 from anovax.tools import TOOLS, ToolRegistry
 
 #: the folder inside the ``anovax`` package that holds the prompt files (package data)
@@ -35,6 +37,7 @@ def render_plan_prompt(memory_context: str = "", registry: ToolRegistry = TOOLS)
         template.replace("{{tools}}", registry.prompt_section())
         .replace("{{schema}}", json.dumps(registry.response_schema(), separators=(",", ":")))
         .replace("{{max_steps}}", str(LIMITS.max_steps))
+        .replace("{{dictation}}", dictation_section())
         # last, so nothing in the stored facts is ever taken for a placeholder
         .replace("{{memory}}", memory_context.strip() or "(nothing yet)")
     )

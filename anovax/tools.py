@@ -10,12 +10,17 @@ described in ``anovax.toolspec``). Adding a tool is one ``ToolSpec`` below plus 
 from __future__ import annotations
 
 from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, TimerAgent,
-                           TimingAgent, TypingAgent)
+                           TimingAgent, TypingAgent, WindowAgent)
 from anovax.desktop.browser_watch import BROWSER_WAIT_S
 from anovax.timers.when import MAX_SECONDS
 from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, number, text
 
 __all__ = ["LOCK_ORDER", "TOOLS", "Effect", "Param", "Sink", "ToolRegistry", "ToolSpec", "number", "text"]
+
+#: how a window tool's phrases name the app: a known name (no wildcard: it outranks free text)
+#: or any words, which the planner's handler reads through the lexicon
+_APP = "[the|my] {known_app} [app|application|program|window|windows]"
+WINDOWS = "Windows"
 
 # How people ask for timers and reminders (hassil templates, see ToolSpec.phrases). {span} ("5
 # minutes") and {clock} ("3 pm") are wildcards read by handlers.py; alarms become reminders.
@@ -71,8 +76,101 @@ TOOLS = ToolRegistry(
             example='open_app {"name": "notepad"}',
         ),
         ToolSpec(
+            name="switch_to_app",
+            description="Bring an app's open window to the front (it is opened only when none is open); "
+                        "typing then goes there.",
+            params=(text("name", "the application's everyday name", 64, Sink.APP),),
+            effect=Effect.DESKTOP,
+            ttl_s=15.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='switch_to_app {"name": "notepad"}',
+            phrases=(f"(switch|swap|flip|jump|go back|get back|change back) [back|over] to {_APP}",
+                     "(switch|swap|flip|jump|go back|get back|change back) [back|over] to {name}",
+                     f"bring up {_APP}", "bring up {name}", f"bring {_APP} (back|up|forward|to the front)",
+                     f"(focus|focus on|show me|take me to|return to) {_APP}"),
+            offline_say="Switching to {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="close_app",
+            description="Close an app's window politely, as its close button does (the app may ask to save).",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=10.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='close_app {"name": "calculator"}',
+            phrases=(f"(close|quit|exit) {_APP}", "(close|quit|exit) {name}",
+                     f"(close|quit|exit) (out of|down) {_APP}"),
+            offline_say="Asking {name} to close.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="minimize_app",
+            description="Minimise an app's window.",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=8.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='minimize_app {"name": "notepad"}',
+            phrases=(f"(minimise|minimize|hide) {_APP}", "(minimise|minimize) {name}"),
+            offline_say="Minimising {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="maximize_app",
+            description="Maximise an app's window to fill the screen.",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=8.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='maximize_app {"name": "browser"}',
+            phrases=(f"(maximise|maximize) {_APP}", "(maximise|maximize) {name}",
+                     f"make {_APP} (full screen|fullscreen|bigger|big)"),
+            offline_say="Maximising {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="restore_app",
+            description="Restore an app's minimised or maximised window to its normal size.",
+            params=(text("name", "the application's everyday name", 64, Sink.WINDOW),),
+            effect=Effect.DESKTOP,
+            ttl_s=8.0,
+            locks=("kb_mouse",),
+            agent=WindowAgent,
+            example='restore_app {"name": "notepad"}',
+            phrases=(f"(restore|unminimise|unminimize|unmaximise|unmaximize) {_APP} [back]",
+                     "(restore|unminimise|unminimize|unmaximise|unmaximize) {name}",
+                     f"make {_APP} (normal size|smaller|small)"),
+            offline_say="Restoring {name}.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
+            name="list_windows",
+            description="Tell which apps have windows open.",
+            core=False,
+            read_only=True,
+            fresh_s=1.0,
+            effect=Effect.PASSIVE,
+            parallel_safe=True,
+            ttl_s=5.0,
+            agent=WindowAgent,
+            example="list_windows {}",
+            phrases=("(what's|what is|whats) open [right now|now|on my screen|on the screen]",
+                     "(what|which) (windows|apps|applications|programs) (are|do i have) (open|running) [right now|now]",
+                     "(what|which) (windows|apps|applications|programs) do i have open [right now|now]",
+                     "what do i have open [right now|now]",
+                     "(list|show me|show|tell me) [all] [the|my] (open|running) (windows|apps|applications|programs)",
+                     "(list|show me|show|tell me) [all] [the|my] (windows|apps|applications|programs) (that are|i have) open"),
+            offline_say="Checking your windows.",
+            ability=WINDOWS,
+        ),
+        ToolSpec(
             name="type_text",
-            description="Type text into the window that has focus (the app opened last).",
+            description="Type text into the window that has focus (the app opened last), dictation words applied.",
             params=(text("text", "the exact text to type", 2000, Sink.TYPED),),
             carries_content=True,
             effect=Effect.DESKTOP,

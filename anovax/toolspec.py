@@ -37,8 +37,11 @@ class Sink(enum.StrEnum):
     TYPED = "typed"
     #: pressed as key chords ("ctrl+s"); a single character among them is typed too
     KEYS = "keys"
-    #: the everyday name of an application to start
+    #: the everyday name of an application to start, or to bring to the front: the keys go there next
     APP = "app"
+    #: the everyday name of an app whose window is closed, minimised or resized (never started):
+    #: afterwards the keys go wherever the window manager puts the focus
+    WINDOW = "window"
     #: URL-encoded into a fixed search address, never opened as an address itself
     QUERY = "query"
     #: a goal read by a sub-planner, which may plan anything a plan may

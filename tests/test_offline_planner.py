@@ -261,7 +261,7 @@ def test_screenshot(planner, text):
         ("how are you", "doing well"),
         ("who are you", "AnovaX"),
         ("what's your name", "AnovaX"),
-        ("what can you do", "open apps"),
+        ("what can you do", "Here are some things you can say:"),
     ],
 )
 def test_small_talk(planner, text, needle):
@@ -517,10 +517,10 @@ def test_keyboard_steps_after_a_declined_part_are_dropped(planner):
     assert "can't" in plan.final_response
 
 
-def test_unknown_requests_say_what_the_planner_can_do(planner):
+def test_unknown_requests_quote_the_words_and_point_to_the_examples(planner):
     plan = planner.plan("blorp the fizzbang")
     assert plan.steps == ()
-    assert "can't" in plan.final_response and "open apps" in plan.final_response
+    assert plan.final_response == "I didn't understand 'blorp the fizzbang' — say 'what can I say' for examples."
 
 
 # --- robustness -------------------------------------------------------------------------------------

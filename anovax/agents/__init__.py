@@ -11,6 +11,7 @@ from anovax.agents.actions import AppAgent, BrowserAgent, MediaAgent, TypingAgen
 from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent
 from anovax.agents.info import DialogAgent, InfoAgent, MetaAgent, TimingAgent
 from anovax.agents.timers import TimerAgent
+from anovax.agents.windows import WindowAgent
 
 __all__ = ["AgentContext", "AgentResult", "AgentState", "AppAgent", "BrowserAgent", "ChildAgent", "DialogAgent",
-           "InfoAgent", "MediaAgent", "MetaAgent", "TimerAgent", "TimingAgent", "TypingAgent"]
+           "InfoAgent", "MediaAgent", "MetaAgent", "TimerAgent", "TimingAgent", "TypingAgent", "WindowAgent"]

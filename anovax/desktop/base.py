@@ -14,10 +14,13 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from anovax.errors import Cancelled
 from anovax.target import TargetClass, WindowIdentity
+
+if TYPE_CHECKING:  # windowing imports this module for CancelToken
+    from anovax.desktop.windowing import AppWindow, CloseOutcome, WindowState
 
 #: typing goes in chunks of this many characters, with a cancel check between chunks
 TYPE_CHUNK_CHARS = 8
@@ -196,6 +199,28 @@ class Desktop(Protocol):
 
     def now(self) -> dt.datetime:
         """The current local time (with tzinfo)."""
+        ...
+
+    # -- window tools (anovax.desktop.windowing): each verifies before it returns ----------
+
+    def app_windows(self, name: str | None) -> list[AppWindow]:
+        """The top-level windows of the app ``name`` (an everyday name, resolved as launch_app
+        does), topmost first; ``None``: every app window except AnovaX's own."""
+        ...
+
+    def focus_window(self, window: AppWindow, cancel: CancelToken) -> None:
+        """Bring ``window`` to the front (restored if minimised) and verify it has the focus;
+        it becomes the keyboard's target, as a launched app's window does."""
+        ...
+
+    def close_window(self, window: AppWindow, cancel: CancelToken) -> CloseOutcome:
+        """Ask the app politely to close ``window`` (X11 WM_DELETE_WINDOW, Windows WM_CLOSE, the
+        macOS close button), never destroy it: its own "save changes?" dialog protects unsaved
+        work. CLOSED when the window is gone, ASKING when that dialog waits."""
+        ...
+
+    def set_window_state(self, window: AppWindow, state: WindowState, cancel: CancelToken) -> None:
+        """Minimise, maximise or restore ``window`` and verify that it is so."""
         ...
 
     def close(self) -> None:

@@ -41,6 +41,7 @@ from anovax.desktop.typing import is_ascii_typable, keysym_for_char, pyautogui_c
 from anovax.desktop.x11 import NO_WM, X11Focus, wait_for_window
 from anovax.desktop.x11_browser import X11BrowserWindows
 from anovax.desktop.x11_keymap import RECYCLE_AFTER_S, X11Keymap
+from anovax.desktop.x11_windows import X11WindowMethods
 from anovax.errors import PermanentToolError, TransientToolError
 from anovax.target import TargetClass, WindowIdentity
 
@@ -58,8 +59,8 @@ XDOTOOL_DELAY_MS = 1
 XDOTOOL_TIMEOUT_S = 10.0
 
 
-class LinuxDesktop(X11BrowserWindows, RealDesktop):
-    """X11 (or XWayland) desktop."""
+class LinuxDesktop(X11WindowMethods, X11BrowserWindows, RealDesktop):
+    """X11 (or XWayland) desktop; its window tools are x11_windows.py's, its browser evidence x11_browser.py's."""
 
     name = "linux"
     platform = "linux"
@@ -335,6 +336,7 @@ class LinuxDesktop(X11BrowserWindows, RealDesktop):
 
     def close(self) -> None:
         self._targeting.close()
+        self._close_windows()
         focus, self._focus = self._focus, None
         if focus is not None:
             focus.close()

@@ -42,6 +42,7 @@ from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.browser_watch import FrontWindow
 from anovax.desktop.front_target import FrontTargetMethods, FrontTargeting, mac_identity
 from anovax.desktop.known_apps import mac_bundle
+from anovax.desktop.mac_windows import MacWindowMethods
 from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacApi, MacFront
 from anovax.desktop.launcher import SETTLE_S, Launcher
 from anovax.desktop.real import RealDesktop
@@ -118,7 +119,7 @@ def wait_for_front(api: MacApi, proc: subprocess.Popen[bytes], name: str, cancel
             raise TransientToolError(f"{name} did not open a window in time.", code="no_window")
 
 
-class MacDesktop(FrontTargetMethods, RealDesktop):
+class MacDesktop(MacWindowMethods, FrontTargetMethods, RealDesktop):
     """macOS desktop."""
 
     name = "macos"

@@ -8,6 +8,7 @@ between chunks, the same error classes.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import threading
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 from anovax.desktop.known_apps import linux_program
 from anovax.desktop.apps import LINUX_APPS, App, index, normalise_name
 from anovax.desktop.base import CancelToken, KeyTarget, chunks
+from anovax.desktop.windowing import AppWindow, CloseOutcome, WindowState, of_app, wanted_programs
 from anovax.desktop.identity import Proc, classify_program
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.target import TargetClass, WindowIdentity
@@ -33,7 +35,7 @@ STUCK = -1.0
 class Action:
     """One thing the simulated desktop was asked to do."""
 
-    #: launch, type, keys, url, screenshot, speak, clock, focus, aim, return
+    #: launch, type, keys, url, screenshot, speak, clock, focus, aim, return, switch, close, window
     kind: str
     arg: str
     #: time.monotonic() when it started and ended
@@ -95,6 +97,11 @@ class SimulatedDesktop:
         self.user_apps = user_apps
         #: the app the user is in (set by launch_app and aim; tests may set it): user_target() names it
         self.user_app: str | None = None
+        #: the open windows, topmost first: each launch adds one (tests may add their own)
+        self.windows: list[AppWindow] = []
+        #: windows typed into since they came to the front: closing one brings up its "save?" dialog
+        self.unsaved: set[int] = set()
+        self._next_window = 0x100
 
     # -- inspection ---------------------------------------------------------------------
 
@@ -129,6 +136,7 @@ class SimulatedDesktop:
             raise PermanentToolError(f"I couldn't find an app called {name} on this computer.")
         self._do("launch", name, cancel)
         self.user_app = name
+        self.add_window(name)
         return f"{name} is open (simulated)"
 
     def type_text(self, text: str, cancel: CancelToken) -> int:
@@ -136,6 +144,8 @@ class SimulatedDesktop:
         for chunk in chunks(text):
             self._do("type", chunk, cancel)
             typed += len(chunk)
+        if typed and self.windows:
+            self.unsaved.add(self.windows[0].window)
         return typed
 
     def press_keys(self, keys: str, cancel: CancelToken) -> None:
@@ -196,13 +206,57 @@ class SimulatedDesktop:
         """Records a "return" action (a simulated desktop has no focus to give back)."""
         self._do("return", self.user_app or "", CancelToken())
 
+    # -- window tools (anovax.desktop.windowing) --------------------------------------------
+
+    def add_window(self, name: str, title: str = "") -> AppWindow:
+        """A window of the app ``name`` on top (what a launch opens)."""
+        with self._lock:
+            self._next_window += 1
+            shown = name.strip()[:1].upper() + name.strip()[1:]
+            window = AppWindow(self._next_window, shown, title or shown, wanted_programs(name, "linux", extra=self.user_apps))
+            self.windows.insert(0, window)
+        return window
+
+    def app_windows(self, name: str | None) -> list[AppWindow]:
+        with self._lock:
+            windows = list(self.windows)
+        return windows if name is None else of_app(windows, wanted_programs(name, "linux", extra=self.user_apps))
+
+    def focus_window(self, window: AppWindow, cancel: CancelToken) -> None:
+        self._do("switch", window.app, cancel)
+        shown = self._replace(window, WindowState.NORMAL if window.state is WindowState.MINIMIZED else window.state)
+        with self._lock:
+            self.windows.remove(shown)
+            self.windows.insert(0, shown)
+        self.user_app = window.app
+
+    def close_window(self, window: AppWindow, cancel: CancelToken) -> CloseOutcome:
+        self._do("close", window.app, cancel)
+        with self._lock:
+            if window.window in self.unsaved:
+                return CloseOutcome.ASKING  # its "save changes?" dialog: the window stays
+            self.windows = [w for w in self.windows if w.window != window.window]
+        return CloseOutcome.CLOSED
+
+    def set_window_state(self, window: AppWindow, state: WindowState, cancel: CancelToken) -> None:
+        self._do("window", f"{window.app} {state.value}", cancel)
+        self._replace(window, state)
+
+    def _replace(self, window: AppWindow, state: WindowState) -> AppWindow:
+        with self._lock:
+            for i, w in enumerate(self.windows):
+                if w.window == window.window:
+                    self.windows[i] = dataclasses.replace(w, state=state)
+                    return self.windows[i]
+        raise PermanentToolError(f"{window.app} closed before I could change its window.", code="window_gone")
+
     @classmethod
     def plausible(cls, **kwargs) -> SimulatedDesktop:
         """Delays like a real desktop's (measured ranges in PLATFORM_NOTES), for --simulate and benches."""
         # a clock read is really ~µs; 0.1 s keeps a read-only batch visibly parallel in the
         # event stream even when a loaded machine starts the second thread late
         delays = {"launch": 0.3, "type": 0.01, "keys": 0.02, "url": 0.15, "screenshot": 0.05, "speak": 0.0,
-                  "clock": 0.1}
+                  "clock": 0.1, "switch": 0.05, "close": 0.05, "window": 0.05}
         # the apps a typical Linux desktop has, and the user's own
         kwargs.setdefault("known_apps", {*index(LINUX_APPS), *index(kwargs.get("user_apps", ()))})
         return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)

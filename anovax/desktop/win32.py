@@ -26,6 +26,9 @@ _MAX_CLASS_NAME = 256
 _MAX_IMAGE_PATH = 32768
 #: ShowWindow: restore a minimised window before bringing it to the front
 _SW_RESTORE = 9
+#: GetWindow: the owner window; PostMessage: the close button's request
+_GW_OWNER = 4
+_WM_CLOSE = 0x0010
 
 
 class WinApi(Protocol):
@@ -69,6 +72,33 @@ class WinApi(Protocol):
         """Where the App Paths registry key says ``exe_name`` (e.g. "chrome.exe") is; None if unregistered."""
         ...
 
+    # -- window tools (win_windows.py) ----------------------------------------------------
+
+    def z_order(self) -> list[int]:
+        """The visible top-level windows, topmost first (EnumWindows' order)."""
+        ...
+
+    def owner(self, hwnd: int) -> int:
+        """The window that owns ``hwnd`` (GetWindow GW_OWNER): a dialog's main window; 0 for none."""
+        ...
+
+    def owned_windows(self, hwnd: int) -> set[int]:
+        """The visible windows ``hwnd`` owns (its dialogs)."""
+        ...
+
+    def window_state(self, hwnd: int) -> str:
+        """"minimized" (IsIconic), "maximized" (IsZoomed) or "normal"."""
+        ...
+
+    def show_window(self, hwnd: int, command: int) -> None:
+        """ShowWindow(hwnd, command): SW_MINIMIZE, SW_MAXIMIZE or SW_RESTORE."""
+        ...
+
+    def post_close(self, hwnd: int) -> None:
+        """PostMessage(hwnd, WM_CLOSE): the close button's polite request, which the app may answer
+        with its own "save changes?" dialog."""
+        ...
+
 
 class Win32Api:
     """``WinApi`` through ctypes (user32, kernel32) and winreg."""
@@ -107,6 +137,10 @@ class Win32Api:
                 user32.IsIconic.argtypes, user32.IsIconic.restype = [hwnd], bool_
                 user32.ShowWindow.argtypes, user32.ShowWindow.restype = [hwnd, ctypes.c_int], bool_
                 user32.SetForegroundWindow.argtypes, user32.SetForegroundWindow.restype = [hwnd], bool_
+                user32.IsZoomed.argtypes, user32.IsZoomed.restype = [hwnd], bool_
+                user32.GetWindow.argtypes, user32.GetWindow.restype = [hwnd, ctypes.c_uint], hwnd
+                user32.PostMessageW.argtypes = [hwnd, ctypes.c_uint, wintypes.WPARAM, wintypes.LPARAM]
+                user32.PostMessageW.restype = bool_
                 self._enum_proc = ctypes.WINFUNCTYPE(bool_, hwnd, wintypes.LPARAM)
                 user32.EnumWindows.argtypes, user32.EnumWindows.restype = [self._enum_proc, wintypes.LPARAM], bool_
                 kernel32.OpenProcess.argtypes, kernel32.OpenProcess.restype = [dword, bool_, dword], handle
@@ -163,6 +197,40 @@ class Win32Api:
         if not user32.EnumWindows(callback, 0):
             raise ctypes.WinError(ctypes.get_last_error())
         return found
+
+    def z_order(self) -> list[int]:
+        ctypes, user32, _ = self._load()
+        found: list[int] = []
+
+        def collect(hwnd: int | None, _param: int) -> bool:
+            if hwnd and user32.IsWindowVisible(hwnd):
+                found.append(int(hwnd))
+            return True
+
+        callback = self._enum_proc(collect)
+        if not user32.EnumWindows(callback, 0):
+            raise ctypes.WinError(ctypes.get_last_error())
+        return found
+
+    def owner(self, hwnd: int) -> int:
+        _, user32, _ = self._load()
+        return int(user32.GetWindow(hwnd, _GW_OWNER) or 0)
+
+    def owned_windows(self, hwnd: int) -> set[int]:
+        return {w for w in self.z_order() if self.owner(w) == hwnd}
+
+    def window_state(self, hwnd: int) -> str:
+        _, user32, _ = self._load()
+        return "minimized" if user32.IsIconic(hwnd) else "maximized" if user32.IsZoomed(hwnd) else "normal"
+
+    def show_window(self, hwnd: int, command: int) -> None:
+        _, user32, _ = self._load()
+        user32.ShowWindow(hwnd, command)  # its return value is the previous visibility, not success
+
+    def post_close(self, hwnd: int) -> None:
+        ctypes, user32, _ = self._load()
+        if not user32.PostMessageW(hwnd, _WM_CLOSE, 0, 0):
+            raise ctypes.WinError(ctypes.get_last_error())
 
     def activate(self, hwnd: int) -> None:
         _, user32, _ = self._load()

@@ -61,6 +61,7 @@ from anovax.desktop.launcher import SETTLE_S, Launcher
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.typing import pyautogui_chord, split_runs, utf16_units
 from anovax.desktop.win32 import Win32Api, WinApi
+from anovax.desktop.win_windows import WinWindowMethods
 from anovax.errors import PermanentToolError, TransientToolError
 from anovax.target import TargetClass, WindowIdentity
 
@@ -177,8 +178,8 @@ def wait_for_foreground(api: WinApi, proc: subprocess.Popen[bytes], name: str, b
             raise TransientToolError(f"{name} did not open a window in time.", code="no_window")
 
 
-class WindowsDesktop(FrontTargetMethods, RealDesktop):
-    """Windows 10/11 desktop."""
+class WindowsDesktop(WinWindowMethods, FrontTargetMethods, RealDesktop):
+    """Windows 10/11 desktop; its window tools are win_windows.py's."""
 
     name = "windows"
     platform = "windows"

@@ -29,13 +29,17 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from anovax.events import Event, EventType
+from anovax.tools import TOOLS
+from anovax.toolspec import Sink
 
 __all__ = ["WINDOW_TOOLS", "FocusKeeper", "acted_on_window"]
 
 log = logging.getLogger(__name__)
 
-#: the tools whose work lands in a window: the focus stays there after them
-WINDOW_TOOLS = frozenset({"open_app", "type_text", "press_keys"})
+#: the tools whose work lands in a window (an app opened or switched to, a window closed or resized,
+#: keys typed): the focus stays where they left it. Derived from the declarations' sinks.
+WINDOW_TOOLS = frozenset(spec.name for spec in TOOLS if any(
+    p.sink in (Sink.APP, Sink.WINDOW, Sink.TYPED, Sink.KEYS) for p in spec.params))
 #: what ``FocusKeeper.decisions`` says about a command
 GIVEN_BACK = "the focus went back to your window"
 ACTED = "the focus stays in the window the command acted on"

@@ -266,7 +266,8 @@ class OrbModel:
         if command is not None:  # speech outside a known command is not worth a state of its own
             command.speaking += 1
         text = str((event.data or {}).get("text", ""))
-        if text:
+        # a reply's first line is what is said: the list shown under it stays ("what can I say")
+        if text and not self._response.startswith(text + "\n"):
             self._response = text
 
     def _on_speak_end(self, event: Event) -> None:

@@ -58,6 +58,20 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+#: a reply of several lines (a list under its first line, as "what can I say" gives) is shown
+#: line by line, up to this many lines
+REPLY_LINES = 14
+
+
+def clip_reply(text: str, limit: int) -> str:
+    """The reply as the orb shows it: its first line clipped to ``limit``; the lines after it (a
+    list to read) kept as lines, each clipped to ``limit``, at most REPLY_LINES in all."""
+    lines = [clip(line, limit) for line in str(text).split("\n") if line.strip()]
+    if len(lines) > REPLY_LINES:
+        lines = lines[:REPLY_LINES - 1] + ["…"]
+    return "\n".join(lines)
+
+
 @dataclass
 class Chip:
     """One child agent, from AGENT_SPAWNED until it has faded out after ending."""

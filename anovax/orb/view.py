@@ -29,6 +29,7 @@ from anovax.orb.canvas import OrbCanvas
 from anovax.orb.controls import OrbControls, RemoteInfo
 from anovax.orb.focus import FocusKeeper
 from anovax.orb.model import OrbModel, Snapshot, clip
+from anovax.orb.snapshot import clip_reply
 from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, RemotePanel
 from anovax.orb.parts import button as _button
 from anovax.orb.question import QuestionPanel
@@ -287,7 +288,7 @@ class OrbWindow:
         self.chips.update(snap.chips, snap.hidden_chips)
         self.timer_chips.update(snap.timers)
         self.question.update(snap, WIDTH[self.prefs.expanded] - 20)
-        self._text(self.response_label, clip(snap.response, 240))
+        self._text(self.response_label, clip_reply(snap.response, 240))
         if self.prefs.expanded:
             self.history.update(snap.history)
         self.muted = snap.voice == "muted"

@@ -86,3 +86,34 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False) -> Piece | Non
     if not name or not lx.APP_NAME_RE.match(name):
         return None
     return open_app(name)
+
+
+#: words that name no app: "close the window", "switch to it" (which window is meant is unknown)
+_NO_APP = frozenset({"window", "windows", "it", "this", "that", "them", "this window", "that window", "app", "apps",
+                     "everything", "all", "all windows", "the window", "program", "application"})
+
+
+#: words that name a tab or a position, not an app: "close the browser tab", "switch to the next window"
+_NOT_AN_APP = re.compile(r"\b(?:tabs?|next|previous|other|last|current|active|this|that|every|all)\b")
+
+
+def window_app(raw: str) -> str | None:
+    """The canonical app a window tool names in ``raw`` ("the notepad window" -> "notepad"), or None
+    when the words do not name an app (a site, a topic, a question, "it")."""
+    low = lower_words(raw)
+    while True:
+        new = _APP_TAIL.sub("", _ARTICLES.sub("", low)).strip()
+        if new == low:
+            break
+        low = new
+    if not low or low in _NO_APP or _NOT_AN_APP.search(low):
+        return None
+    if low in lx.USER_APPS:
+        return low
+    if low in lx.APP_ALIASES:
+        return lx.APP_ALIASES[low]
+    if (len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low) or topics.domain(low)
+            or topics.MEDIA_CUE.search(low) or low in lx.WEBSITES or lx.SITE_RE.match(low)
+            or SHELL_LIKE.search(raw) or not lx.APP_NAME_RE.match(low)):
+        return None
+    return low

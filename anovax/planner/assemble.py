@@ -4,12 +4,15 @@ depend on a failed part, join the replies, fit the steps into LIMITS.max_steps, 
 from __future__ import annotations
 
 from anovax.plan import LIMITS, Plan, Step
-from anovax.planner import lexicon as lx
 from anovax.planner.pieces import Piece
+from anovax.safety.limits import MAX_FINAL_RESPONSE
 from anovax.tools import TOOLS, Sink
 
-#: final_response is at most this long (the online planner's response schema says 500)
+#: the said part of final_response (its first line) is at most this long (the online planner's
+#: response schema says 500); lines after the first are shown, not said ("what can I say")
 MAX_REPLY_CHARS = 500
+#: the words of a request quoted back in "I didn't understand '...'" are cut to this length
+MAX_QUOTED_CHARS = 80
 #: tools that act on whatever window has focus: they type text or press keys
 _KEYBOARD = frozenset(s.name for s in TOOLS if any(p.sink in (Sink.TYPED, Sink.KEYS) for p in s.params))
 
@@ -56,10 +59,12 @@ def assemble(pieces: list[Piece]) -> Plan:
         if piece.say and piece.say not in says:
             says.append(piece.say)
     if unknown:
+        words = _quoted(" ".join(p.clause for p in pieces if p.kind == "unknown" and p.clause))
         if steps or says:
-            says.append("I couldn't work out part of that request offline.")
+            says.append(f"I didn't understand '{words}'." if words else "I didn't understand part of that.")
         else:
-            says.append("Sorry, I can't do that offline. " + lx.CAPABILITIES)
+            says.append(f"I didn't understand '{words}' — say 'what can I say' for examples." if words
+                        else "I didn't understand that — say 'what can I say' for examples.")
     if skipped:
         says.append("I skipped the typing and key presses that depended on it.")
     if len(steps) > LIMITS.max_steps:
@@ -86,7 +91,27 @@ def plan_problem(plan: Plan) -> str | None:
     return None
 
 
+def _quoted(words: str) -> str:
+    """The user's words to quote back: at most MAX_QUOTED_CHARS, cut at a word."""
+    words = " ".join(words.split())
+    if len(words) <= MAX_QUOTED_CHARS:
+        return words
+    return words[:MAX_QUOTED_CHARS].rsplit(" ", 1)[0] + "…"
+
+
 def _cap_reply(text: str) -> str:
+    """The said first line at most MAX_REPLY_CHARS (cut at a sentence end where possible); the
+    whole at most safety's MAX_FINAL_RESPONSE, cut after a whole shown line."""
+    said, sep, shown = text.partition("\n")
+    if sep:
+        lines = shown.split("\n")
+        while lines and len(said) + 1 + len("\n".join(lines)) > MAX_FINAL_RESPONSE:
+            lines.pop()
+        return _cap_said(said) + ("\n" + "\n".join(lines) if lines else "")
+    return _cap_said(text)
+
+
+def _cap_said(text: str) -> str:
     """At most MAX_REPLY_CHARS, cut at a sentence end where possible."""
     if len(text) <= MAX_REPLY_CHARS:
         return text

@@ -2,7 +2,9 @@
 
 Out-of-scope topics are declined plainly, information topics and other questions become a web
 search whose reply says the assistant cannot answer offline, media requests a YouTube search,
-and anything else is "unknown". The order is the point: see the comments in ``cues``.
+and anything else is "unknown" (quoted back by the assembler). Text that only looks like a
+question ("tell me the timepe first line": no question word, a mistyped command word) is
+unknown too, never searched. The order is the point: see the comments in ``cues``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from anovax.planner import topics
 from anovax.planner.media import media
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import lower_words, query
+from anovax.planner.grammar import command_words
+from anovax.planner.vocab import garbled_words
 
 #: replies for web searches the planner chose itself (the user did not say "search"): each says
 #: plainly that the assistant cannot answer offline and what it is doing instead
@@ -44,6 +48,13 @@ _SEARCH_CUES = (
     (topics.DEFINE_CUE, "define"),
     (topics.MATHS_CUE, "maths"),
     (topics.RECIPE_CUE, "recipe"),
+)
+#: a clause that asks in so many words: a question word or an auxiliary first ("tell me the x"
+#: and "give me x" only ask when the rest makes sense, see ``_garbled``)
+_ASKS = re.compile(
+    r"^(?:what|what's|whats|who|who's|whos|whom|whose|where|where's|when|when's|why|which|how|how's|hows|"
+    r"is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|shall|"
+    r"tell me (?:about|what|who|where|when|why|how|if|whether)|find out|i (?:want|need|would like|'d like) to know)\b"
 )
 _QUESTION_LEAD = re.compile(
     r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:tell me|let me know|find out|i want to know|i need to know|i'd like to know|"
@@ -106,9 +117,17 @@ def cues(clause: str, state: RequestState) -> Piece:
             return about_you_or_me
         if topics.DATETIME_CUE.search(low):
             return search_instead(q, "datetime")
-        if question and q:
+        if question and q and not _garbled(low, clause):
             return search_instead(q, "answer")
     return unknown()
+
+
+def _garbled(low: str, clause: str) -> bool:
+    """A request that only looks like a question ("tell me the timepe first line"): no question
+    word, no question mark, and a mistyped command word. Not understood, never searched."""
+    if _ASKS.match(low) or clause.rstrip().endswith("?"):
+        return False
+    return bool(garbled_words(low, command_words()))
 
 
 def _strip_question_lead(clause: str) -> str:

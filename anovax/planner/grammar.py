@@ -8,6 +8,7 @@ so every alias lives in exactly one place.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from importlib import resources
@@ -45,12 +46,42 @@ def grammar_data(tools: Any) -> dict[str, Any]:
         "values": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "the weekend"]
     }
     _add_tool_phrases(data, tools)
+    _add_list_examples(data)
     return data
+
+
+def _add_list_examples(data: dict[str, Any]) -> None:
+    """Give each listed intent the ``example`` values of the wildcard lists ("5 minutes" for
+    {span}) where its own metadata names none, for "what can I say" to sample with."""
+    examples = {name: d["example"] for name, d in data["lists"].items() if isinstance(d, dict) and "example" in d}
+    for intent in data["intents"].values():
+        for item in intent.get("data", []):
+            meta = item.get("metadata")
+            if meta and meta.get("ability"):
+                meta["slots"] = {**examples, **(meta.get("slots") or {})}
+
+
+@lru_cache(maxsize=1)
+def command_words() -> frozenset[str]:
+    """Every word of four letters or more the grammar's templates, rules and lists use."""
+    data = grammar_data(TOOLS)
+    words: set[str] = set()
+    stack: list[Any] = [data["intents"], data.get("expansion_rules", {}), data.get("lists", {})]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            words.update(w for w in re.findall(r"[a-z']+", item.lower()) if len(w) >= 4)
+        elif isinstance(item, dict):
+            stack.extend(v for k, v in item.items() if k != "metadata")
+        elif isinstance(item, list):
+            stack.extend(item)
+    return frozenset(words)
 
 
 def _add_tool_phrases(data: dict[str, Any], tools: Any) -> None:
     """Add an intent for each tool that declares phrases; a text param not yet a list becomes a
-    wildcard list of the same name."""
+    wildcard list of the same name. The intent's metadata carries the tool's ability and, as
+    its slots' real values ("what can I say" samples with them), the params of its example."""
     lists = data.setdefault("lists", {})
     intents = data.setdefault("intents", {})
     for spec in tools.with_phrases():
@@ -59,7 +90,23 @@ def _add_tool_phrases(data: dict[str, Any], tools: Any) -> None:
         for p in spec.params:
             if p.type == "string":
                 lists.setdefault(p.name, {"wildcard": True})
-        intents[spec.name] = {"data": [{"sentences": list(spec.phrases)}]}
+        # a param the example does not show is sampled as its own name ("water the plant")
+        example = _example_params(spec.example)
+        slots = {p.name: example.get(p.name, p.name.replace("_", " ")) for p in spec.params if p.type == "string"}
+        metadata = {"ability": spec.ability, "slots": slots}
+        intents[spec.name] = {"data": [{"sentences": list(spec.phrases), "metadata": metadata}]}
+
+
+def _example_params(example: str) -> dict[str, str]:
+    """The text params of a prompt example ('set_timer {"duration": "5 minutes"}'), or {}."""
+    _name, _sep, params = example.partition(" ")
+    try:
+        parsed = json.loads(params) if params.strip() else {}
+    except ValueError:
+        return {}
+    if not isinstance(parsed, dict):
+        return {}
+    return {k: v for k, v in parsed.items() if isinstance(v, str)}
 
 
 def matches(clause: str, intents: Intents) -> list[tuple[str, Any]]:

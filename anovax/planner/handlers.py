@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
-from anovax.planner.apps import open_app, open_spoken
+from anovax.planner.apps import display, open_app, open_spoken, window_app
 from anovax.planner.cues import about_me, search_instead, unsearchable
-from anovax.planner.grammar import slot
+from anovax.planner.examples import abilities, listing
+from anovax.planner.grammar import load_grammar, matches, slot
 from anovax.planner.keyboard import key_press, key_say, typing, wait_seconds
 from anovax.planner.media import media, youtube
-from anovax.planner.pieces import Piece, RequestState, web
+from anovax.planner.pieces import Jokes, Piece, RequestState, web
 from anovax.planner.text import lower_words, query
 from anovax.planner.timers import HANDLERS as TIMER_HANDLERS
 from anovax.tools import TOOLS
+from anovax.toolspec import Sink
 
 #: (clause, hassil result, request state) -> a Piece, or None to reject the match
 Handler = Callable[[str, Any, RequestState], Piece | None]
@@ -39,7 +42,6 @@ _FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "how_are_you": ("chat", "I'm doing well, thanks for asking!", ()),
     "thanks": ("chat", "You're welcome!", ()),
     "identity": ("chat", "I'm AnovaX, your desktop voice assistant. Even offline, " + lx.CAPABILITIES, ()),
-    "help": ("chat", lx.CAPABILITIES + " Try: open notepad and type hello.", ()),
     "goodbye": ("chat", "Okay.", ()),
 }
 #: verbs that open only apps and sites we know ("go to sleep", "pull up a recipe")
@@ -49,6 +51,26 @@ _KNOWN_ONLY = re.compile(r"^(?:go to|switch to|bring up|pull up|load|boot up|fir
 def _fixed(kind: str, say: str, tools: tuple[str, ...]) -> Handler:
     # a fresh Piece each time: the assembler may rewrite a piece's reply
     return lambda clause, r, state: Piece(kind, say, [Step(t) for t in tools])
+
+
+def _help(clause: str, r: Any, state: RequestState) -> Piece:
+    return Piece("chat", help_text())
+
+
+@lru_cache(maxsize=1)
+def help_text() -> str:
+    """"What can I say": example phrases per ability, sampled from the grammar (once per process)."""
+    return listing(abilities(load_grammar(), heard_as))
+
+
+def heard_as(sentence: str, intent: str) -> bool:
+    """Does the grammar hear ``sentence`` as ``intent``, and does its handler act on it?"""
+    state = RequestState(current_app=None, jokes=Jokes())
+    for name, result in matches(sentence, load_grammar()):
+        piece = HANDLERS[name](sentence, result, state)
+        if piece is not None:
+            return name == intent and piece.kind not in ("unknown", "decline", "refuse")
+    return False
 
 
 def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
@@ -141,6 +163,34 @@ def _joke(clause: str, r: Any, state: RequestState) -> Piece:
     return state.jokes.tell()
 
 
+#: switch phrases that take only an app we know by name ("bring up the weather" is a search)
+_KNOWN_ONLY_WINDOW = re.compile(r"^(?:bring|show|focus|take|return)\b", re.I)
+
+
+def _window_tool(tool: str) -> Handler:
+    """A window tool: the app through the lexicon ("the notepad window" -> notepad); words that
+    name no app reject the match. "switch to <a site>" still opens the site, as before."""
+    spec = TOOLS[tool]
+
+    def handle(clause: str, r: Any, state: RequestState) -> Piece | None:
+        ent = r.entities.get("known_app")
+        raw = str(ent.value) if ent is not None else slot(r, "name", clause)
+        app = window_app(raw) if ent is None else str(ent.value)
+        if tool == "switch_to_app" and ent is None and (app is None or _KNOWN_ONLY_WINDOW.match(clause)):
+            # "switch to youtube" opens the site as it always did; "bring up the weather" is no app
+            piece = open_spoken(raw, "switch", known_only=True)
+            if piece is not None and piece.steps and piece.steps[0].tool != "open_app":
+                return piece
+            if app is None or not (app in lx.USER_APPS or app in lx.APP_ALIASES.values()):
+                return None
+        if app is None:
+            return None
+        say = spec.offline_say.format(name=display(app))
+        return Piece("act", say, [Step(tool, {"name": app})], app=app if tool == "switch_to_app" else None)
+
+    return handle
+
+
 def _declared(tool: str) -> Handler:
     """A tool heard through its own phrases: each text param from the slot of the same name
     (a handler below replaces this where the words need reading, e.g. a duration)."""
@@ -161,6 +211,7 @@ def _declared(tool: str) -> Handler:
 
 HANDLERS: dict[str, Handler] = {
     **{intent: _fixed(*answer) for intent, answer in _FIXED.items()},
+    "help": _help,
     "time_in_place": _time_in_place,
     "open_app": _open_app,
     "type_text": _type_text,
@@ -174,6 +225,9 @@ HANDLERS: dict[str, Handler] = {
     "play": _play,
     "joke": _joke,
     **TIMER_HANDLERS,
+    # a tool whose one param is an app name: the name is read through the lexicon
+    **{spec.name: _window_tool(spec.name) for spec in TOOLS.with_phrases()
+       if [p.sink for p in spec.params] in ([Sink.APP], [Sink.WINDOW])},
 }
 # tools heard through their own phrases; an entry above (a handler that reads the words) wins
 for _spec in TOOLS.with_phrases():

@@ -7,6 +7,7 @@ import re
 from anovax.plan import LIMITS, Step
 from anovax.planner import lexicon as lx
 from anovax.planner.apps import display
+from anovax.planner.dictation import dictate
 from anovax.planner.pieces import Piece, RequestState
 from anovax.planner.refusals import BLOCKED_KEYS, SHELL_LIKE
 from anovax.planner.text import EDGE_PUNCT, QUOTES, SPACES, lower_words
@@ -51,6 +52,8 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     text = text.strip()
     if len(text) >= 2 and text[0] in QUOTES and text[-1] in QUOTES:
         text = text[1:-1].strip()
+    # "comma", "new line", "cap x": spoken punctuation and layout become marks
+    text = dictate(text)
     if not text:
         return None
     if SHELL_LIKE.search(text):
@@ -71,8 +74,13 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
         say_target = f"Opening {display(target)} and typing"
     elif into:
         say_target = f"Typing into {display(into)}"
-    steps.append(Step("type_text", {"text": text}))
-    short = text if len(text) <= 40 else text[:37].rstrip() + "..."
+    if text.strip():
+        steps.append(Step("type_text", {"text": text}))
+    else:  # "type new line": only line breaks, which type_text does not take alone
+        steps += [Step("press_keys", {"keys": "enter"})] * min(text.count("\n"), LIMITS.max_steps - len(steps))
+    # the reply is one line (its first line is what is said): line breaks read as spaces
+    flat = SPACES.sub(" ", text).strip() or {"\n": "a new line", "\n\n": "a new paragraph"}.get(text, "line breaks")
+    short = flat if len(flat) <= 40 else flat[:37].rstrip() + "..."
     say = f"{say_target}: {short}" if say_target else f"Typing: {short}"
     if not say.endswith((".", "!", "?", "…")):
         say += "."

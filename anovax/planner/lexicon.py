@@ -237,6 +237,6 @@ JOKES: tuple[str, ...] = (
 )
 
 CAPABILITIES = (
-    "I can open apps, type text, press keys, search the web or YouTube, "
-    "tell the time and date, set timers and reminders, take screenshots and tell jokes."
+    "I can open apps, switch between, arrange and close their windows, type text, press keys, search the web "
+    "or YouTube, tell the time and date, set timers and reminders, take screenshots and tell jokes."
 )

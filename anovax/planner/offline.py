@@ -13,8 +13,8 @@ How a request becomes a plan (one module per stage):
    reject it (an "app" that is really an e-mail). A clause the grammar cannot read goes to the
    topic cues (``cues.py``, tables in ``topics.py``): out-of-scope topics (alarms, lights,
    e-mail...) are declined plainly, information topics (weather, news, stocks...) and other
-   questions become a web search, media requests a YouTube search, anything else a short
-   "I can't do that offline" with what it can do.
+   questions become a web search, media requests a YouTube search, anything else (a mistyped
+   command included) "I didn't understand '...' — say 'what can I say' for examples".
 4. Join the clauses' steps (at most ``LIMITS.max_steps``) and replies into one Plan (``assemble.py``).
 
 ``OfflinePlanner.plan`` never raises: an internal error becomes a zero-step plan that says so.

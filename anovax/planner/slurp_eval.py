@@ -8,7 +8,7 @@ right with zero steps or ``speak`` only and a non-empty final_response.
 Out of scope (every other intent): the plan is harmless when it has no open_app, type_text or
 press_keys step AND its final_response tells the user what it could not do (a web_search is
 acceptable, and so is a timer or reminder set for an alarm request). "Tells what it could not do" is read from the reply with INABILITY below, a short
-list of plain-English refusals ("can't", "cannot", "unable to", "won't"...): a reply that just
+list of plain-English refusals ("can't", "cannot", "unable to", "won't", "didn't understand"...): a reply that just
 says "Searching the web for X." does not count, however harmless the search.
 
 Usage: python scripts/eval_slurp.py --split devel|test [--data DIR] [--json] [--errors N]
@@ -59,7 +59,8 @@ TIMER_TOOLS = frozenset(s.name for s in TOOLS if s.ability == "Timers")
 INABILITY = re.compile(
     r"\b(?:can't|can’t|cannot|can not|couldn't|couldn’t|could not|unable to|not able to|won't|won’t|will not|"
     r"don't (?:know how|run|press|type|shut|have)|do not (?:know how|run|press|type|have)|"
-    r"isn't something i can|is not something i can|not (?:possible|supported|available) offline)\b",
+    r"isn't something i can|is not something i can|not (?:possible|supported|available) offline|"
+    r"didn't understand|didn’t understand|did not understand)\b",
     re.I,
 )
 

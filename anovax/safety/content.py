@@ -54,6 +54,7 @@ def _spoken(text: str) -> Issue | None:
 #: how a text is screened, by where it ends up (``Param.sink`` in the tool's declaration)
 _BY_SINK: dict[Sink, Callable[[str], Issue | None]] = {
     Sink.APP: _app_name,
+    Sink.WINDOW: _app_name,
     Sink.KEYS: _keys,
     Sink.TYPED: exec_issue,
     Sink.QUERY: query_issue,

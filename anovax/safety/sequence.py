@@ -39,6 +39,8 @@ def _step(state: Focus, index: int, step: Step, ctx: Context) -> Verdict | None:
     for sink, value in spec.texts(step.params):
         if sink is Sink.APP:
             verdict = verdict or keystrokes.open_app(state, value, ctx, index, by_name=True)
+        elif sink is Sink.WINDOW:
+            state.lose()  # a window closed or minimised: the window manager picks who gets the keys
         elif sink is Sink.KEYS:
             for chord in keys.parse(value):  # content.check_steps refused keys that do not parse
                 verdict = verdict or chords.check(state, chord, ctx, index)

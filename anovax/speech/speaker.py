@@ -59,18 +59,21 @@ def reply_to_say(result: CommandResult) -> str | None:
 
     Said: the reply of a command that acted (its final response and what its steps said),
     the refusal of a plan, the failure of a plan that ran. Silent: a stop, a dry run, a
-    bare "Done.", and what never reached a plan (empty, too long, queue full, a planner error)."""
+    bare "Done.", and what never reached a plan (empty, too long, queue full, a planner error).
+    Only a reply's first line is said: the lines after it are a list to read ("what can I
+    say" shows its examples), which every front end prints in full."""
     from anovax.results import Status
 
+    text: str | None = None
     if result.status is Status.REFUSED:
-        return result.message if result.plan is not None else None
-    if result.outcome is None:
+        text = result.message if result.plan is not None else None
+    elif result.outcome is None:
         return None
-    if result.status is Status.DONE:
-        return result.outcome.spoken or None
-    if result.status is Status.FAILED:
-        return result.message
-    return None
+    elif result.status is Status.DONE:
+        text = result.outcome.spoken or None
+    elif result.status is Status.FAILED:
+        text = result.message
+    return text.split("\n", 1)[0].strip() or None if text else None
 
 
 class Speaker:

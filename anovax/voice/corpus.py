@@ -36,6 +36,7 @@ from hassil.expression import (
 
 from anovax.desktop.apps import TABLES
 from anovax.planner import lexicon as lx
+from anovax.planner.dictation import BARE_QUOTE, CAP, EXAMPLE, WORDS
 from anovax.planner.grammar import load_grammar
 from anovax.voice.answers import NO_PHRASES, YES_PHRASES, YES_SOUND_ALIKES
 
@@ -161,6 +162,12 @@ def command_sentences() -> list[str]:
     apps = sorted(set(fillers["app"]))
     for name in apps:
         keep.update({f"open {name}", f"open the {name}", f"launch {name}", f"start {name}", name})
+
+    # dictation words ("type dear sir comma new line thank you period"): each in company, so
+    # the recogniser can hear what the planner turns into marks
+    keep.add(f"type {EXAMPLE}")
+    keep.update(f"type hello {said} world" for word in WORDS for said in word.said)
+    keep.update({f"type {CAP} john", f"type {BARE_QUOTE} hello unquote", "type the word comma", "type literal comma"})
 
     # numbers: "wait five seconds", "press enter three times"
     for n in NUMBERS:

@@ -1,0 +1,174 @@
+""""What can I say": a few example phrases per ability, sampled from the offline grammar itself.
+
+Every intent that is listed says so in its hassil ``metadata`` (grammar.yaml for the grammar's
+own intents; a tool's ``ability`` and example params for the intents its phrases add), so a new
+tool or intent shows up here the moment it is declared, and the examples stay true: each is
+one of the intent's own templates, expanded by hassil's sampler with real slot values
+(apps from the lexicon, the metadata's sample query), and kept only if the grammar hears it
+as that intent. Sampling is seeded per ability, so the list is the same on every run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hassil import Intents
+from hassil.expression import Alternative, Expression, Group, ListReference, Sequence, TextChunk
+from hassil.intents import Intent, TextSlotList, WildcardSlotList
+from hassil.sample import sample_expression
+
+#: at most this many examples per ability, each at most this long (the list is read, not heard)
+PER_ABILITY = 3
+MAX_PHRASE_CHARS = 36
+#: the first sentence of a reply that lists examples: the only part said aloud
+INTRO = "Here are some things you can say:"
+#: candidates drawn from each template, in hassil's order (the last choice varies fastest): enough
+#: to reach a few dozen apps of the app list, whose template expands to tens of thousands
+_PER_TEMPLATE = 300
+
+#: the words of an optional group kept in the shortest sentences (see ``_articles_kept``)
+_ARTICLES = frozenset("a an the some my your i".split())
+#: determiners that cannot follow each other ("another a", "some the")
+_DET_LEFT = frozenset("a an the some another my your more".split())
+_DET_RIGHT = frozenset("a an the some my your".split())
+
+#: (sentence, intent) -> does the planner hear ``sentence`` as ``intent``?
+HeardAs = Callable[[str, str], bool]
+
+
+@dataclass(frozen=True)
+class Ability:
+    """One heading of the list and its example phrases."""
+
+    name: str
+    phrases: tuple[str, ...]
+
+
+def abilities(intents: Intents, heard_as: HeardAs, *, seed: str = "anovax") -> tuple[Ability, ...]:
+    """The listed abilities, in the order their first intent appears, each with up to
+    PER_ABILITY examples taken from its intents in turn."""
+    grouped: dict[str, list[Intent]] = {}
+    for intent in intents.intents.values():
+        ability = _metadata(intent).get("ability")
+        if ability:
+            grouped.setdefault(str(ability), []).append(intent)
+    out = []
+    for name, members in grouped.items():
+        rng = random.Random(f"{seed}/{name}")  # a str seed is stable across runs and hash seeds
+        pools = [(intent.name, _candidates(intents, intent)) for intent in members]
+        phrases = _pick(pools, heard_as, rng)
+        if phrases:
+            out.append(Ability(name, tuple(phrases)))
+    return tuple(out)
+
+
+def listing(found: tuple[Ability, ...]) -> str:
+    """The reply: INTRO on the first line (said), then one line per ability (shown)."""
+    lines = [INTRO]
+    for ability in found:
+        lines.append(f"{ability.name}: " + ", ".join(f'"{p}"' for p in ability.phrases))
+    return "\n".join(lines)
+
+
+def _pick(pools: list[tuple[str, list[list[str]]]], heard_as: HeardAs, rng: random.Random) -> list[str]:
+    """Round robin over the intents, so an ability's examples show its different intents; from
+    each, a random template's random sentence that the planner hears as that intent."""
+    picked: list[str] = []
+    while len(picked) < PER_ABILITY and any(any(t) for _, t in pools):
+        for intent, templates in pools:
+            while any(templates):
+                sentences = rng.choice([t for t in templates if t])
+                sentence = sentences.pop(rng.randrange(len(sentences)))
+                if sentence not in picked and heard_as(sentence, intent):
+                    picked.append(sentence)
+                    break
+            if len(picked) == PER_ABILITY:
+                break
+    return picked
+
+
+def _candidates(intents: Intents, intent: Intent) -> list[list[str]]:
+    """Per template of ``intent``, its first sentences as hassil's sampler expands them (the
+    first word of each choice first: the template's own wording), short and fluent ones only.
+    A template with a wildcard the metadata gives no value for is skipped."""
+    values = {str(k): [v] if isinstance(v, str) else list(v) for k, v in (_metadata(intent).get("slots") or {}).items()}
+    wild = {n for n, lst in intents.slot_lists.items() if isinstance(lst, WildcardSlotList)}
+    lists = {**intents.slot_lists, **{n: TextSlotList.from_strings(values[n], name=n) for n in wild & set(values)}}
+    out: list[list[str]] = []
+    for data in intent.data:
+        rules = {**intents.expansion_rules, **data.expansion_rules}
+        for sentence in data.sentences:
+            if set(sentence.list_names(rules)) & (wild - set(values)):
+                continue
+            found: list[str] = []
+            terse = sample_expression(_articles_kept(sentence.expression), lists, _RulesKept(rules), skip_optionals=True)
+            for text in itertools.islice(terse, _PER_TEMPLATE):
+                text = " ".join(text.split())
+                if text and len(text) <= MAX_PHRASE_CHARS and _fluent(text) and text not in found:
+                    found.append(text)
+            out.append(found)
+    return out
+
+
+def _articles_kept(expr: Expression) -> Expression:
+    """``expr`` with each optional group of articles ("[a|the]") made required when a word of
+    the template follows it, so the shortest sentence is still English ("take a screenshot",
+    not "take screenshot"); before a slot (an app's name) it stays optional ("open notepad")."""
+    if not isinstance(expr, Group):
+        return expr
+    items = [_articles_kept(item) for item in expr.items]
+    if isinstance(expr, Sequence):
+        for i, item in enumerate(items):
+            after = [x for x in items[i + 1:] if _words(x) != ""][:1]  # the next thing, spaces skipped
+            if _article_group(item) and after and not isinstance(after[0], ListReference):
+                first = next(x for x in item.items if _words(x))
+                items[i] = Alternative(items=[first])
+    return dataclasses.replace(expr, items=items)
+
+
+def _article_group(expr: Expression) -> bool:
+    """Is ``expr`` an optional group of articles only, such as "[a|the]"?"""
+    if not (isinstance(expr, Alternative) and expr.is_optional):
+        return False
+    words = [_words(x) for x in expr.items]
+    return None not in words and any(words) and all(w in _ARTICLES for w in words if w)
+
+
+def _words(expr: Expression) -> str | None:
+    """The literal text of ``expr`` when it is plain text (stripped), else None."""
+    if isinstance(expr, TextChunk):
+        return expr.text.strip()
+    if isinstance(expr, Sequence) and all(isinstance(x, TextChunk) for x in expr.items):
+        return "".join(x.text for x in expr.items).strip()
+    return None
+
+
+class _RulesKept(dict[str, Any]):
+    """Expansion rules with ``_articles_kept`` applied to each when it is expanded."""
+
+    def __getitem__(self, name: str) -> Any:
+        rule = super().__getitem__(name)
+        return dataclasses.replace(rule, expression=_articles_kept(rule.expression))
+
+
+def _fluent(text: str) -> bool:
+    """False for what a template over-generates but nobody says: two determiners in a row
+    ("tell me another a joke"), "a" before a vowel ("a image"), a contraction with nothing
+    to contract ("'d like to hear")."""
+    words = text.split()
+    if words[0].startswith("'"):
+        return False
+    return not any((a in _DET_LEFT and b in _DET_RIGHT) or (a == "a" and b[:1] in "aeiou")
+                   for a, b in itertools.pairwise(words))
+
+
+def _metadata(intent: Intent) -> dict[str, Any]:
+    for data in intent.data:
+        if data.metadata:
+            return dict(data.metadata)
+    return {}
