@@ -1,7 +1,7 @@
 """safety_check: the one gate every plan passes before anything touches the keyboard.
 
 Order (CWE-180): trusted counters -> strict parse -> shape and limits -> forbidden
-characters -> memory -> per-step content -> sequences and focus -> split commands -> taint.
+characters -> memory -> per-step content -> forgetting -> sequences and focus -> split commands -> taint.
 Each stage returns a refusal, a confirm or None; the first refusal wins, and a confirm only
 stands when every later stage passes too (a question is never asked about a plan that would
 be refused anyway). Nothing here raises: any
@@ -43,7 +43,7 @@ from typing import Any
 
 from anovax.errors import PlanError
 from anovax.plan import LIMITS, Plan, parse_plan, plan_from_obj
-from anovax.safety import content, memory, sequence, shape, stream, taint
+from anovax.safety import content, forget, memory, sequence, shape, stream, taint
 from anovax.safety.context import Context, build
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass, WindowIdentity
@@ -81,6 +81,8 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
         # wifi password is ...") is refused for the fact, and the user hears why
         lambda: memory.check_remember(plan),
         lambda: content.check_steps(plan, ctx),
+        # after the content rules: a fact name they refuse is never shown in a question
+        lambda: forget.check(plan, ctx),
         lambda: sequence.check(plan, ctx),
         lambda: stream.check(plan, ctx),
         lambda: taint.check(plan, ctx),
