@@ -4,7 +4,7 @@ PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-run
 TSTAMP := $(VENV)/.stamp-test
 
-.PHONY: run test bench eval eval-slurp clean
+.PHONY: run test bench eval eval-realapps eval-slurp clean
 
 $(STAMP): pyproject.toml scripts/setup-env.sh
 	bash scripts/setup-env.sh
@@ -27,9 +27,14 @@ bench: $(TSTAMP)
 	$(PY) -m benchmarks
 
 ## eval: the task suite end to end on Xvfb (offline and scripted Gemini), ablations,
-##       SLURP; writes docs/EVALUATION.md and docs/eval_latency.png
+##       real apps through the orb, SLURP; writes docs/EVALUATION.md and docs/eval_latency.png
 eval: $(TSTAMP)
 	$(PY) -m eval.run
+
+## eval-realapps: only the real-app suite (mousepad, galculator, Chromium through the orb);
+##       rewrites its section of docs/EVALUATION.md
+eval-realapps: $(TSTAMP)
+	$(PY) -m eval.realapps --reps 3
 
 ## eval-slurp: the offline planner on the SLURP test split
 eval-slurp: $(TSTAMP)

@@ -132,7 +132,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
             options.setdefault("clock", clock)
         orchestrator = Orchestrator(desktop, bus, speaker=speaker,
                                     subtasks=SubtaskRunner(plan=_subgoal_planner(planner), check=safety_check),
-                                    remember=memory.remember, set_current_app=memory.session.set_app,
+                                    remember=memory.remember, facts=memory.facts,
+                                    set_current_app=memory.session.set_app,
                                     current_app=lambda: memory.session.current_app, gate=gate.args,
                                     confirmations=confirmations, search_urls=settings.search_urls, timers=timers,
                                     **options)

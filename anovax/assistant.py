@@ -309,6 +309,7 @@ class Assistant:
             return self._finish(CommandResult(status=Status.PLANNED, message=plan.final_response or "Okay.",
                                               plan=plan, verdict=verdict, timings_ms=timings, **base))
 
+        self.bus.emit(EventType.SAFETY_PASSED, command_id, data=verdict.to_dict())
         started = time.perf_counter()
         budget = AgentBudget()  # one budget for the plan, its sub-plans and any recovery
         outcome = self.orchestrator.dispatch(plan, command_id=command_id, budget=budget, cancel=cancel,

@@ -5,6 +5,8 @@
     anovax --text "…"              run one command on the desktop
     anovax --text "…" --simulate   run it against a simulated desktop and show what it would do
     anovax --text "…" --dry-run    plan and safety-check only, print both
+    --verbose                      also the plan and the safety verdict as they happen, each
+                                   step's result and what a simulated desktop recorded
     anovax --audio-file FILE.wav   run a recording through the wake gate and recogniser, as
                                    if it were said to the microphone (with --dry-run/--simulate)
     --json                         events as JSON lines (the result object with --dry-run)
@@ -31,7 +33,8 @@ from typing import Any
 
 from anovax import __version__, doctor
 from anovax.app import Assistant, Status, build_assistant
-from anovax.console import banner, console, emit_result
+from anovax.console import Lines, banner, console, emit_result
+from anovax.console_trace import VerboseTrace
 from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
 from anovax.errors import ConfigError
@@ -70,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--simulate", action="store_true",
                       help="run the whole pipeline against a simulated desktop that records every action")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="show the plan and the safety verdict as they happen, then each step's result "
+                             "(by default only the reply is printed)")
     parser.add_argument("--planner", choices=PLANNERS, help="override ANOVAX_PLANNER")
     parser.add_argument("--memory", type=Path, help="override ANOVAX_MEMORY (the facts file)")
     parser.add_argument("--config", type=Path, help="settings file (TOML) instead of the default")
@@ -202,6 +208,12 @@ def _main(argv: list[str] | None = None) -> int:
             print(f"anovax: cannot write the event log {settings.log_path}: {exc.strerror or exc}", file=sys.stderr)
     if args.json and (assistant.orchestrator is not None or args.audio_file is not None):
         assistant.bus.subscribe("stdout", JsonLines(sys.stdout))
+    # every line for a person goes through here: once the console's status line exists, never
+    # over its prompt
+    say = Lines(sys.stdout, OUT_LOCK)
+    verbose = args.verbose and not args.json
+    if verbose and assistant.orchestrator is not None:  # a dry run prints its plan block anyway
+        assistant.bus.subscribe("verbose", VerboseTrace(say).feed)
     voice = remote = status = None
     try:
         if args.text is not None:
@@ -216,11 +228,11 @@ def _main(argv: list[str] | None = None) -> int:
                 except (TimeoutError, KeyboardInterrupt):
                     interrupt_handled()
                     return Status.STOPPED.exit_code
-            emit_result(result, args.json, sys.stdout, assistant)
+            emit_result(result, args.json, sys.stdout, assistant, verbose=verbose, write=say)
             return result.exit_code
         if args.audio_file is not None:
-            return audio_file_main(assistant, args.audio_file, args.json, sys.stdout)
-        voice = start_voice(assistant, args.json, sys.stdout)
+            return audio_file_main(assistant, args.audio_file, args.json, sys.stdout, verbose=verbose)
+        voice = start_voice(assistant, args.json, sys.stdout, say=say, verbose=verbose)
         remote = make_remote(assistant)
         if settings.orb != "off" and not args.json:
             from anovax.orb.controls import OrbControls
@@ -243,11 +255,13 @@ def _main(argv: list[str] | None = None) -> int:
 
         # only on a terminal: elsewhere a status line per change would clutter piped output
         if sys.stderr.isatty() and not args.json:
-            status = run_console_status(assistant, sys.stderr, lock=OUT_LOCK)
-        return console(assistant, sys.stdin, sys.stdout, as_json=args.json, status=status, remote=remote,
-                       show=lambda result: emit_result(result, args.json, sys.stdout, assistant),
+            status = say.status = run_console_status(assistant, sys.stderr, lock=OUT_LOCK)
+        return console(assistant, sys.stdin, sys.stdout, as_json=args.json, status=status, remote=remote, say=say,
+                       show=lambda result: emit_result(result, args.json, sys.stdout, assistant, verbose=verbose,
+                                                       write=say),
                        greeting=None if args.json else banner(assistant))
     finally:
+        say.status = None
         if status is not None:
             status.close()
         if remote is not None and remote.running:

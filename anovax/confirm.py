@@ -89,14 +89,16 @@ class Reply:
 
 
 def denied_message(reply: Reply, target: str, action: str = "type into") -> str:
-    """The one sentence said when a held plan does not run."""
+    """The one sentence said when a held plan does not run: "... to <action> <target> ..." (an
+    empty ``target``: the action says it all, "forget your home address")."""
+    what = f"{action} {target}".strip()
     if reply.answer is Answer.NO:
-        return f"You said no, so I didn't {action} {target}."
+        return f"You said no, so I didn't {what}."
     if reply.answer is Answer.TIMEOUT:
-        return f"I needed a yes to {action} {target} and got no answer in {reply.seconds:.0f} seconds, so I stopped there."
+        return f"I needed a yes to {what} and got no answer in {reply.seconds:.0f} seconds, so I stopped there."
     if reply.answer is Answer.STOPPED:
         return "Stopped."
-    return f"I needed a yes to {action} {target}, so I did nothing."
+    return f"I needed a yes to {what}, so I did nothing."
 
 
 class Confirmations:

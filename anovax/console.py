@@ -20,32 +20,23 @@ from anovax.app import Assistant, CommandResult, Status
 from anovax.cancel import is_stop_utterance
 from anovax.console_alerts import TimerAlerts
 from anovax.console_question import ConsoleQuestion
+from anovax.console_trace import format_plan, format_verdict
 from anovax.desktop import SimulatedDesktop
 from anovax.interrupts import interrupt_handled
 from anovax.port import AssistantPort
 
 
-def format_result(result: CommandResult) -> str:
-    """The human-readable account of one command: the plan, the verdict, the reply."""
-    lines = []
-    if result.plan is not None:
-        ms = result.timings_ms.get("plan")
-        took = f", {ms:.1f} ms" if ms is not None else ""
-        lines.append(f"Plan ({result.planner} planner{took}):")
-        if not result.plan.steps:
-            lines.append("  (no actions)")
-        for i, step in enumerate(result.plan.steps, 1):
-            lines.append(f"  {i}. {step.tool} {json.dumps(dict(step.params), ensure_ascii=False)}")
-        for key, value in result.plan.remember.items():
-            lines.append(f"  remember {key} = {value!r}")
-    # in the order they happened: the gate decides before any step runs
-    if result.verdict is not None:
-        if result.verdict.ok:
-            lines.append("Safety: allowed")
-        elif result.verdict.needs_yes:
-            lines.append(f"Safety: asks first: {result.verdict.question}")
-        else:
-            lines.append(f"Safety: refused [{result.verdict.rule}] {result.verdict.reason}")
+def format_reply(result: CommandResult) -> str:
+    """The one line a person needs: ``AnovaX: Opening Notepad.``, ``Refused: …``."""
+    # a stopped command is not an error: it reads like any other reply ("AnovaX: Stopped.")
+    label = {Status.REFUSED: "Refused", Status.FAILED: "Failed", Status.NEEDS_YES: "Not done"}.get(
+        result.status, "AnovaX")
+    return f"{label}: {result.message}"
+
+
+def format_steps(result: CommandResult) -> list[str]:
+    """What each step came to (``  [done] open_app: notepad is open``), in plan order."""
+    lines: list[str] = []
     if result.outcome is not None:
         held = 0
         for step in result.outcome.steps:
@@ -56,16 +47,41 @@ def format_result(result: CommandResult) -> str:
             lines.append(f"  [{step.status.value}] {step.tool}: {note}")
         if held:
             lines.append(f"  [not_run] {held} step{'s' if held != 1 else ''} held for a yes")
-    # a stopped command is not an error: it reads like any other reply ("AnovaX: Stopped.")
-    label = {Status.REFUSED: "Refused", Status.FAILED: "Failed", Status.NEEDS_YES: "Not done"}.get(
-        result.status, "AnovaX")
-    lines.append(f"{label}: {result.message}")
+    return lines
+
+
+def format_result(result: CommandResult) -> str:
+    """The whole account of one command, in the order it happened: the plan, the verdict (the
+    gate decides before any step runs), the steps, the reply. A dry run prints this."""
+    lines = []
+    if result.plan is not None:
+        lines += format_plan([(s.tool, s.params) for s in result.plan.steps], result.plan.remember,
+                             result.planner, result.timings_ms.get("plan"))
+    if result.verdict is not None:
+        v = result.verdict
+        lines.append(format_verdict(v.ok, v.question if v.needs_yes else "", v.rule, v.reason))
+    return "\n".join([*lines, *format_steps(result), format_reply(result)])
+
+
+def render_result(result: CommandResult, actions: list, *, dry_run: bool, verbose: bool) -> str:
+    """What a person sees of a finished command. By default the reply alone; a dry run shows its
+    plan and verdict (that is what it is for); ``--verbose`` adds the steps and what the
+    simulated desktop recorded, after the plan and verdict its trace printed as they happened."""
+    if dry_run:
+        return format_result(result)
+    if not verbose:
+        return format_reply(result)
+    lines = [*format_steps(result), format_reply(result)]
+    if actions:  # no empty heading after a refusal or a stop
+        lines.append(format_actions(actions))
     return "\n".join(lines)
 
 
 def emit_result(result: CommandResult, as_json: bool, out: TextIO, assistant: Assistant, *,
-                events: bool = False) -> None:
-    """Print one command's result; ``events``: the JSON output is the event stream even in a dry run."""
+                events: bool = False, verbose: bool = False, write: Callable[[str], None] | None = None) -> None:
+    """Print one command's result; ``events``: the JSON output is the event stream even in a dry
+    run. ``write`` prints the human text (the console's, which keeps its prompt whole); do not
+    call this holding the terminal's lock: with ``verbose`` it first waits for the trace."""
     simulated = assistant.desktop if isinstance(assistant.desktop, SimulatedDesktop) else None
     actions = simulated.take_actions() if simulated is not None else []
     if as_json:
@@ -77,11 +93,17 @@ def emit_result(result: CommandResult, as_json: bool, out: TextIO, assistant: As
                 out.write(json.dumps({"simulated_actions": [{"kind": a.kind, "arg": a.arg} for a in actions],
                                       "typed_text": "".join(a.arg for a in actions if a.kind == "type")},
                                      ensure_ascii=False) + "\n")
+        out.flush()
+        return
+    dry_run = assistant.orchestrator is None
+    if verbose and not dry_run:
+        assistant.bus.flush()  # the trace's plan and verdict lines go first
+    text = render_result(result, actions, dry_run=dry_run, verbose=verbose)
+    if write is not None:
+        write(text)
     else:
-        out.write(format_result(result) + "\n")
-        if simulated is not None and actions:  # no empty heading after a refusal or a stop
-            out.write(format_actions(actions) + "\n")
-    out.flush()
+        out.write(text + "\n")
+        out.flush()
 
 
 def format_actions(actions: list) -> str:
@@ -131,32 +153,62 @@ class _LineReader:
                 continue
 
 
+class Lines:
+    """How the console's front ends print for a person (results, the voice's lines, the verbose
+    trace, timers): on lines of their own that never take the prompt's place, through the status
+    line's ``above`` once it exists; plainly under the shared lock before it, or without one."""
+
+    def __init__(self, out: TextIO, lock: Any) -> None:
+        self.out = out
+        self.lock = lock
+        #: the console's status line (ConsoleStatus), which knows whether the prompt shows
+        self.status: Any = None
+
+    def __call__(self, text: str, stream: TextIO | None = None) -> None:
+        stream = stream if stream is not None else self.out
+        if self.status is not None:
+            self.status.above(text, stream)
+            return
+        with self.lock:
+            stream.write(text + "\n")
+            stream.flush()
+
+
 def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Callable[[CommandResult], None],
-            greeting: str | None = None, as_json: bool = False, status: Any = None, remote: Any = None) -> int:
+            greeting: str | None = None, as_json: bool = False, status: Any = None, remote: Any = None,
+            say: Callable[[str], None] | None = None) -> int:
     """The interactive prompt: one command per line until end of input or 'quit'.
 
     Commands run one at a time, in the order typed. "stop" (or "cancel", "never mind"), typed
     while a command runs, is handled at once: the command ends as stopped and the lines typed
     after it that have not run are dropped. Ctrl-C does the same while a command runs; at the
     idle prompt it ends the session. ``:remote on`` / ``:remote off`` / ``:unban`` switch the
-    phone remote (lines starting with ":" are console controls, never commands). ``show`` prints
-    a command's result (``emit_result``); ``greeting`` is printed first (the banner)."""
+    phone remote, ``:help`` lists them (lines starting with ":" are console controls, never
+    commands). ``show`` prints a command's result (``emit_result``; called without the terminal's
+    lock); ``greeting`` is printed first (the banner); ``say`` prints a line for a person (``Lines``)."""
     interactive = stdin.isatty()
-    # timer alerts come from another thread: every write to ``out`` goes through one lock
-    write_lock = threading.RLock()
+    # timer alerts come from another thread: every write to ``out`` goes through one lock (the
+    # one ``say`` takes, when it has one: results and the voice's lines print through it)
+    write_lock = getattr(say, "lock", None) or threading.RLock()
     hold = status.hold if status is not None else lambda: write_lock
+    if status is not None:
+        status.prompt_out = out
     reader = _LineReader(stdin)
     pending: deque[str] = deque()  # typed while a command ran, not yet run
     at_end = False
     #: set while the prompt waits for a line: an alert then goes below it, and the prompt again
     prompting = threading.Event()
 
-    def say(text: str) -> None:
-        with hold():
-            out.write(text + "\n")
-            out.flush()
+    if say is None:
+        def say(text: str) -> None:
+            with hold():
+                out.write(text + "\n")
+                out.flush()
 
     def alert(text: str) -> None:
+        if status is not None:  # it knows the prompt: the alert above it, the prompt drawn again
+            status.above(text, out)
+            return
         with hold():
             again = prompting.is_set()
             out.write(("\n" if again else "") + text + "\n" + (PROMPT if again else ""))
@@ -198,8 +250,7 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
                 pending.append(line)
         if asking is not None:
             asking.end()
-        with hold():
-            show(future.result())
+        show(future.result())
 
     if greeting is not None:
         say(greeting)
@@ -258,9 +309,31 @@ def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: d
             return 0
 
 
+#: the console's own commands, as ``:help`` lists them
+CONSOLE_COMMANDS = (
+    (":help", "this list"),
+    (":remote on", "start the phone remote and show the link that pairs a phone"),
+    (":remote off", "stop the phone remote"),
+    (":unban", "let phones locked out after wrong pairing codes try again"),
+    ("stop", "while a command runs: stop it (also \"cancel\", \"never mind\", Ctrl-C)"),
+    ("quit", "leave (also \"exit\", \":q\", Ctrl-D)"),
+)
+
+
+def console_help() -> str:
+    width = max(len(name) for name, _ in CONSOLE_COMMANDS)
+    lines = ["Console commands:", *(f"  {name:<{width}}  {what}" for name, what in CONSOLE_COMMANDS)]
+    lines.append("Anything else is a command for AnovaX, e.g. 'open notepad and type hello'.")
+    return "\n".join(lines)
+
+
 def console_control(text: str, remote: Any) -> str:
     """The console's own switches (the orb has buttons for them)."""
     words = text[1:].lower().split()
+    if words in (["help"], ["?"], ["h"]):
+        return console_help()
+    if words not in (["remote", "on"], ["remote", "off"], ["unban"]):
+        return f"There is no console command {text.split()[0]!r}: :help lists them."
     if remote is None:
         return "The phone remote is not available here."
     try:
@@ -277,7 +350,7 @@ def console_control(text: str, remote: Any) -> str:
             return "Every banned address may try again."
     except OSError as exc:  # the port is taken, or the address is gone
         return f"The phone remote can't start: {exc.strerror or exc}."
-    return "Console controls: :remote on, :remote off, :unban, quit."
+    return console_help()
 
 
 def banner(assistant: Assistant) -> str:
@@ -291,7 +364,7 @@ def banner(assistant: Assistant) -> str:
         acting = f"acting on the {assistant.desktop.name} desktop"
     lines = [
         f"AnovaX {__version__}: {assistant.planner.name} planner{key_note}, text input, console; {acting}.",
-        "Type a command (e.g. 'open notepad and type hello'), or 'quit'.",
+        "Type a command (e.g. 'open notepad and type hello'), ':help' for the console's own, or 'quit'.",
     ]
     if assistant.memory.warning:
         lines.append(f"Warning: {assistant.memory.warning}")

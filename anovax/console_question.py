@@ -39,7 +39,8 @@ class ConsoleQuestion:
             return
         self._shown = question
         self._asked.add(question.question_id)
-        where = f' (window "{question.target}")' if question.target else ""
+        # "in", not "window": a question may be about AnovaX's own memory, not a window
+        where = f' (in "{question.target}")' if question.target else ""
         prompt = f"AnovaX asks{where}: {question.text} [y/N] "
         with self._hold():
             self._out.write(prompt)

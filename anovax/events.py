@@ -30,6 +30,9 @@ class EventType(enum.StrEnum):
     COMMAND_REJECTED = "COMMAND_REJECTED"  # the command queue was full
     PLAN_READY = "PLAN_READY"
     SAFETY_REFUSED = "SAFETY_REFUSED"
+    #: the gate let the plan go ahead, before any step runs; data: the verdict (decision "allow", or
+    #: "confirm" with the question asked before the held steps)
+    SAFETY_PASSED = "SAFETY_PASSED"
     #: the plan waits for a person's yes; data: question_id, question, steps, target, timeout_s, frontends
     CONFIRM_REQUESTED = "CONFIRM_REQUESTED"
     #: the wait ended; data: question_id, answer (yes, no, timeout, nobody, stopped), frontend, seconds

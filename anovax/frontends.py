@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,7 +40,7 @@ def format_heard(heard: Any, *, times: bool = True) -> str:
     return f'{when}heard "{decision.heard}" -> {what} ({decision.reason})'
 
 
-def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO) -> int:
+def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO, *, verbose: bool = False) -> int:
     """``--audio-file``: the recording's phrases through the same recogniser and wake gate as the
     microphone, played in recorded time (voice/playback.py): a command runs while the phrases
     after it are heard, so a "stop" stops it and a "yes" answers the question it asks."""
@@ -60,8 +61,14 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     def run_command(text: str) -> None:
         result = assistant.on_speech(text, source="voice")
         codes.append(result.exit_code)
-        with OUT_LOCK:  # the recording's next phrases are reported meanwhile
-            emit_result(result, as_json, out, assistant, events=as_json)
+        # one write under the lock, so the recording's next phrases (reported meanwhile) do not
+        # cut into it; the lock is not held around emit_result, which may wait for the trace
+        emit_result(result, as_json, out, assistant, events=as_json, verbose=verbose, write=write)
+
+    def write(text: str) -> None:
+        with OUT_LOCK:
+            out.write(text + "\n")
+            out.flush()
 
     # the clock is the position in the file, so the sleep timeout and a question's window run in
     # recorded time; a recording cannot contain the assistant's replies, so this gate does not
@@ -104,19 +111,30 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     return max(codes, default=0)
 
 
-def start_voice(assistant: Assistant, as_json: bool, out: TextIO) -> Any:
+def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callable[..., None] | None = None,
+                verbose: bool = False) -> Any:
     """Listen to the microphone next to the text console (ANOVAX_VOICE auto or on), or None.
 
     Start-up runs on the listener's thread; what it comes to (listening, or why not) is one
-    stderr line and a VOICE_STATE event, and the console works either way."""
+    stderr line and a VOICE_STATE event, and the console works either way. ``say(text,
+    stream)`` prints a line for a person (``console.Lines``: never over the console's prompt,
+    which the listener's lines used to land on)."""
     mode = assistant.settings.voice
     if mode == "off":
         return None
     from anovax.voice.listener import VoiceInput, VoiceState
 
-    def said(text: str) -> None:
+    def line(text: str, stream: TextIO | None = None) -> None:
+        if say is not None:
+            say(text, stream if stream is not None else out)
+            return
         with OUT_LOCK:
-            print(f"anovax: {text}", file=sys.stderr, flush=True)
+            stream = stream if stream is not None else out
+            stream.write(text + "\n")
+            stream.flush()
+
+    def said(text: str) -> None:
+        line(f"anovax: {text}", sys.stderr)
 
     def on_state(change: VoiceState) -> None:
         if change.state == "listening":
@@ -125,19 +143,18 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO) -> Any:
             prefix = "ANOVAX_VOICE=on, but voice input is off" if mode == "on" else "voice input is off"
             said(f"{prefix}: {change.detail}. Type your commands instead.")
         elif change.state == "asleep" and not change.by_phrase and not as_json:  # the timeout
-            with OUT_LOCK:
-                out.write(f"[{change.state}: {change.detail}]\n")
-                out.flush()
+            line(f"[{change.state}: {change.detail}]")
 
     def on_heard(heard: Any) -> None:
         if heard.decision.action != "drop" and not as_json:  # drops are everything said nearby
-            with OUT_LOCK:
-                out.write(format_heard(heard, times=False) + "\n")
-                out.flush()
+            line(format_heard(heard, times=False))
 
     def on_result(result: CommandResult) -> None:
-        with OUT_LOCK:
-            emit_result(result, as_json, out, assistant)
+        if as_json:
+            with OUT_LOCK:
+                emit_result(result, as_json, out, assistant)
+        else:  # not under the lock: with verbose it first waits for the trace's lines
+            emit_result(result, as_json, out, assistant, verbose=verbose, write=line)
 
     try:
         voice = VoiceInput.for_assistant(assistant, on_heard=on_heard, on_result=on_result, on_state=on_state)

@@ -48,7 +48,7 @@ class Handover:
         # Keys before any app of the plan's own go to the window the plan was checked against
         # (``checked``): that one is named and brought back, not whatever the desktop last guarded
         target = None
-        if start >= (verdict.step or 0):
+        if start >= (verdict.step or 0) and any(self.may_send_keys(step) for step in plan.steps[start:]):
             opened = any(self.opens_app(step) for step in plan.steps[:start])
             if checked is not None and checked.window is not None and not opened:
                 target = KeyTarget(checked.window, checked.name)
@@ -62,7 +62,13 @@ class Handover:
         if cancel is not None and cancel.cancelled:
             raise Cancelled("Stopped while waiting for a yes.")
         if not reply.yes:
-            return Denied(denied_message(reply, verdict.target, "type into" if "type" in verdict.action else "do that in"))
+            if "type" in verdict.action:
+                said = denied_message(reply, verdict.target, "type into")
+            elif verdict.action:  # the action says what a yes allowed ("forget your home address")
+                said = denied_message(reply, "", verdict.action)
+            else:
+                said = denied_message(reply, verdict.target, "do that in")
+            return Denied(said)
         if target is None:
             return None
         failed = self._holding_keyboard(f"{command_id}.confirm", cancel,
@@ -72,6 +78,12 @@ class Handover:
     def keyboard(self, step: Step) -> bool:
         spec = self.registry.get(step.tool)
         return spec is not None and any(p.sink in (Sink.TYPED, Sink.KEYS) for p in spec.params)
+
+    def may_send_keys(self, step: Step) -> bool:
+        """False for steps that only read, talk or change AnovaX's memory: a yes to those needs
+        no window brought back (and the question names no window)."""
+        spec = self.registry.get(step.tool)
+        return spec is None or spec.effect not in (Effect.PASSIVE, Effect.MEMORY)
 
     def opens_subplan(self, step: Step) -> bool:
         spec = self.registry.get(step.tool)

@@ -1,14 +1,13 @@
 """The orchestrator: turns a checked plan into typed child agents on a bounded pool.
 
 Who owns what:
-- ``dispatch`` runs on the caller's thread (the command worker). It splits the
-  plan into batches, spawns one agent per step and waits for each batch.
+- ``dispatch`` runs on the caller's thread (the command worker). It splits the plan into
+  batches, spawns one agent per step and waits for each batch.
 - Agents run on one pool of at most 8 daemon worker threads ("agent-N", anovax.pool).
-- The janitor thread ("janitor") expires agents past their TTL: it marks them
-  expired, sets their cancel token and lets ``dispatch`` stop waiting. A Python
-  thread cannot be killed, so the agent's locks are released when its thread
-  actually returns; a thread stuck in a call that ignores its token loses its
-  locks after ``lock_grace_s`` instead, so the keyboard is never held forever.
+- The janitor thread ("janitor") expires agents past their TTL: it marks them expired, sets
+  their cancel token and lets ``dispatch`` stop waiting. A Python thread cannot be killed, so
+  the agent's locks are released when its thread actually returns; a thread stuck in a call that
+  ignores its token loses its locks after ``lock_grace_s`` instead, so the keyboard is never held forever.
 - Every lifecycle step is an event on the bus; subscribers never block dispatch.
 - A plan held for a yes (a confirm verdict) is asked about by ``dispatch`` itself, on the
   command thread, just before the batch with the held step: no agent is running then, so no
@@ -28,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent
+from anovax.agents import AgentContext, AgentResult, AgentState, ChildAgent, Facts
 from anovax.cancel import USER_STOP
 from anovax.confirm import Confirmations
 from anovax.desktop.base import Cancelled, CancelToken, Desktop
@@ -92,6 +91,7 @@ class Orchestrator:
         speaker: Speaker | None = None,
         subtasks: SubtaskRunner | None = None,
         remember: Callable[[Mapping[str, str]], Any] | None = None,
+        facts: Facts | None = None,
         set_current_app: Callable[[str], None] | None = None,
         current_app: Callable[[], str | None] | None = None,
         gate: Callable[[], dict[str, Any]] | None = None,
@@ -113,6 +113,7 @@ class Orchestrator:
         self.locks = self.speaker.locks
         self._subtasks = subtasks
         self._remember = remember
+        self._facts = facts  # what the memory tools read and forget (None: they fail plainly)
         self._set_current_app = set_current_app or (lambda name: None)
         #: the app the session believes has the focus (a sub-plan is checked against it)
         self._current_app = current_app or (lambda: None)
@@ -285,7 +286,7 @@ class Orchestrator:
             desktop=self.desktop, command_id=command_id, depth=depth,
             speak=lambda text, cancel: self.speaker.say(text, command_id, cancel, owner=agent_id),
             run_subtask=lambda goal, cancel: self._run_subtask(goal, command_id, depth, budget, cancel),
-            set_current_app=self._set_current_app, search_urls=self.search_urls, timers=self.timers,
+            set_current_app=self._set_current_app, facts=self._facts, search_urls=self.search_urls, timers=self.timers,
         )
         agent = spec.agent(agent_id=agent_id, index=index, step=step, spec=spec, ctx=ctx,
                            deadline=self._clock() + spec.ttl_s, parent_cancel=cancel)

@@ -61,3 +61,18 @@ def state_dir(env: Mapping[str, str] | None = None) -> Path:
 
 def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     return app_dir("cache", env)
+
+
+def shown(path: Path | str, home: Path | None = None) -> str:
+    """A path as a person reads it: the whole folder, the home folder written ``~``
+    ("~/Pictures/anovax-1.png"); a path outside the home folder is shown whole."""
+    path = Path(path)
+    try:
+        home = home if home is not None else Path.home()
+    except (RuntimeError, KeyError):  # no home folder can be found (no HOME, no passwd entry)
+        return str(path)
+    try:
+        rest = path.relative_to(home)
+    except ValueError:
+        return str(path)
+    return "~" if not rest.parts else str(Path("~") / rest)

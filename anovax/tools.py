@@ -4,7 +4,8 @@ The safety allowlist and screening, the parameter validation, the planner prompt
 section, the JSON response schema, the orchestrator's dispatch, recovery's speculation and
 the offline planner's content rule are all derived from these declarations (the traits are
 described in ``anovax.toolspec``). Adding a tool is one ``ToolSpec`` below plus the
-``ChildAgent`` class it names.
+``ChildAgent`` class it names. The memory tools are declared in ``anovax.tools_memory`` and
+join the registry here (their own module only keeps this one small).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, Media
                            TimingAgent, TypingAgent, WindowAgent)
 from anovax.desktop.browser_watch import BROWSER_WAIT_S
 from anovax.timers.when import MAX_SECONDS
+from anovax.tools_memory import MEMORY_TOOLS
 from anovax.toolspec import LOCK_ORDER, Effect, Param, Sink, ToolRegistry, ToolSpec, WindowAct, number, text
 
 __all__ = ["LOCK_ORDER", "TOOLS", "Effect", "Param", "Sink", "ToolRegistry", "ToolSpec", "WindowAct", "number", "text"]
@@ -352,5 +354,6 @@ TOOLS = ToolRegistry(
             agent=MetaAgent,
             example='plan_subtask {"goal": "find a vegan lasagna recipe"}',
         ),
+        *MEMORY_TOOLS,  # recall, recall_all, forget, forget_all
     )
 )

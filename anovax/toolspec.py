@@ -48,6 +48,8 @@ class Sink(enum.StrEnum):
     GOAL = "goal"
     #: said aloud, never executed (screened for secrets only)
     SPOKEN = "spoken"
+    #: the name of a remembered fact: looked up in memory and said back, never executed
+    FACT_KEY = "fact_key"
 
 
 class Effect(enum.StrEnum):
@@ -61,6 +63,9 @@ class Effect(enum.StrEnum):
     DESKTOP = "desktop"
     #: plans and runs its text as a sub-goal, one level deeper
     SUBPLAN = "subplan"
+    #: changes what AnovaX remembers about the user (forgets facts): safety asks unless the
+    #: person named what goes
+    MEMORY = "memory"
 
 
 class WindowAct(enum.StrEnum):
@@ -170,7 +175,8 @@ class ToolSpec:
     #: words live here and nowhere else. Empty: only the online planner (or an intent of
     #: grammar.yaml with its own handler) plans it.
     phrases: tuple[str, ...] = ()
-    #: what the offline planner says when it plans this tool from a phrase ("{param}" is filled in)
+    #: what the offline planner says when it plans this tool from a phrase ("{param}" is filled in);
+    #: empty: the agent's own words are the whole reply (an answer, like a recalled fact)
     offline_say: str = ""
     #: the heading "what can I say" lists this tool's example phrases under
     ability: str = ""

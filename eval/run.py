@@ -1,7 +1,7 @@
 """`make eval`: the task suite end to end through the real pipeline, the ablations, SLURP,
 and docs/EVALUATION.md with its latency chart.
 
-    python -m eval.run [--reps-offline N] [--reps-gemini N] [--quick] [--out docs/EVALUATION.md]
+    python -m eval.run [--reps-offline N] [--reps-gemini N] [--realapps-reps N] [--quick] [--out docs/EVALUATION.md]
 
 Text goes in through ``Assistant.on_speech``; real agents act on a private X server (Xvfb +
 openbox) through the real ``LinuxDesktop``: the Tk test editor (tests/targets/text_target.py,
@@ -11,6 +11,10 @@ are judged by those effects only (eval/effects.py), never by the plan.
 
 Two planner modes: offline, and Gemini through the real google-genai client talking to the
 loopback fake server (tests/fakes/fake_gemini.py), scripted with eval/gemini_plans.yaml.
+
+Then the real-app suite (eval/realapps.py, runnable alone): AnovaX's orb with Mousepad,
+galculator and Chromium, commands typed into the orb; its section of the report is kept when
+it is skipped (``--no-realapps``).
 """
 
 from __future__ import annotations
@@ -512,7 +516,9 @@ def report(args, tasks, suites, ablations, slurp_md, seconds, chart_name) -> str
               "- The offline planner has no recursive sub-plans; a recursive task passes offline only when a flat "
               "plan happens to produce the same effect.",
               "- Gemini mode is scripted: it shows the pipeline carries out a good plan, not that Gemini produces one.",
-              "- One machine, Xvfb and a Tk editor: real editors and real browsers are not measured here.", ""]
+              "- The task suite uses a Tk test editor and a stand-in browser window; real apps (Mousepad, galculator, "
+              "Chromium) through the orb are measured in \"Real apps through the orb\", one request sequence per category, repeated.",
+              "- One machine (Xvfb, openbox): other desktops, window managers and editors are not measured.", ""]
     return "\n".join(lines)
 
 
@@ -523,6 +529,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="3 wordings per category, 1 rep, small ablations")
     ap.add_argument("--modes", default="offline,gemini")
     ap.add_argument("--no-ablations", action="store_true")
+    ap.add_argument("--realapps-reps", type=int, default=3, help="runs per real-app category (eval/realapps.py)")
+    ap.add_argument("--no-realapps", action="store_true", help="skip the real-app suite (its old section is kept)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "EVALUATION.md")
     args = ap.parse_args(argv)
     from xserver import XServerMissing, x_server
@@ -531,7 +539,7 @@ def main(argv=None) -> int:
     tasks, plans = load_tasks(), load_plans()
     if args.quick:
         tasks = {c: items[:3] for c, items in tasks.items()}
-        args.reps_offline = args.reps_gemini = 1
+        args.reps_offline = args.reps_gemini = args.realapps_reps = 1
     log = lambda msg: print(msg, flush=True)  # noqa: E731
     try:
         server_cm = x_server(1280, 800)
@@ -564,13 +572,29 @@ def main(argv=None) -> int:
                 log(f"ablations: {time.monotonic() - t:.0f} s")
     finally:
         server_cm.__exit__(None, None, None)
+    realapps_md = None
+    if not args.no_realapps:
+        from eval import realapps
+
+        t = time.monotonic()
+        log("real apps through the orb:")
+        got = realapps.measure(args.realapps_reps, None, log)
+        realapps_md = f"{realapps.HEADING}\n\n{got}.\n" if isinstance(got, str) else got[0]
+        log(got if isinstance(got, str) else got[1])
+        log(f"real apps: {time.monotonic() - t:.0f} s")
     slurp_md = slurp()
     seconds = time.monotonic() - t0
     chart_path = args.out.with_name("eval_latency.png")
     lat = {m: {s: [r["timings"][s] for rs in res.values() for r in rs if s in r["timings"]] for s in STAGES}
            for m, res in suites.items()}
     chart(lat, chart_path)
-    args.out.write_text(report(args, tasks, suites, ablations, slurp_md, seconds, chart_path.name), encoding="utf-8")
+    from eval.realapps import old_section, splice
+
+    previous = old_section(args.out.read_text(encoding="utf-8")) if args.out.exists() else None
+    text = report(args, tasks, suites, ablations, slurp_md, seconds, chart_path.name)
+    if realapps_md or previous:
+        text = splice(text, realapps_md or previous)
+    args.out.write_text(text, encoding="utf-8")
     log(f"wrote {args.out} and {chart_path} in {seconds:.0f} s")
     return 0
 

@@ -248,6 +248,8 @@ class Harness:
             self.send({"id": ident, **answer})
 
     def cmd_geometry(self, _request: dict[str, Any]) -> dict[str, Any]:
+        from anovax.orb.placement import window_corner
+
         w = self.window
         root = w.root
         root.update_idletasks()
@@ -257,7 +259,9 @@ class Harness:
             return [widget.winfo_rootx(), widget.winfo_rooty(), widget.winfo_width(), widget.winfo_height()]
 
         chips = {a: box(label) for a, (label, _tip) in w.chips._labels.items()}
-        return {"window": box(root), "frame": list(w._position()), "xid": str(int(root.wm_frame(), 16)),
+        return {"window": box(root), "frame": list(window_corner(root)), "xid": str(int(root.wm_frame(), 16)),
+                "screen": [root.winfo_screenwidth(), root.winfo_screenheight()], "reply": box(w.reply.text),
+                "state_label": box(w.state_label), "drags": w.drag.drags,
                 "orb": [w.orb.widget.winfo_rootx() + cx, w.orb.widget.winfo_rooty() + cy, r],
                 "entry": box(w.entry), "chips": chips,
                 "buttons": {n: box(getattr(w, f"{n}_button")) for n in ("mute", "stop", "phone", "pin", "size")},
@@ -273,9 +277,10 @@ class Harness:
         return {"state": snap.state.value, "state_label": w.state_label.cget("text"),
                 "detail": w.detail_label.cget("text"), "chips": w.chips.texts(), "timer_chips": w.timer_chips.texts(),
                 "chip_states": [c.state.value for c in snap.chips],
-                "response": w.response_label.cget("text"), "history": w.history.texts(),
+                "response": w.reply.value, "reply_scrolls": w.reply.scrollable, "history": w.history.texts(),
                 "history_shown": bool(w.history.frame.winfo_ismapped()),
                 "entry": w.entry.get(), "muted": w.muted, "remote": w.remote is not None,
+                "mute_label": w.mute_button.cget("text"), "mute_enabled": str(w.mute_button.cget("state")) == "normal",
                 "remote_text": w.remote_label.cget("text") if w.remote is not None else "",
                 "remote_url": w.remote.pairing_url if w.remote is not None else "",
                 "viewers": w.viewers_label.cget("text"), "on_top": bool(w.root.attributes("-topmost")),

@@ -82,3 +82,36 @@ class Pty:
             if self.proc.poll() is None:
                 self.proc.kill()
             os.close(self.master)
+
+
+def screen(raw: bytes) -> list[str]:
+    """The lines a terminal shows for ``raw``, with the few controls the console writes: carriage
+    return, line feed, erase to the end of the line (ESC [ K), backspace; other escapes are
+    dropped. A line the status drew and erased is gone, as on a real screen."""
+    lines = [""]
+    col = 0
+    text = raw.decode(errors="replace")
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\x1b" and text[i + 1:i + 2] == "[":
+            end = i + 2
+            while end < len(text) and not text[end].isalpha():
+                end += 1
+            if text[end:end + 1] == "K":
+                lines[-1] = lines[-1][:col]
+            i = end + 1
+            continue
+        if ch == "\r":
+            col = 0
+        elif ch == "\n":
+            lines.append("")
+            col = 0
+        elif ch == "\b":
+            col = max(0, col - 1)
+        elif ch.isprintable():
+            line = lines[-1].ljust(col)
+            lines[-1] = line[:col] + ch + line[col + 1:]
+            col += 1
+        i += 1
+    return lines

@@ -178,8 +178,10 @@ def test_invalid_utf8_in_the_text_argument_costs_no_event(env, tmp_path, args, i
             assert "\ufffd" in lines[-1]["typed_text"]
         else:
             assert lines[0]["text"] == text and lines[0]["status"] == "planned"
-    else:
+    elif "--dry-run" in args:  # the plan block
         assert "type_text" in out and "\ufffd" in out
+    else:  # the reply alone
+        assert "Typing into Notepad: caf\ufffd" in out, out
 
 
 def test_bad_bytes_and_controls_on_a_strict_console(env, tmp_path):

@@ -53,12 +53,14 @@ def script(folder: Path, name: str, body: str) -> Path:
 
 
 def kill_group(pid_file: Path) -> None:
-    """End what a browser script started: it wrote its pid, and it leads its own session."""
+    """End what a browser script started: each run appended its pid, and leads its own session
+    (the first run's Chromium outlives the later runs, which hand their URL to it and exit)."""
     if pid_file.exists():
-        try:
-            os.killpg(int(pid_file.read_text().split()[0]), signal.SIGKILL)
-        except (ProcessLookupError, ValueError):
-            pass
+        for pid in pid_file.read_text().split():
+            try:
+                os.killpg(int(pid), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, ValueError):
+                pass
 
 
 def active_title(env: dict) -> str:
@@ -176,7 +178,7 @@ def test_a_browser_that_dies_at_once_exits_4_with_the_sentence(tmp_path, x_env):
 def test_chromium_as_root_without_the_sandbox_flag_is_reported_not_searched(tmp_path, x_env):
     pid_file = tmp_path / "chromium.pid"
     # what a root user's $BROWSER=chromium does: no --no-sandbox, so Chromium refuses to start
-    plain = script(tmp_path, "chromium", f'echo $$ > "{pid_file}"\nexec "{CHROMIUM}" '
+    plain = script(tmp_path, "chromium", f'echo $$ >> "{pid_file}"\nexec "{CHROMIUM}" '
                                          f'--user-data-dir="{tmp_path}/profile" "$@"')
     try:
         done = anovax(cli_env(tmp_path, x_env, BROWSER=str(plain)), "search the web for weather in lisbon")
@@ -190,7 +192,7 @@ def test_chromium_as_root_without_the_sandbox_flag_is_reported_not_searched(tmp_
 def test_real_chromium_shows_the_search_from_the_loopback_server(tmp_path, x_env):
     pid_file = tmp_path / "chromium.pid"
     sandbox = " --no-sandbox" if os.geteuid() == 0 else ""  # the test's, never AnovaX's
-    wrapper = script(tmp_path, "chromium", f'echo $$ > "{pid_file}"\nexec "{CHROMIUM}"{sandbox} '
+    wrapper = script(tmp_path, "chromium", f'echo $$ >> "{pid_file}"\nexec "{CHROMIUM}"{sandbox} '
                                            f'--user-data-dir="{tmp_path}/profile" --no-first-run '
                                            '--no-default-browser-check --disable-gpu --password-store=basic "$@"')
     with page_server() as pages:

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,7 +75,9 @@ def test_interactive_console_reads_until_eof(env):
     proc = run(env, stdin="what time is it\n\nopen a terminal and run rm -rf ~\nquit\nnever reached\n")
     assert proc.returncode == 0, proc.stderr
     assert "offline planner" in proc.stdout
-    assert "1. get_time {}" in proc.stdout
+    # the reply alone: the plan and the verdict are developer output (--verbose)
+    assert re.search(r"^AnovaX: .*It's \d", proc.stdout, re.MULTILINE), proc.stdout
+    assert "Plan (" not in proc.stdout and "Safety:" not in proc.stdout
     assert proc.stdout.count("Refused: ") == 1
     assert "never reached" not in proc.stdout
 
@@ -98,7 +101,7 @@ def test_make_run_starts_the_console(env):
     proc = subprocess.run(["make", "-s", "run"], input="what's the date\nquit\n", capture_output=True, text=True,
                           env=env, cwd=REPO, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "AnovaX" in proc.stdout and "1. get_date {}" in proc.stdout
+    assert re.search(r"^AnovaX: .*Today is ", proc.stdout, re.MULTILINE), proc.stdout
 
 
 def json_lines(stdout):
@@ -138,17 +141,40 @@ def test_simulated_open_then_type_records_exact_text(env):
     assert lines[-1]["typed_text"] == "hello world"
 
 
-def test_simulate_human_output_and_event_log(env, tmp_path):
+def test_simulate_prints_the_reply_alone_by_default(env):
+    proc = run(env, "--text", "open notepad and type hello", "--simulate")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "AnovaX: Opening Notepad. Typing into Notepad: hello.\n"
+
+
+def test_simulate_verbose_output_and_event_log(env, tmp_path):
     log = tmp_path / "events.jsonl"
-    proc = run(dict(env, ANOVAX_LOG=str(log)), "--text", "open notepad and type hello", "--simulate")
+    proc = run(dict(env, ANOVAX_LOG=str(log)), "--text", "open notepad and type hello", "--simulate", "--verbose")
     assert proc.returncode == 0, proc.stderr
     assert "Simulated desktop:" in proc.stdout and "  type 'hello'" in proc.stdout
-    # in the order it happened: the plan, the gate's verdict, then the steps it let run
+    # in the order it happened: the plan, the gate's verdict, then the steps it let run, the reply
     lines = proc.stdout.splitlines()
-    assert lines.index("Safety: allowed") < next(i for i, line in enumerate(lines) if line.startswith("  [done] "))
+    order = [lines.index('Plan (offline planner, ' + lines[0].split(", ", 1)[1]) if lines[0].startswith("Plan (")
+             else -1, lines.index("Safety: allowed"),
+             next(i for i, line in enumerate(lines) if line.startswith("  [done] ")),
+             lines.index("AnovaX: Opening Notepad. Typing into Notepad: hello."), lines.index("Simulated desktop:")]
+    assert order == sorted(order) and order[0] == 0, proc.stdout
     logged = [json.loads(line)["type"] for line in log.read_text().splitlines()]
     assert logged[0] == "COMMAND_RECEIVED" and logged[-1] == "COMMAND_DONE"
     assert "AGENT_SPAWNED" in logged and "SPEAK_START" in logged
+
+
+def test_a_screenshot_says_which_folder_it_went_to(env, tmp_path):
+    proc = run(env, "--text", "take a screenshot", "--simulate", "--json")
+    assert proc.returncode == 0, proc.stderr
+    done = [e for e in json_lines(proc.stdout) if e.get("type") == "COMMAND_DONE"][0]
+    saved = [e for e in json_lines(proc.stdout) if e.get("type") == "AGENT_DONE"][0]["data"]["value"]
+    assert saved.startswith(str(tmp_path / "Pictures" / "anovax-")) and saved.endswith(".png")
+    # the whole folder, the home folder written ~ (HOME is tmp_path here), in the reply and its event
+    where = "~/Pictures/" + Path(saved).name
+    assert f"I saved a screenshot to {where}." in done["data"]["message"]
+    proc = run(env, "--text", "take a screenshot", "--simulate")
+    assert "I saved a screenshot to ~/Pictures/anovax-" in proc.stdout
 
 
 def test_no_display_falls_back_to_simulation_with_a_clear_line(env):

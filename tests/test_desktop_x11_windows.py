@@ -39,13 +39,14 @@ def desk(xvfb, monkeypatch):
 
 def test_the_list_names_apps_and_matches_everyday_names(desk):
     c = CancelToken()
+    browsers = {w.window for w in desk.app_windows("browser")}  # the display is shared: another test's may be up
     desk.launch_app("notepad", c)
     desk.launch_app("calculator", c)
     listed = desk.app_windows(None)
     assert [w.app for w in listed][:2] == ["Galculator", "Mousepad"]  # topmost first
     assert [w.app for w in desk.app_windows("text editor")] == ["Mousepad"]
     assert [w.app for w in desk.app_windows("calc")] == ["Galculator"]
-    assert desk.app_windows("browser") == []
+    assert {w.window for w in desk.app_windows("browser")} <= browsers
 
 
 def test_switch_close_and_states_are_verified(desk):

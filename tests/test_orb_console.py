@@ -22,7 +22,8 @@ def snapshot(events, now=T0, **model_args):
 
 
 def test_idle_line():
-    assert render_status(snapshot([])) == "· asleep: type a command"
+    # idle is "ready", never "asleep", and the hint names the text box, the only way in known
+    assert render_status(snapshot([])) == "· ready: Type a command"
 
 
 def test_acting_line_lists_each_running_agent_with_its_time():
@@ -116,18 +117,55 @@ def test_a_failed_chip_lingering_after_its_command_is_not_drawn_over_the_prompt(
     assert out.getvalue() == "Failed: I couldn't finish that.\nyou> "
 
 
-def test_a_line_drawn_while_the_prompt_waited_puts_the_prompt_back_when_it_goes():
-    # a command from the voice or the phone while the console waits at its prompt
+def test_no_status_line_is_drawn_over_the_prompt():
+    # a command from the voice or the phone while the console waits at its prompt, or the
+    # console's own refused command whose events reach the status after its result and prompt
+    # were printed: the prompt's line is the person's (a refusal's line used to swallow it)
     now = [T0]
     out = FakeTty()
     status = ConsoleStatus(None, out, clock=lambda: now[0], width=lambda: 80)
-    out.write("you> ")
+    out.write("Refused: I won't delete files.\nyou> ")
     status.prompt = "you> "
-    status.model.apply(ev("COMMAND_RECEIVED", data={"text": "what time is it"}))
+    status.model.apply_all([ev("COMMAND_RECEIVED", data={"text": "delete everything"}),
+                            ev("SAFETY_REFUSED", error="I won't delete files.")])
     status.refresh()
-    status.model.apply(done(message="It's noon."))
+    status.model.apply(done(status="refused", message="I won't delete files."))
+    now[0] += 1
     status.refresh()
-    assert out.getvalue() == "you> \r\x1b[K◌ thinking: planning: what time is it\r\x1b[Kyou> "
+    assert out.getvalue() == "Refused: I won't delete files.\nyou> "
+
+
+class Terminal:
+    """Two streams on one fake terminal, as stdout and stderr share a real one."""
+
+    def __init__(self):
+        self.screen = FakeTty()
+
+    def stream(self):
+        screen = self.screen
+
+        class Stream(FakeTty):
+            def write(self, text):
+                return screen.write(text)
+        return Stream()
+
+
+def test_a_line_printed_while_the_prompt_waits_goes_above_it_and_the_prompt_comes_back():
+    # a voice command's reply, a question, a timer: on a line of its own, then the prompt again
+    terminal = Terminal()
+    stdout, stderr = terminal.stream(), terminal.stream()
+    status = ConsoleStatus(None, stderr, clock=lambda: T0, width=lambda: 80)
+    status.prompt_out = stdout
+    stdout.write("you> ")
+    status.prompt = "you> "
+    status.above("AnovaX: It's noon.", stdout)
+    status.above("anovax: voice input is off: no microphone.", stderr)
+    assert terminal.screen.getvalue() == ("you> \r\x1b[KAnovaX: It's noon.\nyou> "
+                                          "\r\x1b[Kanovax: voice input is off: no microphone.\nyou> ")
+    stdout.write("open notepad\n")  # the person's command and Enter
+    status.prompt = ""  # it runs: no prompt to redraw
+    status.above("AnovaX: Opening Notepad.", stdout)
+    assert terminal.screen.getvalue().endswith("microphone.\nyou> open notepad\nAnovaX: Opening Notepad.\n")
 
 
 def test_line_mode_prints_each_change_once():
@@ -156,7 +194,7 @@ def test_status_follows_a_real_assistant_through_the_bus(tmp_path):
     try:
         result = assistant.on_speech("open notepad")
         assert result.exit_code == 0
-        wait_for(lambda: "asleep" in out.getvalue().splitlines()[-1] if out.getvalue() else False,
+        wait_for(lambda: "· ready" in out.getvalue().splitlines()[-1] if out.getvalue() else False,
                  what=lambda: out.getvalue())
     finally:
         status.close()

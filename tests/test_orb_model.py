@@ -33,7 +33,7 @@ def test_idle_model_is_asleep_and_still():
     snap = model.snapshot(T0)
     assert snap.state is OrbState.ASLEEP and snap.chips == () and snap.history == ()
     assert not model.animating(T0)
-    assert snap.detail == "type a command"
+    assert snap.detail == "Type a command"  # no microphone has been reported: typing is the way in
 
 
 def test_a_command_goes_thinking_acting_speaking_then_asleep():
@@ -119,7 +119,7 @@ def test_voice_states_wake_and_sleep_the_orb():
     model = OrbModel()
     model.apply(ev("VOICE_STATE", "voice", data={"state": "listening", "detail": "say hey anova"}))
     snap = model.snapshot(T0)
-    assert snap.state is OrbState.ASLEEP and snap.voice == "listening" and "hey anova" in snap.detail
+    assert snap.state is OrbState.ASLEEP and snap.voice == "listening" and snap.detail == "Say 'hey anova' or type"
     model.apply(ev("VOICE_STATE", "voice", data={"state": "awake", "detail": "heard hey anova"}))
     assert model.state(T0) is OrbState.AWAKE and model.animating(T0)
     model.apply(ev("VOICE_HEARD", "voice", data={"action": "command", "text": "open notepad", "heard": "x"}))
@@ -273,6 +273,6 @@ def test_the_idle_hint_says_once_that_speech_is_off():
     on = OrbModel().snapshot(T0)
     assert "speech" not in on.detail
     off = OrbModel(speech_off="no sound card").snapshot(T0)
-    assert off.detail == "type a command (speech is off: replies are shown here)"
+    assert off.detail == "Type a command (speech is off: replies are shown here)"
     muted = run(OrbModel(speech_off="no sound card"), [ev("VOICE_STATE", "voice", data={"state": "muted"})])
-    assert muted.snapshot(T0 + 1).detail.startswith("microphone muted: type a command (speech is off")
+    assert muted.snapshot(T0 + 1).detail.startswith("Microphone muted — type a command (speech is off")

@@ -204,6 +204,9 @@ def test_failed_chip_is_red_and_says_why_on_hover(xorb, orb):
 
 def test_controls_call_the_callables(xorb, orb):
     reset(orb, "controls")
+    # Mute is offered once a listener says it has a microphone
+    orb.ask("emit", events=[{"type": "VOICE_STATE", "command_id": "voice", "data": {"state": "listening"}}])
+    wait_for(lambda: orb.ask("inspect")["mute_enabled"], what="Mute to come on")
     buttons = orb.ask("geometry")["buttons"]
     click(xorb, buttons["mute"])
     shown = wait_for(lambda: (s := orb.ask("inspect"))["muted"] and s, what="muted")
@@ -256,6 +259,9 @@ def test_disabled_controls_say_why(xorb, tmp_path):
         xdo(xorb, "mousemove", *centre(buttons["mute"]))
         tip = wait_for(lambda: proc.ask("inspect")["tooltips"].get("mute"), what="the mute tooltip")
         assert tip.startswith("Off: voice input is off")
+        shown = proc.ask("inspect")
+        assert shown["mute_label"] == "No mic" and not shown["mute_enabled"]
+        assert shown["state_label"] == "Ready" and shown["detail"] == "Type a command"  # never "Asleep"
         click(xorb, buttons["mute"])  # greyed out: nothing happens
         xdo(xorb, "mousemove", *centre(buttons["phone"]))
         tip = wait_for(lambda: proc.ask("inspect")["tooltips"].get("phone"), what="the phone tooltip")
@@ -315,21 +321,122 @@ def test_position_and_pin_are_remembered(xorb, tmp_path):
         assert third.close() == 0
 
 
-def test_mute_is_greyed_out_when_the_listener_finds_no_microphone(xorb, orb):
-    reset(orb, "nomic")
+def test_with_no_microphone_mute_is_off_and_says_why_and_the_hint_is_typing(xorb, tmp_path):
+    # a first-time user without a microphone was offered Mute, "say hey anova" and "Asleep"
+    orb = OrbProcess(xorb.env, tmp_path)
+    try:
+        check_no_microphone(xorb, orb)
+    finally:
+        assert orb.close() == 0
+
+
+def check_no_microphone(xorb, orb):
     orb.ask("emit", events=[{"type": "VOICE_STATE", "command_id": "voice",
                              "data": {"state": "unavailable", "detail": "no microphone was found"}}])
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["mute_label"] == "No mic" and s, what="the No mic button")
+    assert not shown["mute_enabled"]
+    assert shown["state_label"] == "Ready" and shown["detail"] == "Type a command"
     mute = orb.ask("geometry")["buttons"]["mute"]
     xdo(xorb, "mousemove", *centre(mute))
     tip = wait_for(lambda: orb.ask("inspect")["tooltips"].get("mute"), what="the mute tooltip")
     assert tip == "Off: no microphone was found"
     calls = len(orb.ask("inspect")["calls"])
     click(xorb, mute)
-    time.sleep(0.3)
+    orb.ask("inspect")  # a round trip through the Tk thread: the click has been handled
     assert len(orb.ask("inspect")["calls"]) == calls  # disabled: the control was not called
     xdo(xorb, "mousemove", "5", "5")
+    # a listener that has a microphone: Mute works and the hint says what to say
     orb.ask("emit", events=[{"type": "VOICE_STATE", "command_id": "voice", "data": {"state": "listening"}}])
-    wait_for(lambda: orb.ask("inspect")["detail"] == 'say "hey anova", or type a command', what="listening again")
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["mute_enabled"] and s, what="Mute to come on")
+    assert shown["mute_label"] == "Mute" and shown["detail"] == "Say 'hey anova' or type"
+    assert shown["state_label"] == "Ready"
+    paired = getattr(EventType, "REMOTE_PAIRED", None)
+    if paired is not None:  # a paired phone is one more way in
+        orb.ask("emit", events=[{"type": paired.value, "command_id": "remote", "data": {"ip": "192.0.2.9"}}])
+        wait_for(lambda: orb.ask("inspect")["detail"] == "Say 'hey anova', type, or use your phone",
+                 what="the phone in the hint")
+
+
+def test_a_long_reply_scrolls_inside_a_window_that_keeps_its_size(xorb, orb):
+    reset(orb, "long")
+    before = orb.ask("geometry")
+    reply = " ".join(f"word{i:03d}" for i in range(64))[:500]
+    assert len(reply) == 500
+    orb.ask("emit", events=[{"type": "COMMAND_RECEIVED", "command_id": "long", "data": {"text": "tell me more"}},
+                            {"type": "COMMAND_DONE", "command_id": "long",
+                             "data": {"status": "done", "message": reply, "text": "tell me more"}}])
+    shown = wait_for(lambda: (s := orb.ask("inspect"))["response"] == reply and s, what="the long reply")
+    after = orb.ask("geometry")
+    assert after["window"][2:] == before["window"][2:], (before["window"], after["window"])
+    assert after["entry"] == before["entry"]  # the text box stays where it was, whole
+    assert wait_for(lambda: orb.ask("inspect")["reply_scrolls"], what="the reply's scroll bar")
+    assert shown["response"].endswith(reply[-20:])  # all of it is there to scroll to, nothing cut
+
+
+def test_the_first_start_opens_near_the_bottom_right_corner(xorb, tmp_path):
+    proc = OrbProcess(xorb.env, tmp_path)
+    try:
+        geometry = proc.ask("geometry")
+        left, top, width, height = geometry["window"]
+        screen_w, screen_h = geometry["screen"]
+        # near the corner, whole: not dead centre, not cut off
+        assert 0 < screen_w - (left + width) <= 60 and 0 < screen_h - (top + height) <= 120, geometry
+    finally:
+        assert proc.close() == 0
+
+
+def drag(xvfb, start, by) -> None:
+    """Press on ``start``, move in steps by ``by`` and let go, as a hand on a mouse does."""
+    x, y = int(start[0]), int(start[1])
+    xdo(xvfb, "mousemove", str(x), str(y))
+    xdo(xvfb, "mousedown", "1")
+    for step in range(1, 5):
+        xdo(xvfb, "mousemove", str(x + by[0] * step // 4), str(y + by[1] * step // 4))
+    xdo(xvfb, "mouseup", "1")
+
+
+def test_dragging_the_body_moves_the_orb_and_the_next_start_opens_there(xorb, tmp_path):
+    first = OrbProcess(xorb.env, tmp_path)
+    try:
+        before = first.ask("geometry")
+        # the orb itself, not the title bar: the body is a handle
+        orb_x, orb_y, _r = before["orb"]
+        drag(xorb, (orb_x, orb_y), (-300, -200))
+        moved = wait_for(lambda: (g := first.ask("geometry"))["drags"] == 1 and g, what="the drag to end")
+        dx, dy = moved["frame"][0] - before["frame"][0], moved["frame"][1] - before["frame"][1]
+        assert abs(dx + 300) <= 4 and abs(dy + 200) <= 4, (before["frame"], moved["frame"])
+        # the controls still work after it: the text box takes typing, a button its click
+        click(xorb, moved["entry"])
+        xdo(xorb, "type", "--delay", "5", "hello")
+        wait_for(lambda: first.ask("inspect")["entry"] == "hello", what="typing in the box")
+        click(xorb, moved["buttons"]["size"])
+        wait_for(lambda: first.ask("inspect")["expanded"], what="More to expand the orb")
+        click(xorb, first.ask("geometry")["buttons"]["size"])
+        wait_for(lambda: not first.ask("inspect")["expanded"], what="Less")
+        assert first.ask("geometry")["drags"] == 1  # clicks on controls are no drags
+        place = first.ask("geometry")["frame"]
+    finally:
+        assert first.close() == 0
+    second = OrbProcess(xorb.env, tmp_path)
+    try:
+        again = second.ask("geometry")["frame"]
+        assert abs(again[0] - place[0]) <= 2 and abs(again[1] - place[1]) <= 2, (again, place)
+    finally:
+        assert second.close() == 0
+
+
+def test_a_place_off_a_smaller_screen_is_brought_back_on_it(xorb, tmp_path):
+    (tmp_path / "anovax").mkdir()
+    (tmp_path / "anovax" / "orb.json").write_text(json.dumps({"x": 3000, "y": 2000, "expanded": False,
+                                                               "on_top": True}))
+    proc = OrbProcess(xorb.env, tmp_path)
+    try:
+        geometry = proc.ask("geometry")
+        left, top, width, height = geometry["window"]
+        screen_w, screen_h = geometry["screen"]
+        assert 0 <= left and left + width <= screen_w and 0 <= top and top + height <= screen_h, geometry
+    finally:
+        assert proc.close() == 0
 
 
 RUN_ORB = """

@@ -72,3 +72,13 @@ def test_every_file_keeps_its_linux_place(monkeypatch, tmp_path):
     assert settings.default_log_path() == tmp_path / "s" / "anovax" / "events.jsonl"
     assert prefs_path() == tmp_path / "s" / "anovax" / "orb.json"
     assert stt.default_cache_dir() == tmp_path / "k" / "anovax" / "stt"
+
+
+def test_a_path_is_shown_with_its_folder_and_the_home_folder_as_tilde(tmp_path):
+    from anovax.paths import shown
+
+    home = tmp_path / "home" / "ana"
+    assert shown(home / "Pictures" / "anovax-1.png", home) == str(Path("~") / "Pictures" / "anovax-1.png")
+    assert shown(home, home) == "~"
+    elsewhere = tmp_path / "mnt" / "shots" / "anovax-2.png"
+    assert shown(elsewhere, home) == str(elsewhere)  # outside the home folder: whole

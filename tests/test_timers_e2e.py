@@ -10,7 +10,7 @@ import json
 import time
 from pathlib import Path
 
-from pty_kit import Pty, cli_environment
+from pty_kit import Pty, cli_environment, screen
 
 #: generous: the CLI starts in about a second, the timer is 2 s, a loaded CI machine is slow
 DEADLINE_S = 60.0
@@ -45,8 +45,8 @@ def test_a_two_second_timer_set_at_the_console_fires_said_and_shown(tmp_path):
         term.read_until(b"you> ", DEADLINE_S)
         # nothing typed: the alert arrives on its own line, and the prompt comes back under it
         term.read_until(b"AnovaX: Your 2 second timer is done.", DEADLINE_S)
-        screen = term.read_until(b"you> ", DEADLINE_S).decode(errors="replace")
-        lines = [line.strip("\r") for line in screen.splitlines()]
+        term.read_until(b"you> ", DEADLINE_S)
+        lines = screen(term.seen)  # as the terminal shows it: the prompt's line is cleared first
         at = lines.index("AnovaX: Your 2 second timer is done.")  # a line of its own
         assert lines[at + 1].startswith("you> ")  # and the prompt again below it
         event = spoken(tmp_path / "events.jsonl", "Your 2 second timer is done.")

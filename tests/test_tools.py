@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from anovax.agents import (AgentResult, AppAgent, BrowserAgent, ChildAgent, DialogAgent, InfoAgent, MediaAgent,
-                           MetaAgent, TimerAgent, TimingAgent, TypingAgent, WindowAgent)
+from anovax.agents import (AgentResult, AppAgent, BrowserAgent, ChildAgent, DialogAgent, ForgetAgent, InfoAgent,
+                           MediaAgent, MetaAgent, RecallAgent, TimerAgent, TimingAgent, TypingAgent, WindowAgent)
 from anovax.plan import LIMITS, Plan, Step
 from anovax.prompts import render_plan_prompt
 from anovax.safety import safety_check
@@ -17,13 +17,17 @@ PAPER_TOOLS = {"open_app", "type_text", "press_keys", "web_search", "youtube_sea
 TIMER_TOOLS = {"set_timer", "set_reminder", "timers_left", "cancel_timer"}
 #: issue 18: the window tools
 WINDOW_TOOLS = {"switch_to_app", "close_app", "minimize_app", "maximize_app", "restore_app", "list_windows"}
+#: issue 18, point 3: memory both ways
+MEMORY_TOOLS = {"recall", "recall_all", "forget", "forget_all"}
 
 
 def test_registry_holds_exactly_the_designed_tools():
-    assert TOOLS.allowlist == PAPER_TOOLS | TIMER_TOOLS | WINDOW_TOOLS
-    assert TOOLS.read_only() == {"get_time", "get_date", "screenshot", "timers_left", "list_windows"}
+    assert TOOLS.allowlist == PAPER_TOOLS | TIMER_TOOLS | WINDOW_TOOLS | MEMORY_TOOLS
+    assert TOOLS.read_only() == {"get_time", "get_date", "screenshot", "timers_left", "list_windows", "recall",
+                                 "recall_all"}
     optional = {s.name for s in TOOLS if not s.core}
-    assert optional == {"screenshot", "get_time", "get_date", "wait", "timers_left", "list_windows"}
+    assert optional == {"screenshot", "get_time", "get_date", "wait", "timers_left", "list_windows", "recall",
+                        "recall_all"}
 
 
 def test_locks_are_known_and_typing_tools_share_the_keyboard():
@@ -40,7 +44,8 @@ def test_every_tool_holds_the_class_that_runs_it():
                        "web_search": BrowserAgent, "youtube_search": MediaAgent, "screenshot": InfoAgent,
                        "get_time": InfoAgent, "get_date": InfoAgent, "wait": TimingAgent, "speak": DialogAgent,
                        "plan_subtask": MetaAgent, **{name: TimerAgent for name in TIMER_TOOLS},
-                       **{name: WindowAgent for name in WINDOW_TOOLS}}
+                       **{name: WindowAgent for name in WINDOW_TOOLS},
+                       "recall": RecallAgent, "recall_all": RecallAgent, "forget": ForgetAgent, "forget_all": ForgetAgent}
     # a class, never a name looked up later: a string (or anything but a ChildAgent class) fails at declaration
     for bad in ("TimingAgent", object, None):
         with pytest.raises(TypeError, match="ChildAgent"):
@@ -49,12 +54,14 @@ def test_every_tool_holds_the_class_that_runs_it():
 
 def test_traits_other_modules_used_to_copy_are_declared_on_the_spec():
     assert TOOLS.with_effect(Effect.PASSIVE) == {"speak", "wait", "get_time", "get_date", "screenshot",
-                                                 "list_windows"} | TIMER_TOOLS
+                                                 "list_windows", "recall", "recall_all"} | TIMER_TOOLS
+    assert TOOLS.with_effect(Effect.MEMORY) == {"forget", "forget_all"}
     assert TOOLS.with_effect(Effect.DESKTOP) == {"open_app", "type_text", "press_keys"} | WINDOW_TOOLS - {"list_windows"}
     assert TOOLS.with_effect(Effect.BROWSER) == {"web_search", "youtube_search"}
     assert TOOLS.with_effect(Effect.SUBPLAN) == {"plan_subtask"}
     assert {s.name: s.fresh_s for s in TOOLS if s.read_only} == {"get_time": 1.5, "get_date": 60.0, "screenshot": 2.0,
-                                                                 "timers_left": 0.5, "list_windows": 1.0}
+                                                                 "timers_left": 0.5, "list_windows": 1.0,
+                                                                 "recall": 0.5, "recall_all": 0.5}
     assert {s.name for s in TOOLS if s.carries_content} == {"web_search", "youtube_search", "type_text",
                                                             "get_time", "get_date"}
     sinks = {(s.name, p.name): p.sink for s in TOOLS for p in s.params if p.type == "string"}
@@ -65,7 +72,8 @@ def test_traits_other_modules_used_to_copy_are_declared_on_the_spec():
                      ("set_reminder", "when"): Sink.SPOKEN, ("set_reminder", "text"): Sink.SPOKEN,
                      ("cancel_timer", "label"): Sink.SPOKEN, ("switch_to_app", "name"): Sink.APP,
                      **{(name, "name"): Sink.WINDOW for name in ("close_app", "minimize_app", "maximize_app",
-                                                                 "restore_app")}}
+                                                                 "restore_app")},
+                     ("recall", "key"): Sink.FACT_KEY, ("forget", "key"): Sink.FACT_KEY}
     assert TOOLS["type_text"].param("text").max_len == 2000
     with pytest.raises(KeyError):
         TOOLS["type_text"].param("query")

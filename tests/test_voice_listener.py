@@ -252,7 +252,8 @@ def anovax(env, *args, timeout=120):
 
 def test_audio_file_cli_prints_what_was_heard_and_done(renders, tmp_path, cli_env):
     path = recording(tmp_path / "said.wav", [renders("what time is it"), renders("hey anova open the browser")])
-    proc = anovax(cli_env, "--audio-file", str(path), "--simulate")
+    # --verbose: the plan and what the simulated desktop did (by default the reply alone)
+    proc = anovax(cli_env, "--audio-file", str(path), "--simulate", "--verbose")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
     assert 'heard "what time is it" -> dropped (asleep: no wake words)' in out

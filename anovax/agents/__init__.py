@@ -8,10 +8,12 @@ class fits, one ``ChildAgent`` subclass here.
 from __future__ import annotations
 
 from anovax.agents.actions import AppAgent, BrowserAgent, MediaAgent, TypingAgent
-from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent
+from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent, Facts
 from anovax.agents.info import DialogAgent, InfoAgent, MetaAgent, TimingAgent
+from anovax.agents.memory import ForgetAgent, RecallAgent
 from anovax.agents.timers import TimerAgent
 from anovax.agents.windows import WindowAgent
 
 __all__ = ["AgentContext", "AgentResult", "AgentState", "AppAgent", "BrowserAgent", "ChildAgent", "DialogAgent",
-           "InfoAgent", "MediaAgent", "MetaAgent", "TimerAgent", "TimingAgent", "TypingAgent", "WindowAgent"]
+           "Facts", "ForgetAgent", "InfoAgent", "MediaAgent", "MetaAgent", "RecallAgent", "TimerAgent", "TimingAgent",
+           "TypingAgent", "WindowAgent"]

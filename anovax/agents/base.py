@@ -12,7 +12,7 @@ import enum
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from anovax.desktop.base import CancelToken, Desktop
 from anovax.plan import Step
@@ -44,6 +44,14 @@ class AgentResult:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
+class Facts(Protocol):
+    """The remembered facts as the memory tools use them (``anovax.memory.FactStore``)."""
+
+    def snapshot(self) -> dict[str, str]: ...
+    def forget(self, key: str) -> bool: ...
+    def forget_all(self) -> int: ...
+
+
 @dataclass
 class AgentContext:
     """What an agent may use: the desktop port and a few callbacks into the orchestrator."""
@@ -57,6 +65,8 @@ class AgentContext:
     run_subtask: Callable[[str, CancelToken], Any]
     #: remember the app the user is working in (session state), if memory is wired
     set_current_app: Callable[[str], None] = lambda name: None
+    #: the remembered facts the memory tools read and forget; None where memory is not wired
+    facts: Facts | None = None
     #: the user's search and video addresses (settings): the only place a query is sent
     search_urls: SearchUrls = field(default_factory=SearchUrls)
     #: the app's timer service (``anovax.timers.TimerService``); None where there is none

@@ -5,6 +5,7 @@ from __future__ import annotations
 from anovax.agents.base import AgentResult, ChildAgent
 from anovax.desktop.base import Cancelled
 from anovax.errors import PermanentToolError
+from anovax.paths import shown
 
 
 def _clock_time(hour: int, minute: int) -> str:
@@ -19,7 +20,10 @@ class InfoAgent(ChildAgent):
         desktop = self.ctx.desktop
         if self.step.tool == "screenshot":
             path = desktop.screenshot(self.cancel)
-            return AgentResult(value=str(path), say=f"I saved a screenshot as {path.name}.", data={"path": str(path)})
+            # the folder too: "as anovax-….png" left a first-time user hunting for it
+            where = shown(path)
+            return AgentResult(value=str(path), say=f"I saved a screenshot to {where}.",
+                               data={"path": str(path), "shown": where})
         now = desktop.now()
         if self.step.tool == "get_time":
             said = _clock_time(now.hour, now.minute)

@@ -4,8 +4,9 @@
 ``ConsoleStatus`` feeds the model from the bus on a thread of its own and keeps the line
 up to date on a terminal while a command runs, then clears it, so the console's prompt and
 results are never written over. Callers that print to the same terminal wrap their
-writes in ``hold()``; the console tells it its prompt (``prompt``), so a line drawn while
-the prompt waited (a command from the voice or the phone) puts the prompt back when it goes.
+writes in ``hold()``, or print through ``above()``; the console tells it its prompt
+(``prompt``): while the prompt shows no status line is drawn, and a line printed then goes
+above the prompt, which is drawn again under it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from anovax.events import Event, EventBus
+from anovax.orb.hints import state_name
 from anovax.orb.model import ChipView, OrbModel, QuestionView, Snapshot, clip
 from anovax.orb.style import HISTORY_MARK, STYLES
 
@@ -44,7 +46,7 @@ def render_status(snap: Snapshot, width: int = 100) -> str:
     """``◉ acting: 2 agents: open notepad… | open_app notepad (running 0.4s) | mic muted``;
     a question comes first, in place of the detail: ``? asking: Type `ls` …? (in xterm, 17 s left)``."""
     style = STYLES[snap.state]
-    head = f"{style.mark} {snap.state.value}"
+    head = f"{style.mark} {state_name(snap.state)}"
     if snap.question is not None:
         head += f": {render_question(snap.question)}"
     elif snap.detail:
@@ -91,6 +93,8 @@ class ConsoleStatus:
         self._on_screen = ""
         #: what the console shows while it waits for a line ("you> "; "" while a command runs)
         self.prompt = ""
+        #: where the prompt is written (the console's standard output; default ``out``)
+        self.prompt_out: TextIO | None = None
         #: the console is asking a question on this line ([y/N]): the status must not draw over it
         self.paused = False
         # the idle state at start-up is not news
@@ -115,6 +119,25 @@ class ConsoleStatus:
             self._erase()
             yield
 
+    def above(self, text: str, out: TextIO | None = None) -> None:
+        """Print ``text`` on lines of its own and put the prompt back under it: a line that comes
+        while the console waits at its prompt (a voice command's reply, a question, a timer, the
+        verbose trace) never takes the prompt's place. What the person had typed on the prompt's
+        line stays in the terminal's input (Enter still sends it); only its echo is not redrawn."""
+        out = out if out is not None else self.out
+        with self._lock:
+            self._erase()
+            prompt = self.prompt
+            if prompt:  # the cursor is at the end of the prompt's line: start that line afresh
+                self.out.write(_CLEAR)
+                self.out.flush()
+            out.write(text + "\n")
+            out.flush()
+            if prompt:
+                redraw = self.prompt_out if self.prompt_out is not None else self.out
+                redraw.write(prompt)
+                redraw.flush()
+
     def close(self) -> None:
         self._closed.set()
         self._inbox.put(None)
@@ -130,9 +153,10 @@ class ConsoleStatus:
         snap = self.model.snapshot(now)
         with self._lock:
             if self.inline:
-                # only while a command runs: a failed chip that lingers after it must not be
-                # drawn over the prompt that came back with its result
-                busy = self.model.in_flight and not self.paused
+                # only while a command runs and no prompt shows: the prompt's line is the person's
+                # (a command from the voice or the phone, or events still arriving after the
+                # result and the prompt were printed, used to draw over it)
+                busy = self.model.in_flight and not self.paused and not self.prompt
                 line = render_status(snap, max(20, self._width() - 1)) if busy else ""
                 if line != self._on_screen:
                     self.out.write(_CLEAR + (line or self.prompt))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from anovax.events import Event, EventType
 from anovax.orb.asking import Asking
 from anovax.orb.countdown import TIMER_EVENTS, Countdowns
+from anovax.orb.hints import idle_hint
 from anovax.orb.snapshot import (
     ENDED,
     Chip,
@@ -84,6 +85,7 @@ class OrbModel:
     _response: str = field(default="", init=False, repr=False)
     _voice: str = field(default="", init=False, repr=False)
     _voice_detail: str = field(default="", init=False, repr=False)
+    _voice_seq: int = field(default=0, init=False, repr=False)
     _viewers: int = field(default=0, init=False, repr=False)
     _heard: str = field(default="", init=False, repr=False)
     _remote_note: str = field(default="", init=False, repr=False)
@@ -278,6 +280,9 @@ class OrbModel:
     def _on_voice_state(self, event: Event) -> None:
         data = event.data or {}
         state = str(data.get("state", ""))
+        if event.seq and event.seq < self._voice_seq:
+            return  # replayed at start-up (run.replay_voice_state) after a newer one came live
+        self._voice_seq = max(self._voice_seq, event.seq)
         if state == "listening" and self._voice == "muted":
             return  # the listener restarting does not unmute
         self._voice, self._voice_detail = state, str(data.get("detail", ""))
@@ -362,13 +367,7 @@ class OrbModel:
             return f"planning: {clip(command.text, 60)}" if command and command.text else "planning"
         if state is OrbState.AWAKE:
             return "listening…"
-        if self._voice == "muted":
-            hint = "microphone muted: type a command"
-        elif self._voice in ("listening", "asleep", "awake"):
-            hint = 'say "hey anova", or type a command'
-        else:
-            hint = "type a command"
-        return f"{hint} (speech is off: replies are shown here)" if self.speech_off else hint
+        return idle_hint(self._voice, phone=self._pairings > 0, speech_off=self.speech_off)
 
 
 _HANDLERS = {

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from anovax.orb.controls import OrbControls, RemoteInfo
-from anovax.orb.model import Snapshot
+from anovax.orb.hints import has_microphone
+from anovax.orb.model import OrbModel, Snapshot
 from anovax.orb.style import PANEL, TEXT
-from anovax.orb.widgets import FONT, SMALL
+from anovax.orb.widgets import FONT, SMALL, Tooltip
 
 log = logging.getLogger(__name__)
 
@@ -57,13 +58,60 @@ def button(parent: tk.Misc, text: str, command: Callable[[], None]) -> tk.Button
                      highlightthickness=0)
 
 
+class MuteButton:
+    """Mute / Unmute, or "No mic" (off, with the reason on hover) until a listener has said it
+    has a microphone: a first-time user without one was offered a Mute that did nothing."""
+
+    def __init__(self, parent: tk.Misc, controls: OrbControls, worker: ControlWorker, *, model: OrbModel,
+                 say: Callable[[str], None]) -> None:
+        self.controls = controls
+        self._worker = worker
+        self._model = model
+        self._say = say
+        self.button = button(parent, "No mic", self.toggle)
+        self.button.configure(state="disabled")
+        self.tip = Tooltip(self.button, self._tip)
+        self.muted = False
+        self._voice, self._detail = "", ""
+        self._shown: tuple[str, str] = ("No mic", "disabled")
+
+    def update(self, snap: Snapshot) -> None:
+        self.muted = snap.voice == "muted"
+        self._voice, self._detail = snap.voice, snap.voice_detail
+        no_mic = self.controls.set_muted is None or not has_microphone(snap.voice)
+        shown = ("No mic", "disabled") if no_mic else ("Unmute" if self.muted else "Mute", "normal")
+        if shown != self._shown:
+            self._shown = shown
+            self.button.configure(text=shown[0], state=shown[1])
+
+    def _tip(self) -> str:
+        if self.controls.set_muted is None:
+            return f"Off: {self.controls.reason('set_muted')}"
+        if not has_microphone(self._voice):
+            return f"Off: {self._detail or 'no microphone'}"
+        return "Mute or unmute the microphone"
+
+    def toggle(self) -> None:
+        set_muted = self.controls.set_muted
+        if set_muted is None or not has_microphone(self._voice):
+            return
+        want = not self.muted
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is None:
+                self._model.set_muted(bool(result))
+            else:
+                self._say(f"Could not {'mute' if want else 'unmute'}: {error}")
+        self._worker.run(lambda: set_muted(want), done)
+
+
 class RemotePanel:
     """The phone remote's QR code, address, viewer count and unban button, and the Phone button's
     toggle. ``info`` is what is shown (None: the panel is hidden)."""
 
     def __init__(self, root: tk.Misc, controls: OrbControls, worker: ControlWorker, phone_button: tk.Button, *,
-                 say: Callable[[str], None], wrap: Callable[[], int], after: Callable[[], tk.Widget],
-                 closed: threading.Event) -> None:
+                 say: Callable[[str], None], wrap: Callable[[], int], above: Callable[[], tk.Widget],
+                 closed: threading.Event, changed: Callable[[], None] = lambda: None) -> None:
         self.root = root
         self.controls = controls
         self._worker = worker
@@ -72,8 +120,10 @@ class RemotePanel:
         self._say = say
         #: the window's text width now (it changes with Less/More)
         self._wrap = wrap
-        #: the widget the panel is packed after
-        self._after_widget = after
+        #: the widget the panel sits below (packed from the bottom, before it)
+        self._above_widget = above
+        #: the panel came or went: the window makes room for it
+        self._changed = changed
         self._closed = closed
         self.info: RemoteInfo | None = None
         self._qr_image: tk.PhotoImage | None = None
@@ -129,6 +179,8 @@ class RemotePanel:
             self.frame.pack_forget()
             self._phone_button.configure(relief="flat", bg=PANEL)
             self._qr_image = None
+            if previous is not None:
+                self._changed()
             return
         if previous is None or previous.pairing_url != info.pairing_url:
             from anovax.orb.qr import qr_png_base64
@@ -138,7 +190,9 @@ class RemotePanel:
         self.remote_label.configure(text=f"Scan with your phone, or open\n{info.address}",
                                     wraplength=self._wrap() - 150)
         self._phone_button.configure(relief="sunken", bg="#334155")
-        self.frame.pack(fill="x", padx=8, pady=(0, 8), after=self._after_widget())
+        self.frame.pack(side="bottom", fill="x", padx=8, pady=(0, 8), before=self._above_widget())
+        if previous is None:
+            self._changed()
         self._refresh_after = self.root.after(REMOTE_REFRESH_MS, self.refresh)
 
     def refresh(self) -> None:
@@ -180,7 +234,8 @@ class CommandEntry:
         self._recall_at = 0
         self.entry = tk.Entry(root, font=FONT, bg=PANEL, fg=TEXT, insertbackground=TEXT, relief="flat",
                               highlightthickness=1, highlightbackground="#334155", highlightcolor="#3b82f6")
-        self.entry.pack(fill="x", padx=8, pady=6, ipady=3)
+        # from the bottom: in the fixed-size window the box keeps its place whatever is shown above
+        self.entry.pack(side="bottom", fill="x", padx=8, pady=6, ipady=3)
         self.entry.bind("<Return>", self.submit)
         self.entry.bind("<KP_Enter>", self.submit)
         self.entry.bind("<Up>", lambda _e: self.recall_step(-1))

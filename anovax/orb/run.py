@@ -88,6 +88,7 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         raise
     built.append(window)
     assistant.bus.subscribe("orb", window.feed)
+    replay_voice_state(assistant.bus, window.feed)
     # timers set (or restored at start-up) before the window subscribed: their chips from the ring
     window.model.countdowns.replay(assistant.bus.recent(0))
     if opened is not None:
@@ -100,6 +101,20 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         signal.signal(signal.SIGINT, previous)
         window.close()
     return 0
+
+
+def replay_voice_state(bus: Any, feed: Callable[[Any], Any]) -> None:
+    """Hand a front end that subscribed late the voice listener's latest state.
+
+    The listener starts before the window and may have said "unavailable" (no microphone)
+    before anyone drew it: the orb then offered Mute and "say hey anova" to someone without a
+    microphone. Call after subscribing; the model ignores it if a newer state came live."""
+    from anovax.events import EventType
+
+    recent = getattr(bus, "recent", None)
+    states = [e for e in (recent() if callable(recent) else ()) if e.type is EventType.VOICE_STATE]
+    if states:
+        feed(states[-1])
 
 
 def run_console_status(assistant: AssistantPort, out: TextIO | None = None, *, lock: Any = None,

@@ -35,7 +35,8 @@ class StateStyle:
 
 
 STYLES: dict[OrbState, StateStyle] = {
-    OrbState.ASLEEP: StateStyle("#475569", "Asleep", 0, "·"),
+    # idle: "Asleep" read as broken to someone who types (hints.IDLE_LABEL)
+    OrbState.ASLEEP: StateStyle("#475569", "Ready", 0, "·"),
     OrbState.AWAKE: StateStyle("#3b82f6", "Listening", 15, "○"),
     OrbState.THINKING: StateStyle("#8b5cf6", "Thinking", 25, "◌"),
     # 10 fps: a slow breath and a countdown that moves once a second

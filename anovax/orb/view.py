@@ -28,15 +28,16 @@ from anovax.events import Event
 from anovax.orb.canvas import OrbCanvas
 from anovax.orb.controls import OrbControls, RemoteInfo
 from anovax.orb.focus import FocusKeeper
-from anovax.orb.model import OrbModel, Snapshot, clip
-from anovax.orb.snapshot import clip_reply
-from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, RemotePanel
+from anovax.orb.model import OrbModel, Snapshot
+from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, MuteButton, RemotePanel
 from anovax.orb.parts import button as _button
+from anovax.orb.placement import SIZE, BodyDrag, open_at, resize_on_screen, window_corner
 from anovax.orb.question import QuestionPanel
-from anovax.orb.store import OrbPrefs, clamp_position, geometry_corner, load_prefs, save_prefs
+from anovax.orb.snapshot import clip_reply
+from anovax.orb.store import OrbPrefs, load_prefs, save_prefs
 from anovax.orb.style import BACKGROUND, MUTED_TEXT, PANEL, STYLES, TEXT
 from anovax.orb.timerchips import TimerChips
-from anovax.orb.widgets import FONT, SMALL, ChipList, HistoryList, Tooltip
+from anovax.orb.widgets import SMALL, ChipList, HistoryList, ReplyBox, Tooltip
 
 __all__ = ["IDLE_POLL_MS", "MAX_INBOX", "RECALL_SIZE", "REMOTE_REFRESH_MS", "OrbWindow", "WindowStats"]
 
@@ -51,8 +52,12 @@ IDLE_POLL_MS = 100
 MAX_INBOX = 50_000
 #: a window move is saved once it has stopped moving for this long
 SAVE_DELAY_MS = 600
+#: the longest line of a reply shown (the reply area scrolls; a runaway one must not cost a
+#: redraw a tick); a list keeps its lines (snapshot.clip_reply)
+REPLY_CHARS = 1000
 ORB_SIZE = {False: 112, True: 150}  # compact, expanded
-WIDTH = {False: 280, True: 360}
+#: chips the fixed chip area holds (compact, expanded), the last row being "+N more" when there are more
+CHIP_ROWS = {False: 4, True: 5}
 
 
 @dataclass
@@ -88,9 +93,6 @@ class OrbWindow:
         self._save_after: str | None = None
         self._drawn: tuple | None = None
         self._texts: dict[str, str] = {}
-        self.muted = False
-        self._no_mic = False
-        self._voice_detail = ""
         self.on_close: Callable[[], None] | None = None
         self._build()
         self._place()
@@ -126,12 +128,14 @@ class OrbWindow:
         root.title("AnovaX")
         root.configure(bg=BACKGROUND)
         root.attributes("-topmost", self.prefs.on_top)
+        root.resizable(False, False)  # one size per mode: replies scroll inside it
         root.protocol("WM_DELETE_WINDOW", self.close)
         root.bind("<Escape>", lambda _e: self._stop())
 
         bar = tk.Frame(root, bg=BACKGROUND)
         bar.pack(fill="x", padx=6, pady=(6, 0))
-        self.mute_button = _button(bar, "Mute", self._toggle_mute)
+        self.mute = MuteButton(bar, self.controls, self._worker, model=self.model, say=self._say)
+        self.mute_button = self.mute.button
         self.stop_button = _button(bar, "Stop", self._stop)
         self.phone_button = _button(bar, "Phone", lambda: self.remote_panel.toggle())
         self.pin_button = _button(bar, "Pin", self._toggle_on_top)
@@ -141,19 +145,21 @@ class OrbWindow:
         for button in (self.size_button, self.pin_button):
             button.pack(side="right", padx=(4, 0))
         self._tips = {
-            "mute": Tooltip(self.mute_button, lambda: f"Off: {self._voice_detail or 'no microphone'}" if self._no_mic
-                            else self._why("set_muted", "Mute or unmute the microphone")),
+            "mute": self.mute.tip,
             "stop": Tooltip(self.stop_button, lambda: self._why("stop", "Stop the running command and speech (Esc)")),
             "phone": Tooltip(self.phone_button, lambda: self._why("remote_toggle", "Show the phone remote's "
                                                                                   "pairing code")),
             "pin": Tooltip(self.pin_button, lambda: "Keep the orb above other windows"),
             "size": Tooltip(self.size_button, lambda: "Compact or expanded"),
         }
-        for name, button in (("set_muted", self.mute_button), ("stop", self.stop_button),
-                             ("remote_toggle", self.phone_button)):
+        for name, button in (("stop", self.stop_button), ("remote_toggle", self.phone_button)):
             if getattr(self.controls, name) is None:
                 button.configure(state="disabled")
 
+        # the bottom first: in a fixed-size window what is packed last is what gets squeezed,
+        # and that must be the reply (it scrolls), never the text box
+        self.command_entry = CommandEntry(root, None, say=self._say)
+        self.entry = self.command_entry.entry
         self.orb = OrbCanvas(root, ORB_SIZE[self.prefs.expanded])
         self.orb.widget.pack(pady=(4, 0))
         self.state_label = tk.Label(root, font=("DejaVu Sans", 11, "bold"), bg=BACKGROUND, fg=TEXT)
@@ -162,13 +168,12 @@ class OrbWindow:
         self.detail_label.pack(padx=8)
         self.chips = ChipList(root)
         self.chips.frame.pack(fill="x", padx=8, pady=(4, 0))
+        # the countdowns of running timers: one row, so a few chips fit in the fixed size
         self.timer_chips = TimerChips(root)
         self.timer_chips.frame.pack(fill="x", padx=8)
-        self.response_label = tk.Label(root, font=FONT, bg=BACKGROUND, fg=TEXT, justify="left", anchor="w")
-        self.response_label.pack(fill="x", padx=8, pady=(4, 0))
+        self.reply = ReplyBox(root)
+        self.reply.frame.pack(fill="both", expand=True, padx=8, pady=(4, 0))
 
-        self.command_entry = CommandEntry(root, None, say=lambda text: self._text(self.response_label, text))
-        self.entry = self.command_entry.entry
         # where the keys go: activating the orb focuses the box; after a command that acted on no
         # window the person's window gets the focus back (focus.py)
         self.focus = FocusKeeper(root, self.entry, give_back=self.controls.return_focus, run=self._worker.run,
@@ -179,18 +184,33 @@ class OrbWindow:
                                       else "")
 
         self.question = QuestionPanel(root, self.controls.answer, after=self.detail_label, focus=lambda: self.entry,
-                                      say=lambda text: self._text(self.response_label, text))
+                                      say=self._say)
         self.history = HistoryList(root)
-        self.remote_panel = RemotePanel(root, self.controls, self._worker, self.phone_button,
-                                        say=lambda text: self._text(self.response_label, text),
-                                        wrap=lambda: WIDTH[self.prefs.expanded], after=lambda: self.entry,
-                                        closed=self._closed)
+        self.remote_panel = RemotePanel(root, self.controls, self._worker, self.phone_button, say=self._say,
+                                        wrap=lambda: SIZE[self.prefs.expanded][0], above=lambda: self.entry,
+                                        closed=self._closed,
+                                        changed=lambda: resize_on_screen(self.root, self._size()))
         # the panel's widgets, under the names the harness and tests know
         self.qr_label = self.remote_panel.qr_label
         self.remote_label = self.remote_panel.remote_label
         self.viewers_label = self.remote_panel.viewers_label
         self.unban_button = self.remote_panel.unban_button
         self.question.bind_keys()  # once every widget exists: Enter/Esc answer while a question is shown
+        # the body moves the window; controls, the text box, the reply and the chips keep their clicks
+        self.drag = BodyDrag(root)
+        self.drag.add([root, bar, self.orb.widget, self.state_label, self.detail_label, self.chips.frame,
+                       self.timer_chips.frame,
+                       self.history.frame, *self.history.labels(), self.remote_panel.frame, self.qr_label,
+                       self.remote_label, self.viewers_label, self.question.frame, self.question.question_label,
+                       self.question.target_label, self.question.note_label])
+
+    def _say(self, text: str) -> None:
+        """A line of the window's own (a control failed) in the reply area."""
+        self.reply.set(text)
+
+    @property
+    def muted(self) -> bool:
+        return self.mute.muted
 
     @property
     def remote(self) -> RemoteInfo | None:
@@ -200,11 +220,14 @@ class OrbWindow:
     def _why(self, control: str, normal: str) -> str:
         return normal if getattr(self.controls, control) is not None else f"Off: {self.controls.reason(control)}"
 
+    def _size(self) -> tuple[int, int]:
+        width, height = SIZE[self.prefs.expanded]
+        if self.remote_panel.info is not None:  # the Phone button asked for the QR code: room for it
+            height += self.remote_panel.frame.winfo_reqheight() + 8
+        return width, height
+
     def _place(self) -> None:
-        spot = clamp_position(self.prefs, self.root.winfo_screenwidth(), self.root.winfo_screenheight(),
-                              WIDTH[True], 420)
-        if spot is not None:
-            self.root.geometry(f"+{spot[0]}+{spot[1]}")
+        open_at(self.root, self.prefs, self._size())
         # only moves after this one count: the first Configure events are the window manager placing us
         self.root.after_idle(lambda: self.root.bind("<Configure>", self._moved, add="+"))
 
@@ -214,14 +237,14 @@ class OrbWindow:
         self.size_button.configure(text="Less" if expanded else "More")
         self.pin_button.configure(relief="sunken" if self.prefs.on_top else "flat",
                                   bg="#334155" if self.prefs.on_top else PANEL)
-        wrap = WIDTH[expanded] - 20
-        self.detail_label.configure(wraplength=wrap)
-        self.response_label.configure(wraplength=wrap)
-        self.root.minsize(WIDTH[expanded], 0)
+        self.detail_label.configure(wraplength=SIZE[expanded][0] - 20)
+        self.chips.set_rows(CHIP_ROWS[expanded])
+        self.model.max_chips = CHIP_ROWS[expanded] - 1
         if expanded:
-            self.history.frame.pack(fill="x", padx=8, pady=(0, 6), after=self.entry)
+            self.history.frame.pack(side="bottom", fill="x", padx=8, pady=(0, 6), before=self.entry)
         else:
             self.history.frame.pack_forget()
+        resize_on_screen(self.root, self._size())
         self._drawn = None
 
     # -- the tick ---------------------------------------------------------------------------
@@ -287,18 +310,11 @@ class OrbWindow:
         self._text(self.detail_label, snap.detail)
         self.chips.update(snap.chips, snap.hidden_chips)
         self.timer_chips.update(snap.timers)
-        self.question.update(snap, WIDTH[self.prefs.expanded] - 20)
-        self._text(self.response_label, clip_reply(snap.response, 240))
+        self.question.update(snap, SIZE[self.prefs.expanded][0] - 20)
+        self.reply.set(clip_reply(snap.response, REPLY_CHARS))
         if self.prefs.expanded:
             self.history.update(snap.history)
-        self.muted = snap.voice == "muted"
-        self._text(self.mute_button, "Unmute" if self.muted else "Mute")
-        # a listener can exist and still find no microphone: it says so with a VOICE_STATE
-        no_mic = snap.voice == "unavailable"
-        if self.controls.set_muted is not None and no_mic != self._no_mic:
-            self._no_mic = no_mic
-            self.mute_button.configure(state="disabled" if no_mic else "normal")
-        self._voice_detail = snap.voice_detail
+        self.mute.update(snap)
         self.remote_panel.update(snap)
 
     def _text(self, widget: tk.Widget, text: str, **extra: str) -> None:
@@ -313,19 +329,6 @@ class OrbWindow:
     def _stop(self) -> None:
         if self.controls.stop is not None:
             self._worker.run(self.controls.stop, lambda _r, _e: None)
-
-    def _toggle_mute(self) -> None:
-        set_muted = self.controls.set_muted
-        if set_muted is None:
-            return
-        want = not self.muted
-
-        def done(result: Any, error: BaseException | None) -> None:
-            if error is None:
-                self.model.set_muted(bool(result))
-            else:
-                self._text(self.response_label, f"Could not {'mute' if want else 'unmute'}: {error}")
-        self._worker.run(lambda: set_muted(want), done)
 
     def show_remote(self, info: RemoteInfo | None) -> None:
         """Show (or, with None, hide) the pairing QR code and address."""
@@ -348,14 +351,10 @@ class OrbWindow:
     def _moved(self, event: tk.Event) -> None:
         if event.widget is not self.root:
             return
-        x, y = self._position()
+        x, y = window_corner(self.root)
         if (x, y) != (self.prefs.x, self.prefs.y):
             self.prefs = replace(self.prefs, x=x, y=y)
             self._save_soon()
-
-    def _position(self) -> tuple[int, int]:
-        # winfo_x/y are the inside of the decorations, and would creep by a title bar per run
-        return geometry_corner(self.root.geometry()) or (self.root.winfo_x(), self.root.winfo_y())
 
     def _save_soon(self) -> None:
         if self._prefs_path is None:
@@ -382,7 +381,7 @@ class OrbWindow:
                 except tk.TclError:
                     pass
         try:
-            x, y = self._position()
+            x, y = window_corner(self.root)
             self.prefs = replace(self.prefs, x=x, y=y)
         except tk.TclError:
             pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tkinter as tk
+import tkinter.font as tkfont
 from collections.abc import Callable
 
 from anovax.orb.model import ChipView, HistoryEntry, clip
@@ -71,15 +72,27 @@ class Tooltip:
 
 
 class ChipList:
-    """One label per visible agent, kept by agent id so a chip is updated, not rebuilt, per frame."""
+    """One label per visible agent, kept by agent id so a chip is updated, not rebuilt, per frame.
 
-    def __init__(self, parent: tk.Misc) -> None:
+    ``rows``: the area is that many chips high whether or not they are there, so chips coming
+    and going never resize the window (the model shows at most ``rows - 1`` and "+N more")."""
+
+    def __init__(self, parent: tk.Misc, rows: int | None = None) -> None:
         self.frame = tk.Frame(parent, bg=BACKGROUND)
+        # a chip is a label (1 px padding above and below) packed with 1 px around it
+        self._row_px = tkfont.Font(root=parent, font=FONT).metrics("linespace") + 4 + 2
+        if rows is not None:
+            self.set_rows(rows)
         self._labels: dict[str, tuple[tk.Label, Tooltip]] = {}
         self._views: dict[str, ChipView] = {}
         self._shown: dict[str, tuple[str, str, str]] = {}
         self._more = tk.Label(self.frame, bg=BACKGROUND, fg=MUTED_TEXT, font=SMALL, anchor="w")
         self._more_text = ""
+
+    def set_rows(self, rows: int) -> None:
+        """Make the area ``rows`` chips high, shown or not."""
+        self.frame.configure(height=rows * self._row_px)
+        self.frame.pack_propagate(False)
 
     def texts(self) -> list[str]:
         """The chip labels as drawn, in order (for the tests and the screenshot script)."""
@@ -148,6 +161,10 @@ class HistoryList:
     def texts(self) -> list[str]:
         return [text.cget("text") for _row, _mark, text in self._rows if text.cget("text")]
 
+    def labels(self) -> list[tk.Widget]:
+        """Every widget of the list (the window drags by them)."""
+        return [w for row in self._rows for w in row]
+
     def update(self, history: tuple[HistoryEntry, ...]) -> None:
         if history == self._shown:
             return
@@ -164,3 +181,45 @@ class HistoryList:
             else:
                 text.configure(text="")
                 row.pack_forget()
+
+
+class ReplyBox:
+    """The last reply, wrapped inside a fixed area: a long one scrolls (wheel or the slim bar that
+    appears only then) instead of growing the window. Read-only; its text can be selected."""
+
+    def __init__(self, parent: tk.Misc) -> None:
+        self.frame = tk.Frame(parent, bg=BACKGROUND)
+        self.text = tk.Text(self.frame, height=2, wrap="word", font=FONT, bg=BACKGROUND, fg=TEXT, relief="flat",
+                            bd=0, highlightthickness=0, padx=0, pady=0, cursor="arrow", takefocus=0,
+                            insertwidth=0, selectbackground="#334155", inactiveselectbackground="#334155")
+        self.bar = tk.Scrollbar(self.frame, orient="vertical", width=8, bd=0, highlightthickness=0,
+                                elementborderwidth=0, relief="flat", troughcolor=BACKGROUND, bg="#334155",
+                                activebackground="#475569", command=self.text.yview)
+        self.text.configure(yscrollcommand=self._scrolled, state="disabled")
+        self.text.pack(side="left", fill="both", expand=True)
+        self.value = ""
+
+    def set(self, text: str) -> None:
+        if text == self.value:
+            return
+        self.value = text
+        self.text.configure(state="normal")
+        self.text.delete("1.0", "end")
+        self.text.insert("1.0", text)
+        self.text.configure(state="disabled")
+        self.text.yview_moveto(0.0)
+
+    @property
+    def scrollable(self) -> bool:
+        """The reply is longer than the area (the bar is shown)."""
+        return bool(self.bar.winfo_manager())
+
+    def _scrolled(self, first: str, last: str) -> None:
+        self.bar.set(first, last)
+        # shown only when needed: narrower text only wraps more, so this cannot flip back and forth
+        need = float(first) > 0.0 or float(last) < 1.0
+        packed = bool(self.bar.winfo_manager())
+        if need and not packed:
+            self.bar.pack(side="right", fill="y", before=self.text)
+        elif not need and packed:
+            self.bar.pack_forget()

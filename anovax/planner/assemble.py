@@ -70,8 +70,8 @@ def assemble(pieces: list[Piece]) -> Plan:
     if len(steps) > LIMITS.max_steps:
         steps, note = _fit(pieces, steps)
         says.append(note)
-    if not says:
-        says.append("Okay.")
+    if not says and not any(piece.kind == "answer" for piece in pieces):
+        says.append("Okay.")  # an answer's agent says the whole reply (a recalled fact)
     return Plan(tuple(steps), _cap_reply(" ".join(says)))
 
 
@@ -86,8 +86,8 @@ def plan_problem(plan: Plan) -> str | None:
         problem = spec.param_problem(step.params)
         if problem:
             return f"{step.tool}: {problem}"
-    if not plan.final_response.strip():
-        return "empty final_response"
+    if not plan.final_response.strip() and not plan.steps:
+        return "empty final_response"  # steps may answer for themselves; no steps must say something
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
-from anovax.planner import topics
+from anovax.planner import recall, topics
 from anovax.planner.apps import display, open_app, open_spoken, window_app
 from anovax.planner.cues import about_me, search_instead, unsearchable
 from anovax.planner.examples import abilities, listing
@@ -203,7 +203,8 @@ def _declared(tool: str) -> Handler:
             if not value or p.problem(value):
                 return None
             params[p.name] = value
-        kind = "info" if spec.read_only else "act"
+        # no reply of its own: the agent's sentence is the answer ("Your favourite colour is green.")
+        kind = "answer" if not spec.offline_say else "info" if spec.read_only else "act"
         return Piece(kind, spec.offline_say.format(**params), [Step(tool, params)])
 
     return handle
@@ -224,6 +225,8 @@ HANDLERS: dict[str, Handler] = {
     "youtube_search": _youtube_search,
     "play": _play,
     "joke": _joke,
+    "recall": recall.recall,
+    "forget": recall.forget,
     **TIMER_HANDLERS,
     # a tool whose one param is an app name: the name is read through the lexicon
     **{spec.name: _window_tool(spec.name) for spec in TOOLS.with_phrases()

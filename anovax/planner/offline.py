@@ -26,6 +26,8 @@ import logging
 import re
 from typing import Any
 
+from anovax import factnames
+from anovax.memory import fact_keys
 from anovax.plan import Plan
 from anovax.planner import lexicon as lx
 from anovax.planner.apps import canonical_app
@@ -88,7 +90,8 @@ class OfflinePlanner:
     def plan(self, text: str, context: str = "", *, current_app: str | None = None,
              cancel: object = None) -> Plan:
         """Plan ``text``. ``current_app`` is the app opened last (for "type hello in it");
-        ``context`` (memory and conversation for the online planner) is not used offline."""
+        of ``context`` (memory and conversation for the online planner) only the names of the
+        remembered facts are read, so "what is my address" is recalled once one is stored."""
         return self.plan_with_refusal(text, context, current_app=current_app)[0]
 
     def refusal(self, text: str, *, current_app: str | None = None) -> str | None:
@@ -105,7 +108,7 @@ class OfflinePlanner:
         ``cancel`` is accepted for the Planner protocol and not looked at: offline planning
         takes about a millisecond, and the caller checks the token right after it."""
         try:
-            plan, refused = self._plan(text, current_app)
+            plan, refused = self._plan(text, current_app, context)
             problem = plan_problem(plan)
             if problem:
                 raise ValueError(f"offline planner built an invalid plan: {problem}")
@@ -118,8 +121,8 @@ class OfflinePlanner:
 
     # -- the pipeline ---------------------------------------------------------------------
 
-    def _plan(self, text: Any, current_app: str | None) -> tuple[Plan, bool]:
-        """(the plan, whether it is a refusal)."""
+    def _plan(self, text: Any, current_app: str | None, context: str = "") -> tuple[Plan, bool]:
+        """(the plan, whether it is a refusal). ``context``: only the names of the remembered facts are read."""
         request = clean_request(text)
         if not request or not any(ch.isalnum() for ch in request):
             return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False
@@ -129,7 +132,8 @@ class OfflinePlanner:
         if fact:
             return _remember(fact), False
 
-        state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes)
+        facts = fact_keys(context) if isinstance(context, str) else ()
+        state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts)
         pieces: list[Piece] = []
         clauses = split_clauses(strip_filler(request, trailing=False))
         if len(clauses) > MAX_CLAUSES:
@@ -198,6 +202,6 @@ def _content_only(piece: Piece) -> bool:
 def _remember(match: re.Match[str]) -> Plan:
     """"remember that my favourite colour is blue" → a fact to keep (safety_check screens it)."""
     spoken = match.group("key").strip().lower()
-    key = re.sub(r"[^a-z0-9]+", "_", spoken).strip("_")
+    key = factnames.key_for(spoken)
     value = match.group("value").strip()
     return Plan((), f"I'll remember that your {spoken} is {value}.", {key: value})

@@ -19,8 +19,9 @@ from anovax.planner.text import query
 class Piece:
     """The outcome of one clause."""
 
-    #: act (desktop action), info (read-only), chat (no steps), decline (out of scope),
-    #: refuse (unsafe: the whole request gets zero steps), unknown (not understood)
+    #: act (desktop action), info (read-only), answer (its steps' agents say the whole reply, as a
+    #: recalled fact), chat (no steps), decline (out of scope), refuse (unsafe: the whole request
+    #: gets zero steps), unknown (not understood)
     kind: str
     say: str
     steps: list[Step] = field(default_factory=list)
@@ -53,6 +54,9 @@ class RequestState:
     current_app: str | None
     #: the planner's rotation, so "tell me a joke" twice gives two jokes
     jokes: Jokes
+    #: the names of the remembered facts (from the planner context): "what is my address" is
+    #: a fact to recall when one is stored under that name, else a question the cues decline
+    facts: tuple[str, ...] = ()
 
 
 def unknown() -> Piece:

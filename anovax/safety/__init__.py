@@ -12,7 +12,7 @@ Modules, in the order a plan meets them:
 - ``commands``/``prose``/``web``/``leaks``/``keys``/``apps``: what each kind of text may hold;
   ``hoist``: their regex alternatives spelled to start with a literal (same matches, faster);
 - ``scan``: one text, screened for the context it lands in;
-- ``content``: per-step rules;
+- ``content``: per-step rules; ``forget``: forgetting facts the person did not name is asked about;
 - ``targets``: the class of a window (the desktop's word, else the static allowlist);
   ``focus``: the focus model and the line encoding; ``keystrokes`` and ``chords``: the
   keyboard policy by class; ``sequence``: the walk, sub-tasks, searches, exfiltration;

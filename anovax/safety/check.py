@@ -1,8 +1,8 @@
 """safety_check: the one gate every plan passes before anything touches the keyboard.
 
 Order (CWE-180): trusted counters -> strict parse -> shape and limits -> forbidden
-characters -> memory -> per-step content -> what was asked for -> sequences and focus -> split
-commands -> taint.
+characters -> memory -> per-step content -> what was asked for -> forgetting -> sequences and focus
+-> split commands -> taint.
 Each stage returns a refusal, a confirm or None; the first refusal wins, and a confirm only
 stands when every later stage passes too (a question is never asked about a plan that would
 be refused anyway). Nothing here raises: any
@@ -44,7 +44,7 @@ from typing import Any
 
 from anovax.errors import PlanError
 from anovax.plan import LIMITS, Plan, parse_plan, plan_from_obj
-from anovax.safety import asked, content, memory, sequence, shape, stream, taint
+from anovax.safety import asked, content, forget, memory, sequence, shape, stream, taint
 from anovax.safety.context import Context, build
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass, WindowIdentity
@@ -84,6 +84,8 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
         lambda: content.check_steps(plan, ctx),
         # closing apps or cancelling every timer the request did not name (anovax.safety.asked)
         lambda: asked.check(plan, ctx),
+        # after the content rules: a fact name they refuse is never shown in a question
+        lambda: forget.check(plan, ctx),
         lambda: sequence.check(plan, ctx),
         lambda: stream.check(plan, ctx),
         lambda: taint.check(plan, ctx),

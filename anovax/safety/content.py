@@ -60,6 +60,8 @@ _BY_SINK: dict[Sink, Callable[[str], Issue | None]] = {
     Sink.QUERY: query_issue,
     Sink.GOAL: model_issue,
     Sink.SPOKEN: _spoken,
+    # a fact's name is looked up and said back ("I don't know your ... yet"), never executed
+    Sink.FACT_KEY: _spoken,
     Sink.UNDECLARED: exec_issue,
 }
 

@@ -16,14 +16,15 @@ from enum import Enum
 from functools import lru_cache
 
 from anovax.plan import Plan
-from anovax.safety import facts, readable, secret, settings_names
+from anovax.safety import facts, readable, secret, settings_names, spoken
 from anovax.safety.canon import forbidden, has_disguised_word
-from anovax.safety.scan import Issue, model_issue
+from anovax.safety.scan import Issue, model_issue, secret_issue
 from anovax.safety.verdict import Rule, Verdict
 
 _SECRET_REASON = "I won't store passwords, keys or other secrets in my memory."
 _POISON_REASON = "That memory looks like an instruction rather than a fact, so I won't keep it."
 _UNREADABLE_REASON = "I can only remember text I can read, and that fact is in a script I can't check."
+_WITHHELD_REASON = "It looks like a secret or an instruction rather than a fact about you."
 _TAGS = re.compile("[\U000e0020-\U000e007e]+")
 
 
@@ -84,4 +85,15 @@ def check_remember(plan: Plan) -> Verdict | None:
         found = assess(key, value)
         if found.kind is not FactKind.CLEAN and found.issue is not None:
             return found.issue.verdict()
+    return None
+
+
+def unsayable(key: str, value: str, sentence: str) -> str | None:
+    """Why a stored fact may not be read out as ``sentence``, or None when it may: it must still
+    be a clean fact (the file may have been edited since it was stored) and the sentence must
+    pass the screening every spoken reply gets (secrets, scam advice)."""
+    if readable.fact_unreadable(key) or readable.fact_unreadable(value) or assess(key, value).kind is not FactKind.CLEAN:
+        return _WITHHELD_REASON
+    if secret_issue(sentence) or spoken.spoken_issue(sentence):
+        return _WITHHELD_REASON
     return None

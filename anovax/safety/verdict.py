@@ -41,6 +41,8 @@ class Rule(str, Enum):
     EXFILTRATION = "exfiltration"
     SECRET = "secret"
     MEMORY_INJECTION = "memory_injection"
+    #: forgetting remembered facts the person did not name (asked), or from a recovery turn (refused)
+    FORGET = "forget"
     PROMPT_INJECTION = "prompt_injection"
     #: keys aimed at AnovaX's own window (the orb)
     OWN_WINDOW = "own_window"
@@ -78,6 +80,7 @@ DEFAULT_REASONS: dict[Rule, str] = {
     Rule.EXFILTRATION: "I won't send your data to a web address.",
     Rule.SECRET: "I won't type, search for or store passwords, keys or other secrets.",
     Rule.MEMORY_INJECTION: "That memory looks like an instruction rather than a fact, so I won't use it.",
+    Rule.FORGET: "I only forget what you ask me to forget.",
     Rule.PROMPT_INJECTION: "The text I was given asks me to do something risky, so I won't follow it.",
     Rule.OWN_WINDOW: "I won't type into my own window.",
     Rule.UNREADABLE: "I can't read the language of part of this plan, so I won't act on it without you.",

@@ -1,0 +1,117 @@
+"""Fact names as people say them: "favourite colour", "favorite color" and the stored key
+``favourite_colour`` are one fact; so are "my wife's birthday" and ``wife_s_birthday``.
+
+Keys are written by the offline planner ("remember my X is Y" -> ``x``), by a model (any case,
+``favoriteColor``) or by hand, so a name is compared by its *words*: split on anything that is
+not a letter or digit and at camelCase humps, lower-cased, possessives and filler ("my", "the")
+dropped, British and American spellings folded ("colour" -> "color", "centre" -> "center") and a
+plural's "s" dropped. The folding only ever compares two names; what is stored and said keeps
+the user's own spelling.
+
+Pure functions on text: the planner, the memory agents and the safety gate share them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+
+#: a word boundary inside a key: anything not a letter or digit, or a camelCase hump
+_SPLIT = re.compile(r"[^0-9a-zA-Z]+|(?<=[a-z])(?=[A-Z])")
+#: words that say whose fact it is, not which one
+_FILLER = frozenset({"my", "mine", "the", "a", "an", "of", "our", "your", "me", "i", "s", "about", "current"})
+#: spellings that differ by more than a rule catches, to one form each (a value may be two words)
+_SAME = {"fav": "favorite", "fave": "favorite", "favourit": "favorite", "favorit": "favorite", "grey": "gray",
+         "mom": "mum", "mommy": "mum", "mummy": "mum", "jewellery": "jewelry", "programme": "program",
+         "licence": "license", "surname": "last name", "lastname": "last name", "firstname": "first name",
+         "bday": "birthday", "telephone": "phone"}
+#: two words this close (difflib's ratio) are one word misspelt ("favorte"): "mother" and "brother"
+#: (0.77) stay two people
+_CLOSE = 0.85
+#: shorter words must match exactly ("name" is not "game")
+_MIN_FUZZY_LEN = 5
+
+
+def _fold(word: str) -> str:
+    if len(word) >= 6 and re.search(r"[a-z]{2}our", word):
+        word = word.replace("our", "or")  # colour, favourite, flavour, honour, neighbour
+    if len(word) >= 5 and re.search(r"[^aeiou]re$", word):
+        word = word[:-2] + "er"  # centre, theatre, metre, litre
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]  # names, kids, allergies -> allergie (both sides fold alike)
+    return word
+
+
+def words(name: str) -> tuple[str, ...]:
+    """The words that identify a fact name, folded for comparison (never for display)."""
+    text = re.sub(r"['’]s\b", " ", name)  # "wife's" -> "wife"
+    parts = [w for p in _SPLIT.split(text) if p for w in _SAME.get(p.lower(), p.lower()).split()]
+    return tuple(_fold(p) for p in parts if p not in _FILLER)
+
+
+def key_for(spoken: str) -> str:
+    """The key a fact is stored under: "favourite colour" -> ``favourite_colour``."""
+    return re.sub(r"[^a-z0-9]+", "_", spoken.lower()).strip("_")
+
+
+def spoken(key: str) -> str:
+    """A stored key as said aloud: ``wife_s_birthday`` -> "wife's birthday", ``favoriteColor`` ->
+    "favorite color"."""
+    said = " ".join(p.lower() for p in _SPLIT.split(key) if p)
+    return re.sub(r"(\w) s\b", r"\1's", said)
+
+
+def same(a: str, b: str) -> bool:
+    """True when two names are the same fact."""
+    wa, wb = words(a), words(b)
+    return bool(wa) and sorted(wa) == sorted(wb)
+
+
+def find(keys: Iterable[str], name: str) -> str | None:
+    """The stored key ``name`` means, or None: the exact key, else the one with the same words
+    (in any order), else the one close enough to be a typo, when exactly one is."""
+    keys = list(keys)
+    if name in keys:
+        return name
+    wanted = words(name)
+    if not wanted:
+        return None
+    for key in keys:
+        if sorted(words(key)) == sorted(wanted):
+            return key
+    close = [key for key in keys if _misspelt(wanted, words(key))]
+    return close[0] if len(close) == 1 else None
+
+
+def _misspelt(wanted: tuple[str, ...], stored: tuple[str, ...]) -> bool:
+    """The same words but for a typo in some of them, each word matched once."""
+    if len(wanted) != len(stored):
+        return False
+    left = list(stored)
+    for word in wanted:
+        match = next((w for w in left if w == word or (min(len(w), len(word)) >= _MIN_FUZZY_LEN and
+                                                       difflib.SequenceMatcher(None, w, word).ratio() >= _CLOSE)),
+                     None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
+
+
+def lookup(facts: Mapping[str, str], name: str) -> tuple[str, str] | None:
+    """(stored key, value) of the fact ``name`` means, or None."""
+    key = find(facts, name)
+    return (key, facts[key]) if key is not None else None
+
+
+def named_in(key: str, text: str) -> bool:
+    """True when every word of ``key`` is in ``text``: the person said which fact they meant."""
+    wanted = set(words(key))
+    return bool(wanted) and wanted <= set(words(text))
+
+
+def verb(key: str) -> str:
+    """"is" or "are" after the name: "your allergies are ...", "your address is ..."."""
+    last = spoken(key).rsplit(" ", 1)[-1]
+    return "are" if len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is", "'s")) else "is"

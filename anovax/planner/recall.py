@@ -1,0 +1,74 @@
+"""Reading a fact's name out of "what is my ...", "do you know my ...", "forget my ...".
+
+The memory tools declare their phrases (``anovax.tools``); these handlers read the ``key`` slot
+so that only a fact's name becomes a step: "what's my favourite colour again" asks for
+"favourite colour", "forget that my favourite colour is green" forgets "favourite colour".
+
+"What is my ..." is also how people ask for things no fact holds: "what's my schedule today",
+"what's my ip address". Those keep their old answers (the calendar and personal-data declines,
+a plain "I can't ...") unless a remembered fact has that name: the planner context lists the
+stored names (``RequestState.facts``), so "what is my address" is answered once the user has said
+"remember my address is ...".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from anovax import factnames
+from anovax.plan import Step
+from anovax.planner import topics
+from anovax.planner.grammar import slot
+from anovax.planner.pieces import Piece, RequestState
+from anovax.planner.text import lower_words, query
+from anovax.tools import TOOLS
+
+#: a fact's name is a few words ("my wife's birthday"), never a sentence
+MAX_NAME_WORDS = 5
+_MAX_NAME_CHARS = TOOLS["recall"].param("key").max_len
+#: words after the name that are not part of it ("... again", "... is green")
+_TAIL = re.compile(r"\s+(?:again|please|now|(?:is|are|was|were|be)\b.*)$", re.I)
+#: a question about now or about this computer, not about something the user told us
+_NOT_A_FACT = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|month|year)|next|"
+    r"right now|current|currently|latest|recent|upcoming|pending|due|before|after|ago|like|alerts?|notifications?|tasks?|"
+    r"to-?dos?|reminders?|appointments?|meetings?|messages?|e-?mails?|inbox|ip|ip address|battery|screen|resolution|disk|storage|"
+    r"cpu|ram|wi-?fi|internet|connection|speed|version|operating system|os|computer|pc|laptop|device|"
+    r"system|signal|volume|brightness)\b"
+)
+
+
+def fact_name(text: str) -> str:
+    """The fact's name in a slot ("favourite colour again" -> "favourite colour"), or ""."""
+    name = query(text)
+    while True:
+        shorter = _TAIL.sub("", name).strip()
+        if shorter == name:
+            break
+        name = shorter
+    name = re.sub(r"^(?:own|very own)\s+", "", name, flags=re.I)
+    if len(name) > _MAX_NAME_CHARS or len(name.split()) > MAX_NAME_WORDS or not factnames.words(name):
+        return ""
+    return name
+
+
+def _known(name: str, state: RequestState) -> bool:
+    return factnames.find(state.facts, name) is not None
+
+
+def recall(clause: str, r: Any, state: RequestState) -> Piece | None:
+    name = fact_name(slot(r, "key", clause))
+    if not name:
+        return None
+    said = lower_words(name)
+    if not _known(name, state) and (_NOT_A_FACT.search(said) or topics.domain(f"my {said}")):
+        return None  # a question about the calendar, the computer or now: the cues answer it
+    return Piece("answer", "", [Step("recall", {"key": name})])
+
+
+def forget(clause: str, r: Any, state: RequestState) -> Piece | None:
+    name = fact_name(slot(r, "key", clause))
+    if not name:
+        return None
+    return Piece("answer", "", [Step("forget", {"key": name})])

@@ -1,0 +1,75 @@
+"""Forgetting: a plan that drops remembered facts loses the person's data for good, so it runs
+without a question only when the person's own words asked for exactly that.
+
+Steps whose tool's ``effect`` is ``Effect.MEMORY`` are judged here (no tool names are listed):
+
+- a step that names a fact (a ``Sink.FACT_KEY`` parameter) runs when the request says to forget
+  and names that fact ("forget my favourite colour" covers ``favorite_color``);
+- any other forget asks first: one without a name (everything), and one whose fact the request
+  did not name. That is the injection case: a web page, a document or a poisoned fact that talks
+  a model into wiping memory never has the person's words behind it;
+- a sub-plan's request is a goal a model wrote, so every forget there asks;
+- a recovery turn never asks (``check`` module docstring), so a forget there is refused: text
+  read off the screen must not decide what is forgotten.
+
+One question covers every held step ("Forget your home address and your wife's birthday?"), and
+a held forget is refused when the plan would also store facts the question does not show.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anovax import factnames
+from anovax.plan import Plan
+from anovax.safety.context import Context
+from anovax.safety.verdict import Rule, Verdict
+from anovax.toolspec import Effect, Sink
+
+#: words that ask to forget, in the request itself
+_FORGET_WORDS = re.compile(r"\b(?:forget|forgets|delete|remove|erase|clear|wipe|drop|stop remembering|"
+                           r"(?:don't|do not|no longer) remember)\b", re.I)
+_TARGET = "your memory"
+
+
+def _said_to_forget(name: str, ctx: Context) -> bool:
+    if ctx.depth > 0 or not _FORGET_WORDS.search(ctx.user_text):
+        return False
+    return factnames.named_in(name, ctx.user_text)
+
+
+def _question(names: list[str], everything: bool, ctx: Context) -> tuple[str, str]:
+    """(the question, what a yes allows: the denial says "I didn't <that>")."""
+    if everything:
+        count = len(ctx.memory)
+        things = "" if count == 0 else " (1 thing)" if count == 1 else f" ({count} things)"
+        return f"Forget everything I remember about you{things}?", "forget what I know about you"
+    said = [f"your {factnames.spoken(name)}" for name in dict.fromkeys(names)]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"Forget {listed}?", f"forget {listed}"
+
+
+def check(plan: Plan, ctx: Context) -> Verdict | None:
+    held: int | None = None
+    names: list[str] = []
+    everything = False
+    for index, step in enumerate(plan.steps):
+        spec = ctx.registry[step.tool]
+        if spec.effect is not Effect.MEMORY:
+            continue
+        if ctx.recovering:
+            return Verdict.refuse(Rule.FORGET, step=index, detail="forgetting during a recovery turn")
+        named = [value for sink, value in spec.texts(step.params) if sink is Sink.FACT_KEY]
+        unasked = [name for name in named if not _said_to_forget(name, ctx)]
+        if named and not unasked:
+            continue
+        held = index if held is None else held
+        names.extend(unasked)
+        everything = everything or not named
+    if held is None:
+        return None
+    if plan.remember:
+        return Verdict.refuse(Rule.FORGET, step=held, detail="a held forget would also store facts")
+    question, action = _question(names, everything, ctx)
+    return Verdict.confirm(Rule.FORGET, question, step=held, target=_TARGET, action=action,
+                           detail=f"forget needs a yes: {'everything' if everything else len(names)}")
