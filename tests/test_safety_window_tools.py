@@ -80,6 +80,12 @@ def test_an_unnamed_close_is_refused_when_nobody_can_be_asked() -> None:
         is Decision.REFUSE
 
 
+def test_a_sub_plans_close_is_always_asked() -> None:
+    # its request is a goal a model wrote, not the person's words
+    assert decide(plan(step("close_app", name="word")), "close word", depth=1) is Decision.CONFIRM
+    assert decide(plan(step("cancel_timer", label="all")), "cancel all timers", depth=1) is Decision.CONFIRM
+
+
 @pytest.mark.parametrize("tool", ["minimize_app", "maximize_app", "restore_app"])
 def test_resizing_an_unnamed_app_is_harmless(tool: str) -> None:
     assert decide(plan(step(tool, name="word")), "what's the weather") is Decision.ALLOW

@@ -12,8 +12,8 @@ and a reminder cancelled is a medication dose missed. So, default-deny on what t
 - a parameter that may sweep everything (``ToolSpec.sweeping_param``: ``cancel_timer "all"``) is
   asked about unless the request itself says all, every or everything.
 
-A recovery turn never asks (refused instead), nor does a plan that also stores facts (one
-question, about one thing).
+A sub-plan's request is a goal a model wrote, so every such act there asks; a recovery turn never
+asks (refused instead), nor does a plan that also stores facts (one question, about one thing).
 """
 
 from __future__ import annotations
@@ -57,7 +57,9 @@ def _close_problem(name: str) -> str | None:
     return None
 
 
-def _named(name: str, said: str, focused: str) -> bool:
+def _named(name: str, said: str, focused: str, ctx: Context) -> bool:
+    if ctx.depth >= 1:
+        return False  # a sub-plan's request is a goal a model wrote, not the person's words
     if appnames.named_in(name, said):
         return True
     return bool(focused) and bool(_DEICTIC.intersection(said.split())) and appnames.same_app(name, focused)
@@ -81,11 +83,11 @@ def check(plan: Plan, ctx: Context) -> Verdict | None:
                 reason = _close_problem(value)
                 if reason:
                     return Verdict.refuse(Rule.UNASKED, reason, step=index, detail="close_app: never by a plan")
-                if not _named(value, said, focused):
+                if not _named(value, said, focused, ctx):
                     unnamed.append((index, targets.question_name(value) or "an app"))
         sweeping = spec.sweeping_param and step.params.get(spec.sweeping_param)
         if isinstance(sweeping, str) and cancels_all(sweeping) and sweep is None:
-            if not (_SWEEP.search(said) or _EVERYTHING.search(said)):
+            if ctx.depth >= 1 or not (_SWEEP.search(said) or _EVERYTHING.search(said)):
                 sweep = (index, step.tool)
     if unnamed and sweep:
         return Verdict.refuse(Rule.UNASKED, step=unnamed[0][0], detail="two questions in one plan")
