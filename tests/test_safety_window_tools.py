@@ -105,6 +105,15 @@ def test_no_key_may_answer_a_closed_apps_save_dialog(after: dict[str, Any]) -> N
         is Decision.REFUSE
 
 
+@pytest.mark.parametrize("closer", ["alt+f4", "ctrl+q", "cmd+q", "ctrl+w", "cmd+w", "ctrl+shift+w"])
+@pytest.mark.parametrize("answer", ["cmd+d", "n", "alt+n", "alt+tab", "enter"])
+def test_no_key_may_answer_the_dialog_a_close_key_brings_up(closer: str, answer: str) -> None:
+    p = plan(step("press_keys", keys=closer), step("press_keys", keys=answer))
+    assert decide(p, "close this window", target=MOUSEPAD) is Decision.REFUSE
+    assert decide(plan(step("press_keys", keys=f"{closer} {answer}")), "close this window", target=MOUSEPAD) \
+        is Decision.REFUSE
+
+
 def test_keys_after_a_new_verified_window_are_fine_again() -> None:
     for tool in ("open_app", "switch_to_app"):
         p = plan(step("close_app", name="calculator"), step(tool, name="notepad"), step("type_text", text="hello"))

@@ -26,8 +26,8 @@ from anovax.safety import gui, keys
 from anovax.safety.apps import AppKind
 from anovax.safety.context import Context
 from anovax.safety.focus import DESKTOP, FILE_DIALOG, LAUNCHER, UNKNOWN_LINE, Focus
-from anovax.safety.keystrokes import (FILE_PLACES, OWN_WINDOW_REASON, RECOVERY_SHELL_REASON, RECYCLE_REASON, hold,
-                                      launcher_input, refuse_shell)
+from anovax.safety.keystrokes import (AFTER_CLOSE_REASON, FILE_PLACES, OWN_WINDOW_REASON, RECOVERY_SHELL_REASON,
+                                      RECYCLE_REASON, hold, launcher_input, refuse_shell)
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
 
@@ -76,6 +76,10 @@ def check(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict 
     effect = keys.denied(chord)
     if effect:
         return Verdict.refuse(Rule(effect.rule), effect.reason, step=index)
+    if state.closed_at is not None:
+        # a window was just closed: its app's "save changes?" dialog is the person's to answer
+        return Verdict.refuse(Rule.GUI_DESTRUCTIVE, AFTER_CLOSE_REASON, step=index,
+                              detail=f"a key after the close of step {state.closed_at}")
     if chord in keys.SESSION_END_KEYS:
         verdict = gui.ask_about(state, ctx, index, "Sign out of the computer (unsaved work is lost)?",
                                 "sign out", "log-out shortcut", target="the computer")
@@ -93,6 +97,8 @@ def check(state: Focus, chord: keys.Chord, ctx: Context, index: int) -> Verdict 
     verdict = _second_line(state, chord, index)
     if verdict:
         return verdict
+    if chord in keys.CLOSERS and not state.shell_input:
+        state.closed_at = index  # set after the chord is let through (below), for the keys that follow
     if chord in _WM_KEYS:
         return _transition(state, chord, ctx, index)
     if state.klass is TargetClass.ASSISTANT and not state.terminal_seen:

@@ -263,6 +263,10 @@ SELECT_ALL = frozenset({"ctrl", "a"})
 #: select from the cursor to the start or end of the document (all of it, from the other end)
 SELECT_TO_EDGE = (frozenset({"ctrl", "shift", "end"}), frozenset({"ctrl", "shift", "home"}))
 CLOSE = frozenset({"alt", "f4"})
+#: close a window, a tab or the app (cmd+w and cmd+q fold to win+w and win+q): its app may ask
+#: "save changes?", and the next key may answer that dialog
+CLOSERS = (CLOSE, frozenset({"ctrl", "w"}), frozenset({"ctrl", "q"}), frozenset({"ctrl", "shift", "w"}),
+           frozenset({"ctrl", "shift", "q"}), frozenset({"ctrl", "f4"}), frozenset({"win", "w"}), frozenset({"win", "q"}))
 #: keys that open a file dialog (open, save, save as, print, Word's F12): its address field and its
 #: "Open with" launch programs, so inside it only a file name, Enter and Escape stay vouched
 FILE_DIALOG_KEYS = (frozenset({"ctrl", "o"}), frozenset({"ctrl", "s"}), frozenset({"ctrl", "shift", "s"}),

@@ -36,6 +36,8 @@ FILE_PLACES = (AppKind.FILE_MANAGER.value, AppKind.RECYCLE_BIN.value, AppKind.SY
 RECYCLE_REASON = "I won't empty the recycle bin or delete files from it."
 RECOVERY_SHELL_REASON = "I won't open a terminal while recovering from an error."
 OWN_WINDOW_REASON = "I won't type into my own window."
+AFTER_CLOSE_REASON = ("I won't press keys right after closing an app: if it asks whether to save your "
+                      "changes, that answer is yours.")
 _NOWHERE_REASON = "I don't know which window to type into: click the window you want, then ask me again."
 _LINE_TAKEN = "text typed earlier is still on the line"
 _UNKNOWN_REASON = "I can't tell what that window would do with the keys, so I won't type into it."

@@ -31,8 +31,6 @@ from anovax.toolspec import Effect, Sink, WindowAct
 
 #: the name a question would use for the page a search opens (never asked about: BROWSER is vouched)
 _SEARCH_PAGE = "the web browser"
-_AFTER_CLOSE_REASON = ("I won't press keys right after closing an app: if it asks whether to save your "
-                       "changes, that answer is yours.")
 
 
 def _window(state: Focus, act: WindowAct | None, name: str, index: int) -> None:
@@ -58,8 +56,8 @@ def _step(state: Focus, index: int, step: Step, ctx: Context) -> Verdict | None:
     verdict: Verdict | None = None
     for sink, value in spec.texts(step.params):
         if state.closed_at is not None and sink in (Sink.KEYS, Sink.TYPED):
-            verdict = verdict or Verdict.refuse(Rule.GUI_DESTRUCTIVE, _AFTER_CLOSE_REASON, step=index,
-                                                detail=f"keys after the close_app of step {state.closed_at}")
+            verdict = verdict or Verdict.refuse(Rule.GUI_DESTRUCTIVE, keystrokes.AFTER_CLOSE_REASON, step=index,
+                                                detail=f"keys after the close of step {state.closed_at}")
             continue
         if sink is Sink.APP:
             verdict = verdict or keystrokes.open_app(state, value, ctx, index, by_name=True,
@@ -82,7 +80,7 @@ def _step(state: Focus, index: int, step: Step, ctx: Context) -> Verdict | None:
     elif spec.effect is Effect.SUBPLAN:
         if state.closed_at is not None:
             # the sub-task's keys could answer the closed app's "save changes?" dialog
-            verdict = verdict or Verdict.refuse(Rule.GUI_DESTRUCTIVE, _AFTER_CLOSE_REASON, step=index,
+            verdict = verdict or Verdict.refuse(Rule.GUI_DESTRUCTIVE, keystrokes.AFTER_CLOSE_REASON, step=index,
                                                 detail="a sub-task after a close_app")
         if state.held or ctx.recovering:
             if state.known_shell or state.held:
