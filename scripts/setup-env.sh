@@ -86,3 +86,9 @@ requires = tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"
 subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", *requires])
 PY
 fi
+
+# memory.json in the checkout is a blank template that AnovaX then fills with the user's own facts:
+# keep those out of `git status` and out of commits (undo with --no-skip-worktree).
+if command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git update-index --skip-worktree memory.json 2>/dev/null || true
+fi

@@ -98,7 +98,8 @@ def _candidates(intents: Intents, intent: Intent) -> list[list[str]]:
     A template with a wildcard the metadata gives no value for is skipped."""
     values = {str(k): [v] if isinstance(v, str) else list(v) for k, v in (_metadata(intent).get("slots") or {}).items()}
     wild = {n for n, lst in intents.slot_lists.items() if isinstance(lst, WildcardSlotList)}
-    lists = {**intents.slot_lists, **{n: TextSlotList.from_strings(values[n], name=n) for n in wild & set(values)}}
+    lists = {**intents.slot_lists,
+             **{n: TextSlotList.from_strings(values[n], name=n) for n in set(intents.slot_lists) & set(values)}}
     out: list[list[str]] = []
     for data in intent.data:
         rules = {**intents.expansion_rules, **data.expansion_rules}

@@ -40,8 +40,12 @@ def grammar_data(tools: Any) -> dict[str, Any]:
     text = resources.files("anovax.planner").joinpath("grammar.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     lists = data.setdefault("lists", {})
-    lists["known_app"] = {"values": [{"in": k, "out": v} for k, v in lx.APP_ALIASES.items()]}
-    lists["hotkey"] = {"values": [{"in": k, "out": v} for k, v in lx.HOTKEY_PHRASES.items()]}
+    # ``example``: what "what can I say" samples these lists with: everyday apps and keys that work
+    # on any desk, not the table's first entries ("launch paint" means little on Linux)
+    lists["known_app"] = {"values": [{"in": k, "out": v} for k, v in lx.APP_ALIASES.items()],
+                          "example": ["notepad", "calculator", "browser"]}
+    lists["hotkey"] = {"values": [{"in": k, "out": v} for k, v in lx.HOTKEY_PHRASES.items()],
+                       "example": ["save", "copy", "undo", "select all"]}
     lists["weekday"] = {
         "values": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "the weekend"]
     }
@@ -51,8 +55,8 @@ def grammar_data(tools: Any) -> dict[str, Any]:
 
 
 def _add_list_examples(data: dict[str, Any]) -> None:
-    """Give each listed intent the ``example`` values of the wildcard lists ("5 minutes" for
-    {span}) where its own metadata names none, for "what can I say" to sample with."""
+    """Give each listed intent the ``example`` values of the lists ("5 minutes" for {span},
+    "notepad" for {known_app}) where its own metadata names none, for "what can I say" to sample with."""
     examples = {name: d["example"] for name, d in data["lists"].items() if isinstance(d, dict) and "example" in d}
     for intent in data["intents"].values():
         for item in intent.get("data", []):
