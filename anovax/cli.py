@@ -216,6 +216,8 @@ def _main(argv: list[str] | None = None) -> int:
         assistant.bus.subscribe("verbose", VerboseTrace(say).feed)
     voice = remote = status = None
     try:
+        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None:
+            assistant.timers.one_shot = True  # a timer set now waits for the next start
         if args.text is not None:
             future = assistant.submit(args.text, source="text")
             try:
