@@ -201,9 +201,9 @@ def _main(argv: list[str] | None = None) -> int:
         print(f"anovax: {notice}", file=sys.stderr, flush=True)
     _wayland_notice(assistant)
     _speech_notice(assistant)
-    if settings.log_path is not None:
+    if settings.log_path is not None:  # with what came before it: a missed timer fired at start
         try:
-            assistant.bus.subscribe("jsonl-log", JsonlLog(settings.log_path))
+            assistant.bus.subscribe("jsonl-log", JsonlLog(settings.log_path), replay=lambda _event: True)
         except OSError as exc:
             print(f"anovax: cannot write the event log {settings.log_path}: {exc.strerror or exc}", file=sys.stderr)
     if args.json and (assistant.orchestrator is not None or args.audio_file is not None):
@@ -216,6 +216,8 @@ def _main(argv: list[str] | None = None) -> int:
         assistant.bus.subscribe("verbose", VerboseTrace(say).feed)
     voice = remote = status = None
     try:
+        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None:
+            assistant.timers.one_shot = True  # a timer set now waits for the next start
         if args.text is not None:
             future = assistant.submit(args.text, source="text")
             try:

@@ -149,9 +149,17 @@ class EventBus:
         self._queue_size = queue_size
         self._closed = False
 
-    def subscribe(self, name: str, fn: Subscriber, *, maxsize: int | None = None) -> None:
+    def subscribe(self, name: str, fn: Subscriber, *, maxsize: int | None = None,
+                  replay: Callable[[Event], bool] | None = None) -> None:
+        """Hand ``fn`` every event from now on; with ``replay``, first the ring's events it
+        accepts, under the lock so none is missed or handed twice. A subscriber that attaches
+        after start-up (the event log, the orb) still gets what fired before it (a timer missed
+        while AnovaX was off fires the moment the timer service starts)."""
         sub = _Subscription(name, fn, maxsize or self._queue_size)
         with self._lock:
+            for event in self._ring if replay is not None else ():
+                if replay(event):
+                    sub.offer(event)
             self._subs.append(sub)
 
     def publish(self, event: Event) -> Event:

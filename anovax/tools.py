@@ -44,6 +44,7 @@ _REMINDER_PHRASES = (
     f"remind me {_ABOUT} {{text}} (in|after) {{span}}",
     f"remind me at {{clock}} {_ABOUT} {{text}}",
     f"remind me {_ABOUT} {{text}} at {{clock}}",
+    f"remind me {{clock}} {_ABOUT} {{text}}",  # "remind me tomorrow at noon to pay rent"
     f"(in|after) {{span}} remind me {_ABOUT} {{text}}",
     f"at {{clock}} remind me {_ABOUT} {{text}}",
     f"{_SET} [me] <a> reminder (in|for) {{span}} {_ABOUT} {{text}}",
@@ -324,6 +325,7 @@ TOOLS = ToolRegistry(
                 "what is left on (my|the) (timer|timers)",
                 "(any|do i have any|are there any) (timers|reminders|alarms) [running|set]",
                 "time left [on (my|the) timer]",
+                "how (long|much time|much longer) (is|'s) left on [the|my] {label} (timer|countdown|reminder)",
             ),
             ability="Timers",
         ),

@@ -276,6 +276,7 @@ class Harness:
         tips.update({name: tip.showing for name, tip in w._tips.items()})
         return {"state": snap.state.value, "state_label": w.state_label.cget("text"),
                 "detail": w.detail_label.cget("text"), "chips": w.chips.texts(), "timer_chips": w.timer_chips.texts(),
+                "alert": w.timer_chips.alert_text(),
                 "chip_states": [c.state.value for c in snap.chips],
                 "response": w.reply.value, "reply_scrolls": w.reply.scrollable, "history": w.history.texts(),
                 "history_shown": bool(w.history.frame.winfo_ismapped()),
@@ -406,13 +407,14 @@ def main() -> int:
 
     import tkinter as tk
 
+    from anovax.orb.run import attach_window
     from anovax.orb.store import prefs_path
     from anovax.orb.view import OrbWindow
 
     root = tk.Tk(className="AnovaX")
     window = OrbWindow(root, harness.controls(not args.real_controls), prefs_path=prefs_path())
     harness.window = window
-    harness.assistant.bus.subscribe("orb", window.feed)
+    attach_window(harness.assistant.bus, window.feed)  # as run_orb does
     threading.Thread(target=harness.read_commands, args=(window.call_soon, window.close), daemon=True).start()
 
     def announce() -> None:

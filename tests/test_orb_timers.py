@@ -75,9 +75,44 @@ def test_a_window_that_opens_late_replays_the_timers_from_the_ring():
     bus.close()
 
 
-def test_a_long_name_is_cut_so_the_chip_keeps_the_orbs_width():
-    assert TimerView("a", "remember to take the bread out of the oven reminder", 59).label == \
-        "◷ remember to take… 0:59"
+def test_a_long_name_is_cut_never_the_time_left():
+    label = TimerView("a", "remember to take the bread out of the oven reminder", 3599).label
+    assert label == "◷ remember to take the bread… 59:59"
+    assert len(label) <= 40  # one chip per row holds about 40 characters at the orb's 280 px
+
+
+def test_an_alert_stays_apart_until_the_next_command_and_is_listed_in_the_history():
+    model = OrbModel()
+    model.apply(ev(EventType.COMMAND_RECEIVED, command_id="c1", text="search for pasta"))
+    model.apply(ev(EventType.TIMER_FIRED, timer_id="r", name="check the oven reminder",
+                   message="Reminder: check the oven."))
+    # the search's reply comes after the alert: the reply line has it, the alert stays
+    model.apply(ev(EventType.COMMAND_DONE, command_id="c1", text="search for pasta", status="done",
+                   message="Searching for pasta."))
+    snap = model.snapshot(T0)
+    assert snap.alert == "Reminder: check the oven." and snap.response == "Searching for pasta."
+    assert [(h.status, h.message) for h in snap.history] == [("alert", "Reminder: check the oven."),
+                                                             ("done", "Searching for pasta.")]
+    model.apply(ev(EventType.COMMAND_RECEIVED, command_id="c2", text="what time is it"))
+    assert model.snapshot(T0).alert == ""  # the next command takes it away
+    model.apply(ev(EventType.TIMER_FIRED, timer_id="t", name="tea timer", message="Your tea timer is done."))
+    version = model.version
+    model.dismiss_alert()  # a click
+    assert model.snapshot(T0).alert == "" and model.version > version
+    model.apply(ev(EventType.TIMER_FIRED, timer_id="t", name="tea timer", message="Your tea timer is done."))
+    assert model.snapshot(T0).alert == ""  # a replayed duplicate is not shown twice
+
+
+def test_a_late_subscriber_gets_the_ring_once_without_a_gap():
+    bus = EventBus()
+    bus.publish(ev(EventType.TIMER_FIRED, timer_id="r", message="While I was off, a reminder came due"))
+    bus.publish(ev(EventType.SPEAK_START, text="x"))
+    got: list[Event] = []
+    bus.subscribe("late", got.append, replay=lambda e: e.type is EventType.TIMER_FIRED)
+    bus.publish(ev(EventType.TIMER_FIRED, timer_id="s", message="Reminder: later."))
+    assert bus.flush()
+    assert [e.data["timer_id"] for e in got] == ["r", "s"]
+    bus.close()
 
 
 # --- through the front door: typed into the orb on Xvfb -------------------------------------------------------
@@ -128,5 +163,35 @@ def test_a_timer_typed_into_the_orb_shows_a_chip_and_its_alert(xorb, tmp_path):
 
         command("cancel the tea timer")
         wait_for(lambda: not orb.ask("inspect")["timer_chips"], 30.0, what="the chip to go")
+    finally:
+        assert orb.close() == 0, orb.stderr()
+
+
+def test_a_reminder_missed_while_off_reaches_the_orb_after_a_restart(xorb, tmp_path):
+    """The user's bug: with the orb, a reminder due while AnovaX was off fired at start-up, before
+    the window subscribed, and was lost (gone from timers.json, never shown)."""
+    import json
+    import time
+
+    from helpers import wait_for
+    from orb_harness import OrbProcess
+
+    from anovax.timers.model import Kind, Timer
+    from anovax.timers.store import TimerStore
+
+    state = tmp_path / "orb"
+    now = time.time()
+    TimerStore(state / "anovax" / "timers.json").save(
+        [Timer("r1", Kind.REMINDER, "water the plants", due=now - 20, created=now - 35)])
+    (state / "anovax" / "orb.json").write_text(json.dumps({"expanded": True}))  # the history is shown
+    orb = OrbProcess({**xorb.env, "XDG_STATE_HOME": str(state)}, state)
+    try:
+        shown = wait_for(lambda: (s := orb.ask("inspect"))["alert"] and s, 30.0,
+                         what=lambda: f"the missed reminder: {orb.ask('inspect')}")
+        assert shown["alert"].startswith("While I was off, a reminder came due at ")
+        assert shown["alert"].endswith(": water the plants.")
+        history = wait_for(lambda: orb.ask("inspect")["history"], 30.0, what="the history")
+        assert "water the plants" in history[0]
+        assert json.loads((state / "anovax" / "timers.json").read_text())["timers"] == []
     finally:
         assert orb.close() == 0, orb.stderr()

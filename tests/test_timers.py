@@ -222,7 +222,7 @@ def test_every_change_is_saved_and_a_restart_loses_none(tmp_path):
     assert not list(tmp_path.glob(".timers.json.*"))  # the temp file was renamed into place
     timers.close()
     again = service(tmp_path, clock, Recorder())
-    assert [t.name for t in again.pending()] == ["tea timer", "stretch reminder"]
+    assert [t.name for t in again.pending()] == ["tea timer", "reminder: stretch"]
     assert [e.data["restored"] for e in again.bus.recent(0) if e.type is EventType.TIMER_SET] == [True, True]
 
 
@@ -249,7 +249,7 @@ def test_several_at_once_fire_in_due_order(tmp_path):
     timers.add(Kind.TIMER, "eggs", seconds=420)
     timers.add(Kind.TIMER, "tea", seconds=180)
     timers.add(Kind.REMINDER, "stretch", due=clock() + 300)
-    assert timers.left_message() == ("Your tea timer has 3 minutes left. The stretch reminder is due in 5 minutes. "
+    assert timers.left_message() == ("Your tea timer has 3 minutes left. Reminder: stretch, due in 5 minutes. "
                                      "Your eggs timer has 7 minutes left.")
     clock.now += 1000
     assert [t.label for t in timers.fire_due()] == ["tea", "stretch", "eggs"]
@@ -321,7 +321,7 @@ def test_the_agent_sets_reads_and_cancels_and_fails_with_a_reason(tmp_path):
     assert run("set_reminder", {"when": "3 pm", "text": "call mum"}, timers).say == \
         "I'll remind you at 3:00 PM: call mum."
     assert run("timers_left", {}, timers).say.startswith("Your 5 minute timer has 5 minutes left.")
-    assert run("cancel_timer", {"label": "call mum"}, timers).say == "Cancelled your call mum reminder."
+    assert run("cancel_timer", {"label": "call mum"}, timers).say == "Cancelled your reminder: call mum."
     with pytest.raises(PermanentToolError, match="couldn't tell when 'soonish'"):
         run("set_reminder", {"when": "soonish", "text": "x"}, timers)
     with pytest.raises(PermanentToolError, match="no timer or reminder called 'pasta'"):
@@ -329,3 +329,28 @@ def test_the_agent_sets_reads_and_cancels_and_fails_with_a_reason(tmp_path):
     with pytest.raises(PermanentToolError, match="not available"):
         run("timers_left", {}, None)
     assert [e.command_id for e in rec.bus.recent(0) if e.type is EventType.TIMER_SET] == ["c1", "c1"]
+
+
+def test_one_way_of_naming_a_span_and_a_reminder_is_not_a_name(tmp_path):
+    """The user heard "Timer set for 1 minute and 30 seconds" and later "your 90 second timer";
+    and "The check the oven reminder is due…"."""
+    clock, rec = Clock(), Recorder()
+    timers = service(tmp_path, clock, rec)
+    timer = timers.add(Kind.TIMER, "", seconds=90)
+    assert timer.set_message(clock()) == "Timer set for 1 minute and 30 seconds."
+    assert timer.name == "1 minute 30 second timer"
+    assert [t.seconds for t in timers.cancel("the 90 second timer")] == [90]  # still heard that way
+    timers.add(Kind.REMINDER, "check the oven", due=clock() + 240)
+    assert timers.left_message() == "Reminder: check the oven, due in 4 minutes."
+    assert parse_duration("1 minute and 30 seconds") == 90  # "and" is not "an d", a day
+
+
+def test_the_phrasings_a_first_time_user_tried():
+    planner = OfflinePlanner()
+    assert steps(planner.plan("start a pasta timer for 2 minutes")) == [("set_timer", {"seconds": 120, "label": "pasta"})]
+    assert steps(planner.plan("remind me tomorrow at noon to pay rent")) == \
+        [("set_reminder", {"when": "tomorrow at noon", "text": "pay rent"})]
+    now = datetime(2026, 3, 2, 8, 0)
+    assert parse_when("tomorrow at noon", now) == datetime(2026, 3, 3, 12, 0)
+    # not the "can't tell what or when" of a phrase nobody declared: it lists what is running
+    assert steps(planner.plan("how long is left on the tea timer")) == [("timers_left", {})]

@@ -90,3 +90,31 @@ def test_a_timer_left_running_at_quit_fires_late_at_the_next_start(tmp_path):
         if term.proc.poll() is None:
             term.proc.kill()
     assert json.loads((tmp_path / "timers.json").read_text())["timers"] == []
+
+
+def test_a_one_shot_reminder_says_it_waits_and_a_missed_one_reaches_the_event_log(tmp_path):
+    """``anovax --text`` exits at once: its reply says the reminder waits for the next start. The
+    reminder missed meanwhile fires when the next process starts, before the event log (ANOVAX_LOG)
+    subscribes, and must still be written there (it was lost: the log began at seq 5)."""
+    import subprocess
+    import sys
+
+    env = offline_env(tmp_path)
+    run = [sys.executable, "-m", "anovax", "--simulate", "--text"]
+    first = subprocess.run([*run, "remind me in 1 second to water the plants"], env=env, capture_output=True,
+                           text=True, timeout=DEADLINE_S)
+    assert first.returncode == 0, first.stderr
+    assert "I'll remind you at" in first.stdout and "only go off when you start AnovaX again" in first.stdout
+    log = Path(env["ANOVAX_LOG"])
+    log.unlink()
+    state = next(tmp_path.rglob("timers.json"))
+    while json.loads(state.read_text())["timers"][0]["due"] > time.time():  # due while AnovaX is off
+        time.sleep(0.2)
+    second = subprocess.run([*run, "what time is it"], env=env, capture_output=True, text=True, timeout=DEADLINE_S)
+    assert second.returncode == 0, second.stderr
+    assert "only go off" not in second.stdout  # said only when a timer is set
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["seq"] == 1  # nothing from before the log subscribed is missing
+    fired = [e for e in events if e["type"] == "TIMER_FIRED"]
+    assert len(fired) == 1 and fired[0]["data"]["message"].endswith(": water the plants.")
+    assert json.loads(state.read_text())["timers"] == []

@@ -36,6 +36,9 @@ class TimerAgent(ChildAgent):
             said = "Cancelled your " + _join([t.name for t in gone]) + "."
             return AgentResult(value=said, say=said, data={"cancelled": [t.timer_id for t in gone]})
         said = timer.set_message(timers.now())
+        if getattr(timers, "one_shot", False):
+            said += (" AnovaX exits after this command, so it will only go off when you start AnovaX again"
+                     " (it tells you then if it was missed).")
         return AgentResult(value=said, say=said, data=timer.to_dict())
 
 

@@ -14,7 +14,8 @@ from anovax.events import Event, EventType
 from anovax.timers.when import countdown
 
 TIMER_EVENTS = frozenset({EventType.TIMER_SET, EventType.TIMER_FIRED, EventType.TIMER_CANCELLED})
-_NAME_CHARS = 18
+#: the name is cut, never the time: one chip per row in the 280 px orb holds about 40 characters
+_NAME_CHARS = 28
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,10 @@ class Countdowns:
     _ended: set[str] = field(default_factory=set)
     #: the labels last drawn: ``tick`` says when a second has passed on any of them
     _drawn: tuple[str, ...] = ()
+    #: the last alert (a fired timer's message) until dismissed; "" for none
+    alert: str = ""
+    #: every alert's message, in order, for the model's history to take (``take_fired``)
+    fired: list[str] = field(default_factory=list)
 
     def apply(self, event: Event) -> None:
         data = event.data or {}
@@ -57,7 +62,17 @@ class Countdowns:
                 self._pending[timer_id] = (str(data.get("name") or "timer"), due)
         elif event.type in TIMER_EVENTS:
             self._pending.pop(timer_id, None)
+            if event.type is EventType.TIMER_FIRED and timer_id not in self._ended:
+                # said aloud only where speech works, and a command's reply may come right after:
+                # it stays (in its own colour) until the next command or a click (``dismiss``)
+                self.alert = str(data.get("message") or f"Your {data.get('name') or 'timer'} is done.")
+                self.fired.append(self.alert)
             self._ended.add(timer_id)
+
+    def dismiss(self) -> bool:
+        """Hide the alert (a new command, a click); True if one was shown."""
+        shown, self.alert = bool(self.alert), ""
+        return shown
 
     def replay(self, events: Iterable[Event]) -> None:
         """Fold the TIMER_* events among ``events`` (the bus's ring, for a front end starting late)."""

@@ -1,14 +1,10 @@
 """What the orb shows, derived from the event stream alone: no Tk, no threads, no clock of its own.
 
-The window (view.py) and the console status line (console.py) both draw a ``Snapshot``
-(snapshot.py, with the other plain data) of this model, so the two front ends cannot disagree about what the assistant is doing.
-Every method that depends on time takes ``now`` (seconds since the epoch, the clock of
-``Event.ts``), which keeps the model testable without sleeping.
-
-The state is recomputed from a few facts rather than stored, so events arriving out of
-the expected order (a SPEAK_END from an earlier command, a lost AGENT_DONE) cannot leave
-it stuck: the priority is refused/error flash > asking > speaking > acting > thinking > awake >
-asleep. The question a held plan waits on is folded by ``Asking`` (asking.py).
+The window (view.py) and the console status line (console.py) both draw a ``Snapshot`` (snapshot.py)
+of this model, so they cannot disagree. Time-dependent methods take ``now`` (the clock of ``Event.ts``).
+The state is recomputed from a few facts, so events out of order (a SPEAK_END from an earlier
+command, a lost AGENT_DONE) cannot leave it stuck: refused/error flash > asking > speaking > acting >
+thinking > awake > asleep. A held plan's question is folded by ``Asking``, timers by ``Countdowns``.
 """
 
 from __future__ import annotations
@@ -21,18 +17,8 @@ from anovax.events import Event, EventType
 from anovax.orb.asking import Asking
 from anovax.orb.countdown import TIMER_EVENTS, Countdowns
 from anovax.orb.hints import idle_hint
-from anovax.orb.snapshot import (
-    ENDED,
-    Chip,
-    ChipState,
-    ChipView,
-    HistoryEntry,
-    OrbState,
-    QuestionView,
-    Snapshot,
-    clip,
-    short_arg,
-)
+from anovax.orb.snapshot import (ENDED, Chip, ChipState, ChipView, HistoryEntry, OrbState, QuestionView, Snapshot,
+                                  clip, short_arg)
 
 __all__ = ["ENDED", "Chip", "ChipState", "ChipView", "HistoryEntry", "OrbModel", "OrbState", "QuestionView",
            "Snapshot", "clip", "short_arg"]
@@ -73,7 +59,7 @@ class OrbModel:
     speech_off: str = ""
     #: the question a held plan waits on (CONFIRM_REQUESTED until CONFIRM_ANSWERED)
     asking: Asking = field(default_factory=Asking)
-    #: the pending timers' countdown chips (TIMER_* events; a fired one's message comes as SPEAK_START)
+    #: the pending timers' countdown chips and the alert of one fired (TIMER_* events)
     countdowns: Countdowns = field(default_factory=Countdowns)
 
     #: bumped by every change; a front end redraws when it moved
@@ -169,12 +155,13 @@ class OrbModel:
                         voice_detail=self._voice_detail, viewers=self._viewers, heard=self._heard,
                         version=self.version, remote_note=self._remote_note, pairings=self._pairings,
                         question=self.asking.question(now), answered=self.asking.note(now),
-                        timers=self.countdowns.views(now))
+                        timers=self.countdowns.views(now), alert=self.countdowns.alert)
 
     # -- event handlers ---------------------------------------------------------------------
 
     def _on_received(self, event: Event) -> None:
-        self._flash = None  # a new command: the last one's verdict is old news
+        self._flash = None  # a new command: the last one's verdict is old news, and so is an alert
+        self.countdowns.dismiss()
         text = str((event.data or {}).get("text", ""))
         self._commands[event.command_id] = _Command(received=event.ts, text=text)
 
@@ -202,9 +189,7 @@ class OrbModel:
         self.asking.command_done(event)
         status = str(data.get("status", "done"))
         message = str(data.get("message", ""))
-        self._history.append(HistoryEntry(event.command_id, str(data.get("text", command.text)), status, message))
-        while len(self._history) > self.history_size:
-            self._history.popleft()
+        self._remember(HistoryEntry(event.command_id, str(data.get("text", command.text)), status, message))
         if message:
             self._response = message
         if status == "refused":
@@ -226,11 +211,22 @@ class OrbModel:
                 chip.error = chip.error or ("" if ended in (ChipState.DONE, ChipState.STOPPED)
                                             else "Ended with its command.")
 
+    def _on_timer(self, event: Event) -> None:
+        self.countdowns.apply(event)
+        while self.countdowns.fired:  # an alert is listed with the commands (speech may be off)
+            self._remember(HistoryEntry(event.command_id, "", "alert", self.countdowns.fired.pop(0)))
+
+    def _remember(self, entry: HistoryEntry) -> None:
+        self._history = deque([*self._history, entry][-self.history_size:])
+
+    def dismiss_alert(self) -> None:
+        """The alert was clicked away."""
+        if self.countdowns.dismiss():
+            self.version += 1
+
     def _on_rejected(self, event: Event) -> None:
         message = event.error or "The command queue is full."
-        self._history.append(HistoryEntry(event.command_id, "", "rejected", message))
-        while len(self._history) > self.history_size:
-            self._history.popleft()
+        self._remember(HistoryEntry(event.command_id, "", "rejected", message))
         self._response = message
         self._flash = (OrbState.ERROR, event.ts + self.flash_s, message)
 
@@ -294,10 +290,8 @@ class OrbModel:
             self._heard = str(data.get("text") or data.get("heard") or "")
 
     def _on_viewers(self, event: Event) -> None:
-        try:
-            self._viewers = max(0, int((event.data or {}).get("viewers", 0)))
-        except (TypeError, ValueError):
-            self._viewers = 0
+        viewers = str((event.data or {}).get("viewers", 0))
+        self._viewers = int(viewers) if viewers.isdigit() else 0
 
     def _on_paired(self, event: Event) -> None:
         self._pairings += 1
@@ -391,7 +385,7 @@ _HANDLERS = {
     EventType.SPEAK_END: OrbModel._on_speak_end,
     EventType.VOICE_STATE: OrbModel._on_voice_state,
     EventType.VOICE_HEARD: OrbModel._on_heard,
-    **dict.fromkeys(TIMER_EVENTS, lambda model, event: model.countdowns.apply(event)),
+    **dict.fromkeys(TIMER_EVENTS, OrbModel._on_timer),
 }
 
 _REMOTE_HANDLERS = {kind: handler for kind, handler in ((_REMOTE_VIEWERS, OrbModel._on_viewers),

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from anovax.errors import OrbUnavailable
 from anovax.orb.console import ConsoleStatus
 from anovax.orb.controls import OrbControls
+from anovax.orb.countdown import TIMER_EVENTS
 from anovax.orb.store import prefs_path as default_prefs_path
 
 if TYPE_CHECKING:  # the orb must stay importable without the assistant (its window tests)
@@ -87,10 +88,7 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         signal.signal(signal.SIGINT, previous)
         raise
     built.append(window)
-    assistant.bus.subscribe("orb", window.feed)
-    replay_voice_state(assistant.bus, window.feed)
-    # timers set (or restored at start-up) before the window subscribed: their chips from the ring
-    window.model.countdowns.replay(assistant.bus.recent(0))
+    attach_window(assistant.bus, window.feed)
     if opened is not None:
         opened()
     if early:
@@ -101,6 +99,14 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         signal.signal(signal.SIGINT, previous)
         window.close()
     return 0
+
+
+def attach_window(bus: Any, feed: Callable[[Any], Any]) -> None:
+    """Subscribe a window that opens after the assistant started. Timers set, restored or fired
+    (missed while AnovaX was off: they fire the moment the service starts) before it subscribed
+    reach it from the ring, atomically with subscribing so none falls in between."""
+    bus.subscribe("orb", feed, replay=lambda event: event.type in TIMER_EVENTS)
+    replay_voice_state(bus, feed)
 
 
 def replay_voice_state(bus: Any, feed: Callable[[Any], Any]) -> None:

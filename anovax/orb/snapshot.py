@@ -174,6 +174,8 @@ class Snapshot:
     answered: str = ""
     #: the pending timers and reminders, soonest first (``anovax.orb.countdown.TimerView``)
     timers: tuple[Any, ...] = ()
+    #: a fired timer's or reminder's message, shown apart until the next command or a click
+    alert: str = ""
 
     @property
     def running(self) -> tuple[ChipView, ...]:

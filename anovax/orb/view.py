@@ -169,7 +169,7 @@ class OrbWindow:
         self.chips = ChipList(root)
         self.chips.frame.pack(fill="x", padx=8, pady=(4, 0))
         # the countdowns of running timers: one row, so a few chips fit in the fixed size
-        self.timer_chips = TimerChips(root)
+        self.timer_chips = TimerChips(root, dismiss=self.model.dismiss_alert)
         self.timer_chips.frame.pack(fill="x", padx=8)
         self.reply = ReplyBox(root)
         self.reply.frame.pack(fill="both", expand=True, padx=8, pady=(4, 0))
@@ -309,7 +309,7 @@ class OrbWindow:
         self._text(self.state_label, style.label, fg=style.colour)
         self._text(self.detail_label, snap.detail)
         self.chips.update(snap.chips, snap.hidden_chips)
-        self.timer_chips.update(snap.timers)
+        self.timer_chips.update(snap.timers, snap.alert)
         self.question.update(snap, SIZE[self.prefs.expanded][0] - 20)
         self.reply.set(clip_reply(snap.response, REPLY_CHARS))
         if self.prefs.expanded:

@@ -176,7 +176,9 @@ class HistoryList:
                 symbol, colour = HISTORY_MARK.get(entry.status, ("•", FAILED))
                 what = clip(entry.text, 34) or "(not queued)"
                 mark.configure(text=symbol, fg=colour)
-                text.configure(text=f"{what} — {clip(entry.message, 60)}")
+                # a timer's alert is its own message (it answers no command)
+                shown = clip(entry.message, 90) if entry.status == "alert" else f"{what} — {clip(entry.message, 60)}"
+                text.configure(text=shown)
                 row.pack(fill="x")
             else:
                 text.configure(text="")

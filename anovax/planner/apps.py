@@ -54,6 +54,8 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False) -> Piece | Non
         return open_app(low)
     if low in lx.APP_ALIASES:
         return open_app(lx.APP_ALIASES[low])
+    if re.search(r"\b(?:timer|countdown|reminder|alarm)s?\b", low):
+        return None  # "start a pasta timer for 2 minutes" is a timer, not an app called that
     site = low.replace(" dot com", ".com").replace(" dot org", ".org").replace(" ", "") if " dot " in low else low
     if site in lx.WEBSITES or lx.SITE_RE.match(site):
         piece = web(site, f"Opening {site} in the browser.")

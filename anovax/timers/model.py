@@ -50,9 +50,10 @@ class Timer:
 
     @property
     def name(self) -> str:
-        """ "5 minute timer", "tea timer", "stretch reminder"."""
+        """ "5 minute timer", "tea timer", "reminder: stretch" (a reminder's text is not a name:
+        "the check the oven reminder" read badly)."""
         if self.kind is Kind.REMINDER:
-            return f"{self.label} reminder"
+            return f"reminder: {self.label}"
         return f"{self.label} timer" if self.label else f"{duration_adjective(self.seconds)} timer"
 
     def set_message(self, now: float) -> str:
@@ -76,7 +77,7 @@ class Timer:
         """ "Your tea timer has 4 minutes and 10 seconds left." """
         left = say_duration(max(0.0, self.due - now))
         if self.kind is Kind.REMINDER:
-            return f"The {self.name} is due in {left}."
+            return f"Reminder: {self.label}, due in {left}."
         return f"Your {self.name} has {left} left."
 
     def matches(self, words: str) -> bool:
@@ -84,7 +85,8 @@ class Timer:
         key = re.sub(r"^(?:the|my|a|an)\s+|\s+(?:timer|reminder|alarm)s?$", "", " ".join(words.lower().split()))
         if not key:
             return False
-        names = (self.label.lower(), self.name.lower(), duration_adjective(self.seconds))
+        spans = (duration_adjective(self.seconds), f"{round(self.seconds)} second") if self.kind is Kind.TIMER else ()
+        names = (self.label.lower(), self.name.lower(), *spans)
         return any(key == n or (len(key) > 2 and key in n) for n in names if n)
 
     def to_dict(self) -> dict[str, Any]:

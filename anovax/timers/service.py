@@ -51,6 +51,9 @@ class TimerService:
         self._cond = threading.Condition()
         self._closing = CancelToken()
         self._thread: threading.Thread | None = None
+        #: the process answers one command and exits (``anovax --text``): a timer set now cannot
+        #: go off until AnovaX runs again, and the reply must say so
+        self.one_shot = False
 
     # -- life cycle ---------------------------------------------------------------------
 

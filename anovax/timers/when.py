@@ -31,7 +31,9 @@ _NUMBER = (r"\d+(?:\.\d+)?|(?:" + "|".join(_TENS) + r")(?:[ -](?:" + "|".join(_O
            + "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True)))
 _UNIT = "|".join(sorted(_UNITS, key=len, reverse=True))
 #: one "<number> [and a half] <unit> [and a half]" part of a span
-_PART = re.compile(rf"(?P<n>{_NUMBER})\s*(?P<half1>and a half\s+)?(?P<unit>{_UNIT})\b(?P<half2>\s+and a half)?")
+#: a number word ends at a word's end: "and" is not "an d" (a day), which made "1 minute and 30
+#: seconds" a day long; digits may touch their unit ("5m")
+_PART = re.compile(rf"(?P<n>{_NUMBER})(?:(?<=\d)|\b)\s*(?P<half1>and a half\s+)?(?P<unit>{_UNIT})\b(?P<half2>\s+and a half)?")
 _JOIN = re.compile(r"^(?:\s|,|and\b|&)*$")
 
 
@@ -87,6 +89,8 @@ def parse_clock(text: str, now: datetime) -> datetime | None:
     """The next moment after ``now`` that a spoken clock time names ("3 pm", "15:30", "half past
     three", "seven thirty tomorrow", "noon"), or None. Without am/pm the sooner of the two is meant."""
     low = re.sub(r"^(?:at|for|by)\s+", "", _lower(text)).strip(" .")
+    # "tomorrow at noon" is "noon tomorrow"
+    low = re.sub(r"^tomorrow\s+(?:at\s+|by\s+)?(?P<rest>.+)$", r"\g<rest> tomorrow", low)
     tomorrow = bool(re.search(r"\s*\btomorrow(?: morning| afternoon| evening)?$", low))
     if tomorrow:
         part = re.search(r"tomorrow (morning|afternoon|evening)$", low)
@@ -177,10 +181,9 @@ def say_duration(seconds: float) -> str:
 
 
 def duration_adjective(seconds: float) -> str:
-    """ "5 minute", "1 hour 30 minute", "90 second" (as in "your 5 minute timer")."""
+    """ "5 minute", "1 hour 30 minute", "1 minute 30 second" (as in "your 5 minute timer"): the
+    units ``say_duration`` set it with, so a timer is not "1 minute and 30 seconds" then "90 second"."""
     left = max(0, round(seconds))
-    if left < 120 and left % 60:
-        return f"{left} second"
     parts = []
     for name, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
         n, left = divmod(left, size)
