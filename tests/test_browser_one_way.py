@@ -159,3 +159,17 @@ def test_the_search_failure_names_the_program_too():
     assert cant_start("x-www-browser", FileNotFoundError(2, "No such file or directory")) == (
         "I couldn't start the browser: 'x-www-browser' is not installed. Set BROWSER or install one")
     assert "Permission denied" in cant_start("b", PermissionError(13, "Permission denied"))
+
+
+def test_a_search_whose_browser_program_is_missing_says_so_once(tmp_path, monkeypatch):
+    gone = str(tmp_path / "x-www-browser")
+    monkeypatch.setenv("BROWSER", gone)
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: webbrowser.GenericBrowser([gone, "%s"]))
+    desk = LinuxDesktop(Settings(log_path=tmp_path / "events.jsonl"), env={"DISPLAY": ":999"}, use_xdotool=False)
+    try:
+        with pytest.raises(PermanentToolError) as err:
+            desk.open_url("https://example.org/?q=x", CancelToken())
+    finally:
+        desk.close()
+    assert str(err.value) == ("I couldn't start the browser: 'x-www-browser' is not installed. "
+                              "Set BROWSER or install one.")

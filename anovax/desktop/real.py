@@ -261,7 +261,7 @@ class RealDesktop:
         try:
             started = self.launcher.start_browser(url, lambda: browser)
         except OSError as exc:
-            raise did_not_open(cant_start(name, exc)) from exc
+            raise PermanentToolError(cant_start(name, exc) + ".", code="browser_failed") from exc
         proc = started[0] if started is not None else None
         if started is None:
             self._open_on_thread(browser, url)
