@@ -44,6 +44,7 @@ from anovax.probes import (
     wayland_notice,
 )
 from anovax.probes import message_of as _message
+from anovax.search_urls import SearchUrls
 from anovax.settings import Settings
 
 __all__ = [
@@ -175,9 +176,11 @@ def check_apps(ctx: Context) -> Check:
     table = apps.TABLES[ctx.platform]
     mine = ctx.settings.apps if isinstance(ctx.settings, Settings) else ()
     find = apps.platform_finder(ctx.platform, ctx.probes.which)
-    rows = [(app.names[0], _resolved(app.names[0], ctx.platform, find, mine)) for app in table]
+    browser = ctx.probes.browser(ctx.env)
+    rows = [(app.names[0], _resolved(app.names[0], ctx.platform, find, mine, browser)) for app in table]
     found = sum(1 for _, where in rows if where is not None)
-    rows += [(f"{app.names[0]} (yours)", _resolved(app.names[0], ctx.platform, find, mine)) for app in mine]
+    rows += [(f"{app.names[0]} (yours)", _resolved(app.names[0], ctx.platform, find, mine, browser))
+             for app in mine]
     width = max((len(n) for n, _ in rows), default=0)
     detail = [f"{n:<{width}}  {where or 'not installed'}" for n, where in rows]
     status: Status = "ok" if found else "warn"
@@ -188,11 +191,24 @@ def check_apps(ctx: Context) -> Check:
 
 
 def _resolved(name: str, platform: str, find: Callable[[str], str | None],
-              mine: tuple[apps.App, ...] = ()) -> str | None:
+              mine: tuple[apps.App, ...] = (), browser: tuple[str, ...] | None = None) -> str | None:
     try:
-        return " ".join(apps.resolve(name, platform, find, extra=mine).argv)
+        return " ".join(apps.resolve(name, platform, find, extra=mine, browser=browser).argv)
     except PermanentToolError:
         return None
+
+
+def check_browser(ctx: Context) -> Check:
+    """The one browser searches and "open the browser" use, and the addresses searches open."""
+    urls = ctx.settings.search_urls if isinstance(ctx.settings, Settings) else SearchUrls()
+    detail = [f"searches open {urls.search}", f"video searches open {urls.video}"]
+    argv = ctx.probes.browser(ctx.env)
+    where = "from $BROWSER" if ctx.env.get("BROWSER") else "the platform default"
+    if argv is None:
+        if ctx.env.get("BROWSER") or ctx.platform == "linux":
+            return Check("browser", "warn", f"no browser found ({where}): set BROWSER or install one", detail)
+        return Check("browser", "ok", "the system's default browser", detail)
+    return Check("browser", "ok", f"{' '.join(argv)} ({where})", detail)
 
 
 def check_microphone(ctx: Context) -> Check:
@@ -284,6 +300,7 @@ CHECKS: tuple[tuple[str, CheckFn], ...] = (
     ("focus checks", check_focus),
     ("keyboard", check_keyboard),
     ("apps", check_apps),
+    ("browser", check_browser),
     ("microphone", check_microphone),
     ("speech out", check_speech_out),
     ("speech in", check_speech_in),

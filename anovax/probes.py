@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from anovax.desktop.launcher import browser_app_argv
 from anovax.errors import AnovaXError
 from anovax.net import lan_address
 from anovax.speech.probe import sound_card_problem
@@ -216,6 +217,9 @@ class Probes:
     lan_address: Callable[[], str | None] = lan_address
     #: why no speech can be heard here (no sound card), or None
     sound_card: Callable[[], str | None] = sound_card_problem
+    #: the browser searches and "open the browser" use, as a command ($BROWSER of the env given,
+    #: else the platform default; None: none, or not a command)
+    browser: Callable[[Mapping[str, str]], tuple[str, ...] | None] = browser_app_argv
     #: a ``sys.platform`` value
     platform: str = sys.platform
     mic_timeout_s: float = MIC_TIMEOUT_S

@@ -35,7 +35,9 @@ class PageServer:
 
 
 @contextmanager
-def page_server() -> Iterator[PageServer]:
+def page_server(same_title: str | None = None) -> Iterator[PageServer]:
+    """``same_title``: every page gets this <title> (a browser with no network shows one error page
+    title for every search)."""
     state = PageServer(0)
 
     class Handler(BaseHTTPRequestHandler):
@@ -47,7 +49,8 @@ def page_server() -> Iterator[PageServer]:
                 return
             state.served.append((parts.path, query))
             kind = "Search" if parts.path == "/search" else "Video"
-            body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title_for(kind, query))}"
+            title = same_title if same_title is not None else title_for(kind, query)
+            body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
                     f"</title></head><body><h1>{html.escape(query)}</h1></body></html>").encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")

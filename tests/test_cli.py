@@ -164,17 +164,18 @@ def test_simulate_verbose_output_and_event_log(env, tmp_path):
     assert "AGENT_SPAWNED" in logged and "SPEAK_START" in logged
 
 
-def test_a_screenshot_says_which_folder_it_went_to(env, tmp_path):
+def test_a_simulated_screenshot_claims_no_file(env, tmp_path):
+    # issue 18 round 2: without a display no picture is written, so none may be named as saved
     proc = run(env, "--text", "take a screenshot", "--simulate", "--json")
     assert proc.returncode == 0, proc.stderr
     done = [e for e in json_lines(proc.stdout) if e.get("type") == "COMMAND_DONE"][0]
-    saved = [e for e in json_lines(proc.stdout) if e.get("type") == "AGENT_DONE"][0]["data"]["value"]
-    assert saved.startswith(str(tmp_path / "Pictures" / "anovax-")) and saved.endswith(".png")
-    # the whole folder, the home folder written ~ (HOME is tmp_path here), in the reply and its event
-    where = "~/Pictures/" + Path(saved).name
-    assert f"I saved a screenshot to {where}." in done["data"]["message"]
+    agent = [e for e in json_lines(proc.stdout) if e.get("type") == "AGENT_DONE"][0]["data"]
+    assert agent["value"] == "simulated"
+    assert "No screenshot was taken: this desktop is simulated (on a real one it would go to ~/Pictures)." \
+        in done["data"]["message"]
+    assert "saved" not in done["data"]["message"] and not list((tmp_path / "Pictures").glob("*.png"))
     proc = run(env, "--text", "take a screenshot", "--simulate")
-    assert "I saved a screenshot to ~/Pictures/anovax-" in proc.stdout
+    assert "No screenshot was taken: this desktop is simulated" in proc.stdout
 
 
 def test_no_display_falls_back_to_simulation_with_a_clear_line(env):

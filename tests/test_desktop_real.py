@@ -324,7 +324,8 @@ def test_open_url_failing_and_lingering_browsers(tmp_path, monkeypatch, desk):
         desk.open_url("https://example.org", CancelToken())
     assert ran.read_text().splitlines() == ["ran"]
     monkeypatch.setenv("BROWSER", str(tmp_path / "no-such-browser"))
-    with pytest.raises(PermanentToolError, match="The browser did not open: I couldn't start no-such-browser"):
+    with pytest.raises(PermanentToolError, match=r"^I couldn't start the browser: 'no-such-browser' is not installed\. "
+                                                 r"Set BROWSER or install one\.$"):
         desk.open_url("https://example.org", CancelToken())
     # a browser command that stays in the foreground must not hold the agent: this one runs
     # until the test lets it end, so open_url can only return by not waiting for it

@@ -23,8 +23,8 @@ from anovax.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
 FAKE_KEY = "AIzaFAKE-doctor-test-key-0123456789abcdef"
-NAMES = ["display", "window manager", "focus checks", "keyboard", "apps", "microphone", "speech out", "speech in",
-         "planner", "remote"]
+NAMES = ["display", "window manager", "focus checks", "keyboard", "apps", "browser", "microphone", "speech out",
+         "speech in", "planner", "remote"]
 
 
 # -- fakes ------------------------------------------------------------------------------------
@@ -85,7 +85,8 @@ def probes(**overrides) -> Probes:
                   x_connect=FakeX(), has_module=lambda name: name != "pocketsphinx",
                   find_library=lambda name: "libespeak-ng.so.1" if name == "espeak-ng" else None,
                   microphone=lambda: MicInfo(["USB Mic", "pulse"], "pulse"),
-                  lan_address=lambda: "192.168.7.20", sound_card=lambda: None, platform="linux")
+                  lan_address=lambda: "192.168.7.20", sound_card=lambda: None, platform="linux",
+                  browser=lambda env: ("/usr/bin/chromium",))
     return dataclasses.replace(base, **overrides)
 
 
@@ -244,7 +245,8 @@ def test_keyboard_without_any_way_to_send_keys_fails():
 def test_app_table_shows_what_each_name_runs():
     which = which_from({"kate": "/usr/bin/kate", "firefox-esr": "/usr/bin/firefox-esr",
                         "libreoffice": "/opt/lo/libreoffice"})
-    check = by_name(run_checks(Settings(), {}, probes(which=which)))["apps"]
+    # no browser command found the searches' way (the Windows/macOS defaults): the table's
+    check = by_name(run_checks(Settings(), {}, probes(which=which, browser=lambda env: None)))["apps"]
     rows = {line.split("  ")[0]: line.split("  ", 1)[1].strip() for line in check.detail}
     assert rows["text editor"] == "/usr/bin/kate"
     assert rows["browser"] == "/usr/bin/firefox-esr"
@@ -254,8 +256,27 @@ def test_app_table_shows_what_each_name_runs():
     assert check.status == "ok" and check.summary.startswith("5 of ")  # + excel (libreoffice --calc)
 
 
+def test_the_browser_row_and_check_show_the_one_browser_searches_use():
+    # issue 18 round 2: $BROWSER first, for "open the browser" as for searches (not x-www-browser)
+    env = {"BROWSER": "/opt/bin/chromium-ns"}
+    which = which_from({"x-www-browser": "/usr/bin/x-www-browser"})
+    checks = by_name(run_checks(Settings(search_url="http://127.0.0.1:9/s?q={query}"), env,
+                                probes(which=which, browser=lambda e: (e["BROWSER"],) if e.get("BROWSER") else None)))
+    rows = {line.split("  ")[0]: line.split("  ", 1)[1].strip() for line in checks["apps"].detail}
+    assert rows["browser"] == "/opt/bin/chromium-ns"
+    assert (checks["browser"].status, checks["browser"].summary) == ("ok", "/opt/bin/chromium-ns (from $BROWSER)")
+    assert checks["browser"].detail[0] == "searches open http://127.0.0.1:9/s?q={query}"
+    assert checks["browser"].detail[1].startswith("video searches open https://www.youtube.com/")
+
+
+def test_no_browser_at_all_says_what_to_do():
+    check = by_name(run_checks(Settings(), {}, probes(browser=lambda env: None)))["browser"]
+    assert (check.status, check.summary) == ("warn", "no browser found (the platform default): set BROWSER or "
+                                                     "install one")
+
+
 def test_no_apps_installed_is_a_warning():
-    check = by_name(run_checks(Settings(), {}, probes(which=which_from({}))))["apps"]
+    check = by_name(run_checks(Settings(), {}, probes(which=which_from({}), browser=lambda env: None)))["apps"]
     assert check.status == "warn" and check.summary.startswith("0 of ")
     assert all(line.endswith("not installed") for line in check.detail)
 
@@ -391,7 +412,7 @@ def test_an_exception_without_a_message_is_named():
 
 
 def test_report_is_aligned_with_detail_indented():
-    checks = run_checks(Settings(), X11, probes())
+    checks = run_checks(Settings(), X11, probes(browser=lambda env: None))
     lines = format_report(checks).splitlines()
     heads = [line for line in lines if line[:1] != " "][1:-1]  # minus the title and the count
     assert [h.split("  ")[0] for h in heads] == NAMES
@@ -400,7 +421,7 @@ def test_report_is_aligned_with_detail_indented():
     summary_col = status_col.pop() + 6
     assert all(h[summary_col:].startswith(c.summary) for h, c in zip(heads, checks))
     assert any(line.startswith(" " * summary_col + "listens on http://") for line in lines)
-    assert lines[-1] == "7 ok, 1 warn, 0 fail, 2 info"  # apps: none in the fake PATH
+    assert lines[-1] == "7 ok, 2 warn, 0 fail, 2 info"  # apps and browser: none in the fake PATH
 
 
 def test_json_output_round_trips():

@@ -20,6 +20,12 @@ class InfoAgent(ChildAgent):
         desktop = self.ctx.desktop
         if self.step.tool == "screenshot":
             path = desktop.screenshot(self.cancel)
+            if getattr(desktop, "name", None) == "simulated":
+                # no file is written without a display: name no file as if it were (issue 18, round 2)
+                folder = shown(path.parent)
+                return AgentResult(value="simulated", say=f"No screenshot was taken: this desktop is simulated "
+                                                          f"(on a real one it would go to {folder}).",
+                                   data={"simulated": True, "folder": folder})
             # the folder too: "as anovax-….png" left a first-time user hunting for it
             where = shown(path)
             return AgentResult(value=str(path), say=f"I saved a screenshot to {where}.",

@@ -53,6 +53,8 @@ class ResolvedApp:
     #: the user's name for it, normalised
     name: str
     argv: Argv
+    #: BROWSER when it is the browser searches use ($BROWSER, else the platform default)
+    kind: TargetClass | None = None
 
 
 def _apps(*rows: tuple[str, tuple[Argv, ...]]) -> tuple[App, ...]:
@@ -241,16 +243,26 @@ def _check_vouchable(names: str, argv: Argv) -> None:
         raise ValueError(f"app {names!r} runs {program}, a shell or terminal: it can't be vouched for")
 
 
+#: the names that mean "whatever browser this computer uses", not one browser in particular
+BROWSER_NAMES = frozenset({"browser", "web browser", "internet"})
+
+
 def resolve(name: str, platform: str, find: Callable[[str], str | None], *,
-            extra: tuple[App, ...] = (), entries: Iterable[DesktopEntry] = ()) -> ResolvedApp:
+            extra: tuple[App, ...] = (), entries: Iterable[DesktopEntry] = (),
+            browser: Argv | None = None) -> ResolvedApp:
     """The program to run for ``name`` on ``platform``, or PermanentToolError.
 
     ``find(target)`` returns where ``target`` is installed, else None: a command name or
     path on Linux/Windows, an app bundle name on macOS (``platform_finder`` builds it).
     ``extra``: the user's apps, tried first. ``entries``: installed desktop entries, last.
+    ``browser``: the command searches open pages with (launcher.browser_app_argv: $BROWSER, else
+    the platform default), used for BROWSER_NAMES before the table so "open the browser" and a
+    search find the same browser; None: the table's.
     """
     mac = platform == "macos"
     norm = normalise_name(name)
+    if browser and norm in BROWSER_NAMES and norm not in index(extra):
+        return ResolvedApp(norm, browser, TargetClass.BROWSER)
     for table in (extra, TABLES[platform]):
         app = index(table).get(norm)
         for argv in app.candidates if app else ():

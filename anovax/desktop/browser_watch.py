@@ -9,7 +9,10 @@ wait itself is here, once, so every platform keeps the same contract:
 
     before = titles of the windows now            (taken before the browser is asked)
     loop:  front = the focused window and its title
-           done when front is a browser window not in ``before`` or titled otherwise
+           done when front is a browser window not in ``before`` or titled otherwise, or one
+           whose title changed at any moment since the request (``retitled``: a page titled
+           like the tab before it passes through "Untitled" for a few ms) while the browser
+           command has not failed
            failed when the browser command exited with an error and no window came meanwhile,
            or when nothing came to the front within ``wait_s``
 """
@@ -17,9 +20,9 @@ wait itself is here, once, so every platform keeps the same contract:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from anovax.desktop.base import CancelToken
 from anovax.errors import PermanentToolError
@@ -43,6 +46,14 @@ class FrontWindow:
     window: int
     #: its title now
     title: str
+
+
+class TitleWatcher(Protocol):
+    """Notes which windows changed their title at any moment (x11_title_watch.py on X11)."""
+
+    def changed(self) -> frozenset[int]: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,7 @@ def did_not_open(why: str) -> PermanentToolError:
 def wait_for_browser(front: Callable[[], FrontWindow | None], is_browser: Callable[[FrontWindow], bool],
                      before: Mapping[int, str], cancel: CancelToken, *,
                      exit_code: Callable[[], int | None] = lambda: None, name: str = "it",
+                     retitled: Callable[[], Collection[int]] = frozenset,
                      wait_s: float = BROWSER_WAIT_S,
                      clock: Callable[[], float] = time.monotonic) -> BrowserEvidence:
     """Poll until a browser window that is new or retitled since ``before`` has the focus.
@@ -77,7 +89,8 @@ def wait_for_browser(front: Callable[[], FrontWindow | None], is_browser: Callab
     ``front()`` is the focused window (None: none, or the adapter cannot tell now);
     ``is_browser(front)`` says whether it is the browser's (asked once per window and title);
     ``exit_code()`` is the browser command's exit status, None while it runs or when there is
-    no command; ``name`` says whose ("chromium exited with code 1"). Raises ``did_not_open(...)``
+    no command; ``name`` says whose ("chromium exited with code 1"); ``retitled()`` the windows of
+    ``before`` whose title changed at some moment since the request (even if back now). Raises ``did_not_open(...)``
     (PermanentToolError) or Cancelled.
     """
     started = clock()
@@ -85,7 +98,8 @@ def wait_for_browser(front: Callable[[], FrontWindow | None], is_browser: Callab
     failed_at: float | None = None
     while True:
         seen = front()
-        if seen is not None and before.get(seen.window) != seen.title:
+        if seen is not None and (before.get(seen.window) != seen.title
+                                 or (seen.window in retitled() and exit_code() in (None, 0))):
             key = (seen.window, seen.title)
             if key not in judged:
                 judged[key] = is_browser(seen)

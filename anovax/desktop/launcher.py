@@ -154,13 +154,36 @@ def browser_command(browser: webbrowser.BaseBrowser, url: str) -> tuple[list[str
     return None, False
 
 
-def find_browser() -> webbrowser.BaseBrowser:
-    """The browser for a URL, honouring the *current* $BROWSER.
+def browser_app_argv(env: Mapping[str, str] | None = None) -> tuple[str, ...] | None:
+    """The command that starts the browser searches use, without a page: what "open the browser"
+    runs and the doctor shows. None: no browser found, or one that is not a command (the
+    Windows/macOS defaults: the app table's browser then)."""
+    try:
+        browser = find_browser(env)
+    except webbrowser.Error:
+        return None
+    if isinstance(browser, webbrowser.GenericBrowser):  # and BackgroundBrowser: "prog --flag %s"
+        return (browser.name, *(arg for arg in browser.args if "%s" not in arg))
+    if isinstance(browser, webbrowser.UnixBrowser):
+        return (browser.name,)
+    return None
+
+
+def cant_start(name: str, exc: OSError) -> str:
+    """Why the browser program ``name`` did not start, and what to do about it."""
+    if isinstance(exc, FileNotFoundError):
+        return f"I couldn't start the browser: '{name}' is not installed. Set BROWSER or install one"
+    return f"I couldn't start the browser '{name}': {exc.strerror or exc}"
+
+
+def find_browser(env: Mapping[str, str] | None = None) -> webbrowser.BaseBrowser:
+    """The browser for a URL, honouring the *current* $BROWSER (of ``env``, else os.environ).
 
     ``webbrowser`` reads $BROWSER once per process; reading it here too means a setting
     made after start-up still counts. Entries are tried in order like webbrowser does.
+    The one resolution for searches, "open the browser" and the doctor.
     """
-    for entry in filter(None, os.environ.get("BROWSER", "").split(os.pathsep)):
+    for entry in filter(None, (os.environ if env is None else env).get("BROWSER", "").split(os.pathsep)):
         for using in (entry,) if "%s" in entry else (entry, f"{entry} %s"):
             try:
                 return webbrowser.get(using)

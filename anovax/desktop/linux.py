@@ -36,7 +36,7 @@ from anovax.desktop.base import CancelToken, KeyTarget
 from anovax.desktop.identity import key_gap_s
 from anovax.desktop.linux_target import X11Targeting
 from anovax.desktop.real import RealDesktop
-from anovax.desktop.launcher import Launcher
+from anovax.desktop.launcher import Launcher, browser_app_argv
 from anovax.desktop.typing import is_ascii_typable, keysym_for_char, pyautogui_chord, xdotool_chord
 from anovax.desktop.x11 import NO_WM, X11Focus, wait_for_window
 from anovax.desktop.x11_browser import X11BrowserWindows
@@ -203,10 +203,11 @@ class LinuxDesktop(X11WindowMethods, X11BrowserWindows, RealDesktop):
         """The class of what ``name`` would open (resolved through the app table, not started)."""
         try:
             resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
-                                    extra=getattr(self._settings, "apps", ()), entries=self._desktop_entries())
+                                    extra=getattr(self._settings, "apps", ()), entries=self._desktop_entries(),
+                                    browser=browser_app_argv())
         except PermanentToolError:  # nothing to open: the launch fails anyway, and nobody vouches for it
             return TargetClass.UNKNOWN
-        return self._targeting.classify_argv(resolved.argv)
+        return resolved.kind or self._targeting.classify_argv(resolved.argv)
 
     def aim(self, target: WindowIdentity, cancel: CancelToken) -> None:
         """Make ``target`` the keyboard's target: re-activated and verified now, checked before

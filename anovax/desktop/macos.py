@@ -44,7 +44,7 @@ from anovax.desktop.front_target import FrontTargetMethods, FrontTargeting, mac_
 from anovax.desktop.known_apps import mac_bundle
 from anovax.desktop.mac_windows import MacWindowMethods
 from anovax.desktop.macfront import Frontmost, FrontmostUnavailable, MacApi, MacFront
-from anovax.desktop.launcher import SETTLE_S, Launcher
+from anovax.desktop.launcher import SETTLE_S, Launcher, browser_app_argv
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.typing import pyautogui_chord, split_runs
 from anovax.errors import PermanentToolError, TransientToolError
@@ -159,7 +159,7 @@ class MacDesktop(MacWindowMethods, FrontTargetMethods, RealDesktop):
         """The class of the bundle ``name`` would open (its Info.plist's bundle id), not opened."""
         try:
             resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
-                                    extra=getattr(self._settings, "apps", ()))
+                                    extra=getattr(self._settings, "apps", ()), browser=browser_app_argv())
             bundle = apps.find_mac_bundle(resolved.argv[2]) if resolved.argv[:2] == ("open", "-a") else None
         except PermanentToolError:
             return TargetClass.UNKNOWN

@@ -25,10 +25,12 @@ from urllib.parse import urlsplit
 
 from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, Desktop, LaunchEvidence, chunks
-from anovax.desktop.browser_watch import BrowserEvidence, FrontWindow, did_not_open, wait_for_browser
-from anovax.desktop.launcher import UNVERIFIED_SETTLE_S, Launcher, find_browser, launched_log, state_dir
+from anovax.desktop.browser_watch import BrowserEvidence, FrontWindow, TitleWatcher, did_not_open, wait_for_browser
+from anovax.desktop.launcher import (UNVERIFIED_SETTLE_S, Launcher, browser_app_argv, cant_start, find_browser,
+                                     launched_log, state_dir)
 from anovax.desktop.typing import parse_chords, prepare_text
 from anovax.errors import ConfigError, PermanentToolError, TransientToolError
+from anovax.target import TargetClass
 
 #: a browser command whose exit tells success is waited for this long, then left running
 OPEN_URL_WAIT_S = 3.0
@@ -126,13 +128,18 @@ class RealDesktop:
 
     def launch_app(self, name: str, cancel: CancelToken) -> str:
         resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
-                                extra=getattr(self._settings, "apps", ()), entries=self._desktop_entries())
+                                extra=getattr(self._settings, "apps", ()), entries=self._desktop_entries(),
+                                browser=browser_app_argv())
         cancel.check()
         self._before_launch(name.strip())
         try:
             proc = self.launcher.start(list(resolved.argv), self._popen_options())
         except OSError as exc:
-            raise PermanentToolError(f"I couldn't start {name.strip()}: {exc.strerror or exc}.") from exc
+            program = Path(resolved.argv[0]).name
+            if resolved.kind is TargetClass.BROWSER:
+                raise PermanentToolError(cant_start(program, exc) + ".") from exc
+            why = f"'{program}' is not installed" if isinstance(exc, FileNotFoundError) else exc.strerror or exc
+            raise PermanentToolError(f"I couldn't start {name.strip()}: {why}.") from exc
         self._after_launch(proc, name.strip(), cancel)
         return f"Opened {name.strip()}"
 
@@ -241,11 +248,20 @@ class RealDesktop:
     def _open_and_watch(self, url: str, browser: webbrowser.BaseBrowser, name: str,
                         cancel: CancelToken) -> BrowserEvidence | None:
         before = self._window_titles()  # before the request: what is new or retitled after it
+        watch = self._watch_titles(before) if before else None
+        try:
+            return self._request_and_wait(url, browser, name, cancel, before, watch)
+        finally:
+            if watch is not None:
+                watch.close()
+
+    def _request_and_wait(self, url: str, browser: webbrowser.BaseBrowser, name: str, cancel: CancelToken,
+                          before: dict[int, str] | None, watch: TitleWatcher | None) -> BrowserEvidence | None:
         # a browser that is a command runs through the launcher: its output goes to the log
         try:
             started = self.launcher.start_browser(url, lambda: browser)
         except OSError as exc:
-            raise did_not_open(f"I couldn't start {name} ({exc.strerror or exc})") from exc
+            raise PermanentToolError(cant_start(name, exc) + ".", code="browser_failed") from exc
         proc = started[0] if started is not None else None
         if started is None:
             self._open_on_thread(browser, url)
@@ -254,7 +270,8 @@ class RealDesktop:
                 self._unverified_exit(*started, name, cancel)
             return None
         return wait_for_browser(self._front_window, lambda front: self._is_browser_window(front, proc), before,
-                                cancel, exit_code=proc.poll if proc is not None else lambda: None, name=name)
+                                cancel, exit_code=proc.poll if proc is not None else lambda: None, name=name,
+                                retitled=watch.changed if watch is not None else frozenset)
 
     def _unverified_exit(self, proc: subprocess.Popen[bytes], waits: bool, name: str, cancel: CancelToken) -> None:
         """Where no window can be seen: a browser command that exits with an error did not open.
@@ -292,6 +309,10 @@ class RealDesktop:
 
     def _window_titles(self) -> dict[int, str] | None:
         """The titles of the windows there are now, by window id; None: this desktop can't see windows."""
+        return None
+
+    def _watch_titles(self, before: dict[int, str]) -> TitleWatcher | None:
+        """Start noting which of ``before``'s windows change title at any moment; None: cannot."""
         return None
 
     def _front_window(self) -> FrontWindow | None:

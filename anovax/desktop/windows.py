@@ -57,7 +57,7 @@ from anovax.desktop.base import CancelToken, LaunchEvidence
 from anovax.desktop.browser_watch import FrontWindow
 from anovax.desktop.front_target import FrontTargetMethods, FrontTargeting, windows_identity
 from anovax.desktop.known_apps import windows_image
-from anovax.desktop.launcher import SETTLE_S, Launcher
+from anovax.desktop.launcher import SETTLE_S, Launcher, browser_app_argv
 from anovax.desktop.real import RealDesktop
 from anovax.desktop.typing import pyautogui_chord, split_runs, utf16_units
 from anovax.desktop.win32 import Win32Api, WinApi
@@ -259,7 +259,7 @@ class WindowsDesktop(WinWindowMethods, FrontTargetMethods, RealDesktop):
         """The class of the program ``name`` would start (its image name), without starting it."""
         try:
             resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
-                                    extra=getattr(self._settings, "apps", ()))
+                                    extra=getattr(self._settings, "apps", ()), browser=browser_app_argv())
         except PermanentToolError:
             return TargetClass.UNKNOWN
         return windows_image(resolved.argv[0]) or TargetClass.UNKNOWN

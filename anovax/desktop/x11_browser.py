@@ -10,14 +10,18 @@ stand-in; by pid, else by X-Resource's client pid, else by name).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anovax.desktop.browser_watch import FrontWindow
 from anovax.desktop.x11 import NO_WM, belongs
+from anovax.desktop.x11_title_watch import TitleWatch
 from anovax.errors import PermanentToolError
 from anovax.target import TargetClass
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from anovax.desktop.linux_target import X11Targeting
@@ -28,6 +32,7 @@ class X11BrowserWindows:
     """RealDesktop's three window looks, over LinuxDesktop's focus connection and identities."""
 
     _focus: X11Focus | None
+    _display_name: str | None
     _targeting: X11Targeting
 
     def _focus_conn(self) -> X11Focus | None:  # LinuxDesktop's
@@ -40,6 +45,13 @@ class X11BrowserWindows:
         if not focus.wm_running():  # no window manager: no window ever gets the focus
             raise PermanentToolError(NO_WM, code="no_window_manager")
         return {w: info.title for w in focus.client_windows() if (info := focus.describe(w)) is not None}
+
+    def _watch_titles(self, before: dict[int, str]) -> TitleWatch | None:
+        try:
+            return TitleWatch(before, self._display_name)
+        except Exception as exc:  # no second connection: the polled titles still count
+            log.debug("no title watch: %s", exc)
+            return None
 
     def _front_window(self) -> FrontWindow | None:
         focus = self._focus
