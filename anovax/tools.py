@@ -107,7 +107,9 @@ TOOLS = ToolRegistry(
             example='close_app {"name": "calculator"}',
             phrases=(f"(close|quit|exit) {_APP}", "(close|quit|exit) {name}",
                      f"(close|quit|exit) (out of|down) {_APP}"),
-            offline_say="Asking {name} to close.",
+            # no announcement: the agent says what happened (closed, asking to save, not open), so a
+            # failure is never preceded by "Asking Notepad to close."
+            offline_say="",
             ability=WINDOWS,
         ),
         ToolSpec(

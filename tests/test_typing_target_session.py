@@ -71,6 +71,8 @@ def test_a_close_that_fails_says_only_the_failure(run):
     assert result.status is Status.FAILED
     assert result.message == "I couldn't finish that: Notepad isn't open, so there's nothing to close."
     assert "Asking" not in result.message
+    run("open notepad")
+    assert run("close notepad").message == "Closed Notepad."  # what happened, no announcement before it
 
 
 def _window(app: str, exe: str, window: int = 7) -> WindowIdentity:
