@@ -123,3 +123,39 @@ def test_spaced_adds_a_space_only_between_words(previous, text, out):
 def test_spaced_leaves_a_plan_that_switches_first():
     plan = Plan((Step("switch_to_app", {"name": "notepad"}), Step("type_text", {"text": "hi"})), "ok")
     assert spaced(plan, "word") is plan
+
+
+# -- phrasings the blind user tried --------------------------------------------------------
+
+
+def _steps(text: str) -> list[tuple[str, dict]]:
+    return [(s.tool, dict(s.params)) for s in OfflinePlanner(strict=True).plan(text).steps]
+
+
+@pytest.mark.parametrize("text, tool, name", [
+    ("put notepad in full screen", "maximize_app", "notepad"),
+    ("make the browser full screen", "maximize_app", "browser"),
+    ("put the browser into fullscreen mode", "maximize_app", "browser"),
+    ("full screen notepad", "maximize_app", "notepad"),
+    ("shrink the browser window", "restore_app", "browser"),
+    ("shrink notepad", "restore_app", "notepad"),
+])
+def test_full_screen_and_shrink_phrasings(text, tool, name):
+    assert _steps(text) == [(tool, {"name": name})]
+
+
+@pytest.mark.parametrize("text", ["minimize everything", "show me the desktop", "minimise all windows",
+                                  "hide all the apps", "show the desktop"])
+def test_minimise_everything_is_declined_clearly(text):
+    plan = OfflinePlanner(strict=True).plan(text)
+    assert plan.steps == () and "can't minimise every window at once" in plan.final_response
+
+
+def test_shrinking_a_normal_window_says_so_and_changes_nothing(run):
+    run("open notepad")
+    result = run("shrink notepad")
+    assert result.status is Status.DONE
+    assert result.message == "Notepad is already its normal size. Say 'minimise notepad' to hide it."
+    assert not [a for a in run.desktop.actions if a.kind == "window"]
+    run("maximise notepad")
+    assert run("shrink notepad").message == "Restored Notepad."
