@@ -159,3 +159,22 @@ def test_shrinking_a_normal_window_says_so_and_changes_nothing(run):
     assert not [a for a in run.desktop.actions if a.kind == "window"]
     run("maximise notepad")
     assert run("shrink notepad").message == "Restored Notepad."
+
+
+@pytest.mark.parametrize("text, tool", [("opne notepad", "open_app"), ("clsoe the calculator", "close_app"),
+                                        ("swtich to notepad", "switch_to_app"), ("oepn the browser", "open_app")])
+def test_a_command_verb_one_letter_off_is_understood(text, tool):
+    assert [t for t, _ in _steps(text)] == [tool]
+
+
+@pytest.mark.parametrize("text", ["hype me up", "tpye hello", "asdkjh qwe zzzpl", "opn notepad"])
+def test_no_guess_types_text_or_reads_short_or_unlike_words(text):
+    assert _steps(text) == []
+
+
+def test_one_edit():
+    from anovax.planner.typo import _one_edit, corrected
+    assert _one_edit("opne", "open") and _one_edit("opens", "open") and _one_edit("oen", "open")
+    assert not _one_edit("nepo", "open") and not _one_edit("open", "open")
+    assert corrected("opne notepad") == "open notepad"
+    assert corrected("open notepad") is None and corrected("tape it") is None
