@@ -31,7 +31,8 @@ def spaced(plan: Plan, previous: str, registry: ToolRegistry = TOOLS) -> Plan:
     for index, step in enumerate(plan.steps):
         spec = registry.get(step.tool)
         sinks = {p.name: p.sink for p in spec.params} if spec is not None else {}
-        typed = [name for name, value in step.params.items() if isinstance(value, str) and sinks.get(name) is Sink.TYPED]
+        typed = [name for name, value in step.params.items()
+                 if isinstance(value, str) and sinks.get(name) is Sink.TYPED]
         if typed:
             text = step.params[typed[0]]
             if not _STARTS_WORD.match(text):

@@ -10,7 +10,7 @@ from anovax.app import build_assistant
 from anovax.autospace import spaced
 from anovax.desktop.simulated import SimulatedDesktop
 from anovax.gatecontext import GateContext
-from anovax.memory import Memory, SessionState
+from anovax.memory import KeyState, Memory, SessionState
 from anovax.plan import Plan, Step
 from anovax.planner.offline import OfflinePlanner
 from anovax.results import Status
@@ -83,7 +83,6 @@ def test_another_apps_dialog_in_front_is_named_not_the_session_app():
     session = SessionState()
     gate = GateContext(None, session)
     dialog = _window("Mousepad", "/usr/bin/mousepad")
-    from anovax.memory import KeyState
     session.set_app("calculator")
     session.set_keys(KeyState(target=dialog))
     assert gate.current_app(dialog, "calculator") == "Mousepad"

@@ -190,7 +190,8 @@ def _window_tool(tool: str) -> Handler:
             return None
         say = spec.offline_say.format(name=display(app))
         # no announcement declared (close_app): the agent's sentence is the whole reply
-        return Piece("act" if say else "answer", say, [Step(tool, {"name": app})], app=app if tool == "switch_to_app" else None)
+        return Piece("act" if say else "answer", say, [Step(tool, {"name": app})],
+                     app=app if tool == "switch_to_app" else None)
 
     return handle
 
