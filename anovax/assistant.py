@@ -27,6 +27,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from anovax.autospace import spaced
 from anovax.cancel import USER_STOP, Cancelled, CancelToken, is_stop_utterance
 from anovax.desktop.base import Desktop
 from anovax.confirm import Confirmations
@@ -285,6 +286,8 @@ class Assistant:
         except AnovaXError as exc:
             return self._finish(CommandResult(status=Status.FAILED, message=exc.message, **base))
         timings["plan"] = (time.perf_counter() - started) * 1000
+        # dictation across commands: a space between this text and the words typed there before
+        plan = spaced(plan, self.gate.args(target)["session_typed"])
         cancel.check()
         self.bus.emit(EventType.PLAN_READY, command_id, data={"plan": plan.to_dict(), "planner": name,
                                                                "ms": round(timings["plan"], 3)})

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from anovax.desktop.apps import TABLES, normalise_title
 from anovax.desktop.base import classify_app, user_target
+from anovax.desktop.windowing import program_key, wanted_programs
 from anovax.memory import KeyState, SessionState
 from anovax.outcome import Outcome
 from anovax.plan import Plan, Step
@@ -24,7 +26,7 @@ from anovax.safety import keys as keynames
 from anovax.safety import stored
 from anovax.safety.focus import Focus
 from anovax.target import TargetClass, WindowIdentity
-from anovax.toolspec import Sink
+from anovax.toolspec import Sink, WindowAct
 from anovax.tools import TOOLS, ToolRegistry
 
 #: at most this much of a line is carried to the next command (the gate's own tail is shorter)
@@ -92,11 +94,13 @@ class GateContext:
 
     def current_app(self, target: WindowIdentity | None, session_app: str | None) -> str | None:
         """The app "it" means and replies name: the session's while the keys would still go to the
-        window the last command left them in; once the user went to another window, that one's."""
+        window the last command left them in and that window is the session app's; once the user
+        went to another window, or another app's window (a dialog) came to the front, that one's."""
         carried = self._session.keys.target
         if target is None or target.klass is TargetClass.ASSISTANT or not target.app:
             return session_app
-        if session_app and carried is not None and _same_window(target, carried):
+        if session_app and carried is not None and _same_window(target, carried) \
+                and not _other_app(target, session_app):
             return session_app
         return target.app
 
@@ -113,6 +117,12 @@ class GateContext:
         self._session.add_outbound(text for index, text in stored.outbound(plan, self._registry)
                                    if index is None or index in done)
         ran = [plan.steps[index] for index in sorted(done)]
+        gone = [str(step.params.get("name", "")) for step in ran if self._registry.get(step.tool) is not None
+                and self._registry[step.tool].window_act in (WindowAct.CLOSE, WindowAct.HIDE)]
+        for name in gone:  # a closed or minimised app is no longer where "it" types or what replies name
+            self._session.forget_app(name)
+        if before is not None and any(_is_app(before, name) for name in gone):
+            before = None  # nor is its window where the keys were left
         if not ran:
             return  # nothing touched the keyboard: the line is as the last command left it
         carried = self._session.keys
@@ -121,8 +131,21 @@ class GateContext:
         typed = typed_after(ran, start, self._registry)
         opened = tuple(value for step in ran for sink, value in self._registry[step.tool].texts(step.params)
                        if sink is Sink.APP)
-        after = self.target() if self._desktop is not None else None
+        # the desktop's word alone: the carried target may be the window just closed
+        after = user_target(self._desktop) if self._desktop is not None else None
         self._session.set_keys(KeyState(target=after or before, typed=typed, opened=opened))
+
+
+def _is_app(target: WindowIdentity, app: str) -> bool:
+    """``target``'s program (or, with none known, its app name) is one ``app`` runs as on some platform."""
+    seen = {program_key(target.exe) if target.exe else "", normalise_title(target.app)} - {""}
+    return bool(seen & frozenset().union(*(wanted_programs(app, platform) for platform in TABLES)))
+
+
+def _other_app(target: WindowIdentity, app: str) -> bool:
+    """The desktop's program for ``target`` is known and is none of the programs ``app`` runs as
+    (a window the session app did not open, such as another app's dialog)."""
+    return bool(target.exe) and not _is_app(target, app)
 
 
 def _same_window(a: WindowIdentity, b: WindowIdentity) -> bool:

@@ -118,6 +118,12 @@ class SessionState:
         with self._lock:
             self._app, self._since = name, self._clock()
 
+    def forget_app(self, name: str) -> None:
+        """``name`` was closed or minimised: it is no longer where "it" types or what a reply names."""
+        with self._lock:
+            if self._app is not None and " ".join(self._app.casefold().split()) == " ".join(name.casefold().split()):
+                self._app = None
+
     def clear(self) -> None:
         with self._lock:
             self._app = None

@@ -108,7 +108,9 @@ TOOLS = ToolRegistry(
             example='close_app {"name": "calculator"}',
             phrases=(f"(close|quit|exit) {_APP}", "(close|quit|exit) {name}",
                      f"(close|quit|exit) (out of|down) {_APP}"),
-            offline_say="Asking {name} to close.",
+            # no announcement: the agent says what happened (closed, asking to save, not open), so a
+            # failure is never preceded by "Asking Notepad to close."
+            offline_say="",
             ability=WINDOWS,
         ),
         ToolSpec(
@@ -136,7 +138,9 @@ TOOLS = ToolRegistry(
             agent=WindowAgent,
             example='maximize_app {"name": "browser"}',
             phrases=(f"(maximise|maximize) {_APP}", "(maximise|maximize) {name}",
-                     f"make {_APP} (full screen|fullscreen|bigger|big)"),
+                     f"make {_APP} (full screen|fullscreen|bigger|big)",
+                     f"(put|go|turn) {_APP} (in|into|to) [the] (full screen|fullscreen) [mode]",
+                     f"(full screen|fullscreen|enlarge|expand) {_APP}"),
             offline_say="Maximising {name}.",
             ability=WINDOWS,
         ),
@@ -152,8 +156,11 @@ TOOLS = ToolRegistry(
             example='restore_app {"name": "notepad"}',
             phrases=(f"(restore|unminimise|unminimize|unmaximise|unmaximize) {_APP} [back]",
                      "(restore|unminimise|unminimize|unmaximise|unmaximize) {name}",
-                     f"make {_APP} (normal size|smaller|small)"),
-            offline_say="Restoring {name}.",
+                     f"make {_APP} (normal size|smaller|small)",
+                     f"(shrink|unfullscreen|un-fullscreen) {_APP}", f"(exit|leave) full screen (in|on|of) {_APP}"),
+            # no announcement: the agent says what it did ("Restored ..."), or that the window was
+            # already its normal size (so "shrink the browser" never claims a change that did not happen)
+            offline_say="",
             ability=WINDOWS,
         ),
         ToolSpec(

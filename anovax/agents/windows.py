@@ -55,9 +55,13 @@ class WindowAgent(ChildAgent):
         # restoring: the window that is minimised or maximised, not one already normal in front
         pick = next((w for w in windows if w.state is not WindowState.NORMAL), windows[0]) \
             if state is WindowState.NORMAL else windows[0]
+        data = {"app": pick.app, "window": hex(pick.window), "state": state.value}
+        if state is WindowState.NORMAL and pick.state is WindowState.NORMAL:
+            return AgentResult(value=f"{pick.app} already normal", data=data,
+                               say=f"{pick.app} is already its normal size. Say 'minimise {name}' to hide it.")
         _port(self.ctx.desktop, "set_window_state")(pick, state, self.cancel)
-        return AgentResult(value=f"{pick.app} {state.value}", data={"app": pick.app, "window": hex(pick.window),
-                                                                     "state": state.value})
+        say = f"Restored {pick.app}." if state is WindowState.NORMAL else ""
+        return AgentResult(value=f"{pick.app} {state.value}", say=say, data=data)
 
     def _switch(self, name: str, windows: list[AppWindow]) -> AgentResult:
         desktop = self.ctx.desktop

@@ -236,11 +236,23 @@ class SimulatedDesktop:
             if window.window in self.unsaved:
                 return CloseOutcome.ASKING  # its "save changes?" dialog: the window stays
             self.windows = [w for w in self.windows if w.window != window.window]
+        self._leave(window)
         return CloseOutcome.CLOSED
 
     def set_window_state(self, window: AppWindow, state: WindowState, cancel: CancelToken) -> None:
         self._do("window", f"{window.app} {state.value}", cancel)
         self._replace(window, state)
+        if state is WindowState.MINIMIZED:
+            self._leave(window)
+
+    def _leave(self, window: AppWindow) -> None:
+        """A window manager gives the focus of a closed or minimised window to the next one shown."""
+        with self._lock:
+            if self.user_app is None or not wanted_programs(self.user_app, "linux", extra=self.user_apps) \
+                    & window.programs:
+                return  # the user was elsewhere: the focus stays there
+            shown = [w for w in self.windows if w.state is not WindowState.MINIMIZED and w.window != window.window]
+            self.user_app = shown[0].app if shown else None
 
     def _replace(self, window: AppWindow, state: WindowState) -> AppWindow:
         with self._lock:

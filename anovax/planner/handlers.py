@@ -37,6 +37,9 @@ _FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "time_and_date": ("info", "Here's the time and the date.", ("get_time", "get_date")),
     "screenshot": ("info", "Taking a screenshot.", ("screenshot",)),
     "compliment": ("chat", "That's kind of you, thank you!", ()),
+    # the show-desktop keys differ by desktop (cmd+d duplicates a file on macOS): one app at a time
+    "minimize_everything": ("decline", "I can't minimise every window at once. Say 'minimise' and an app, "
+                            "for example 'minimise the browser', or 'what's open' to hear which apps are.", ()),
     "sing": ("decline", "I can't sing, but tell me a song and I'll search YouTube for it.", ()),
     "greet": ("chat", "Hello! What can I do for you?", ()),
     "how_are_you": ("chat", "I'm doing well, thanks for asking!", ()),
@@ -186,7 +189,9 @@ def _window_tool(tool: str) -> Handler:
         if app is None:
             return None
         say = spec.offline_say.format(name=display(app))
-        return Piece("act", say, [Step(tool, {"name": app})], app=app if tool == "switch_to_app" else None)
+        # no announcement declared (close_app): the agent's sentence is the whole reply
+        return Piece("act" if say else "answer", say, [Step(tool, {"name": app})],
+                     app=app if tool == "switch_to_app" else None)
 
     return handle
 

@@ -40,6 +40,7 @@ from anovax.planner.keyboard import typing
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
 from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
+from anovax.planner.typo import corrected
 from anovax.tools import TOOLS
 
 __all__ = [
@@ -167,11 +168,22 @@ class OfflinePlanner:
             if m:
                 return typing(clause[m.end():], m.group(1).lower(), state) or unknown()
         else:
-            for intent, result in matches(clause, self._intents):
-                piece = HANDLERS[intent](clause, result, state)
-                if piece is not None:
-                    return piece
-        return cues(clause, state)
+            piece = self._grammar(clause, state)
+            if piece is not None:
+                return piece
+        piece = cues(clause, state)
+        fixed = corrected(clause) if piece.kind == "unknown" and len(clause) <= MAX_GRAMMAR_CHARS else None
+        if fixed is not None:  # "opne notepad": a verb one letter off, tried only when nothing understood it
+            return self._grammar(fixed, state) or piece
+        return piece
+
+    def _grammar(self, clause: str, state: RequestState) -> Piece | None:
+        """The best grammar match its handler accepts, or None."""
+        for intent, result in matches(clause, self._intents):
+            piece = HANDLERS[intent](clause, result, state)
+            if piece is not None:
+                return piece
+        return None
 
 
 #: steps whose text is content (a query, dictation), not an action to screen for destructive words
