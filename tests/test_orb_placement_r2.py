@@ -80,3 +80,24 @@ def test_growing_keeps_the_room_side():
     assert grown_corner(100, 100, (280, 390), (360, 540), screen) == (100, 100)  # room right and below
     assert grown_corner(974, 354, (280, 390), (360, 540), screen) == (894, 204)  # grows left and up
     assert on_screen(300, -22, *screen, 280, 390) == (300, 0)
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_the_key_hint_of_a_question_has_a_line_of_its_own(xorb, tmp_path):
+    proc = OrbProcess(xorb.env, tmp_path)
+    try:
+        qid = proc.ask("ask", question="Forget everything I remember about you (1 thing)?", steps=[], target="")
+        shown = wait_for(lambda: (s := proc.ask("inspect"))["question"] and "Enter = yes" in s["countdown"] and s,
+                         10.0, what="the question")
+        assert shown["countdown"].endswith("Enter = yes · Esc = no")
+        boxes = proc.ask("geometry")
+        hint, yes, no = boxes["countdown"], boxes["yes"], boxes["no"]
+        assert not _overlap(hint, no) and not _overlap(hint, yes), boxes
+        assert hint[1] >= no[1] + no[3], boxes  # under the buttons
+        assert hint[0] + hint[2] <= boxes["window"][0] + boxes["window"][2], boxes
+        proc.ask("answer", question_id=qid, yes=False)
+    finally:
+        assert proc.close() == 0
