@@ -101,3 +101,23 @@ def test_the_key_hint_of_a_question_has_a_line_of_its_own(xorb, tmp_path):
         proc.ask("answer", question_id=qid, yes=False)
     finally:
         assert proc.close() == 0
+
+
+def test_a_long_reply_uses_the_free_space_of_the_fixed_window(xorb, tmp_path):
+    proc = OrbProcess(xorb.env, tmp_path)
+    try:
+        before = proc.ask("geometry")
+        reply = "Here are some things you can say: " + " ".join(f'"example {i}"' for i in range(60))
+        proc.ask("emit", events=[{"type": "COMMAND_RECEIVED", "command_id": "say", "data": {"text": "what can I say"}},
+                                 {"type": "COMMAND_DONE", "command_id": "say",
+                                  "data": {"status": "done", "message": reply, "text": "what can I say"}}])
+        wait_for(lambda: proc.ask("inspect")["response"] == reply, what="the long reply")
+        after = proc.ask("geometry")
+        assert after["window"][2:] == before["window"][2:]  # the window keeps its fixed size
+        state_bottom = after["state_label"][1] + after["state_label"][3]
+        reply_top, reply_h = after["reply"][1], after["reply"][3]
+        # no empty band between the state and the reply: the reply starts under the detail line
+        assert reply_top - state_bottom <= 50, after
+        assert reply_h >= 100, after
+    finally:
+        assert proc.close() == 0
