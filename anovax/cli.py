@@ -102,7 +102,7 @@ def _desktop_for(args: argparse.Namespace, settings: Settings):
     try:
         return make_desktop(settings)
     except ConfigError as exc:
-        print(f"anovax: {exc.message} Actions will be simulated.", file=sys.stderr)
+        print(f"anovax: {exc.message} Actions will be simulated.", file=sys.stderr, flush=True)
         return SimulatedDesktop.plausible(user_apps=settings.apps)
 
 
@@ -138,11 +138,17 @@ def doctor_main(argv: list[str]) -> int:
     return EXIT_DOCTOR_FAILED if doctor.failed(checks) else 0
 
 
-def _speech_notice(assistant: Assistant) -> None:
-    """Say once, at start-up, that replies will not be heard, and why (no sound card...)."""
+#: where replies go when they cannot be heard, by front end (the sentence must be true there)
+REPLIES_PRINTED = "Replies are printed only."
+REPLIES_IN_ORB = "Replies are shown in the orb window only."
+
+
+def _speech_notice(assistant: Assistant, where: str = REPLIES_PRINTED) -> None:
+    """Say once, at start-up, that replies will not be heard, why (no sound card...), and where
+    they go instead: printed here, or in the orb window once it is open."""
     why = assistant.speaker.unavailable if assistant.speaker is not None else None
     if why:
-        print(f"anovax: speech is off: {why}. Replies are printed only.", file=sys.stderr, flush=True)
+        print(f"anovax: speech is off: {why}. {where}", file=sys.stderr, flush=True)
 
 
 def _wayland_notice(assistant: Assistant) -> None:
@@ -200,7 +206,6 @@ def _main(argv: list[str] | None = None) -> int:
     for notice in settings.notices:  # settings ignored in favour of their default (a bad search address)
         print(f"anovax: {notice}", file=sys.stderr, flush=True)
     _wayland_notice(assistant)
-    _speech_notice(assistant)
     if settings.log_path is not None:  # with what came before it: a missed timer fired at start
         try:
             assistant.bus.subscribe("jsonl-log", JsonlLog(settings.log_path), replay=lambda _event: True)
@@ -219,6 +224,7 @@ def _main(argv: list[str] | None = None) -> int:
         if (args.text is not None or args.audio_file is not None) and assistant.timers is not None:
             assistant.timers.one_shot = True  # a timer set now waits for the next start
         if args.text is not None:
+            _speech_notice(assistant)
             future = assistant.submit(args.text, source="text")
             try:
                 result = future.result()
@@ -233,6 +239,7 @@ def _main(argv: list[str] | None = None) -> int:
             emit_result(result, args.json, sys.stdout, assistant, verbose=verbose, write=say)
             return result.exit_code
         if args.audio_file is not None:
+            _speech_notice(assistant)
             return audio_file_main(assistant, args.audio_file, args.json, sys.stdout, verbose=verbose)
         voice = start_voice(assistant, args.json, sys.stdout, say=say, verbose=verbose)
         remote = make_remote(assistant)
@@ -245,15 +252,18 @@ def _main(argv: list[str] | None = None) -> int:
                 controls = OrbControls.for_assistant(assistant, voice=voice, remote=remote)
                 try:
                     # Tk on this, the main thread, until closed; the terminal no longer reads commands
-                    return run_orb(assistant, controls, opened=lambda: print(
+                    return run_orb(assistant, controls, opened=lambda: (print(
                         "anovax: the orb window is open: type commands there. Ctrl-C here stops a "
-                        "running command, or closes the window.", file=sys.stderr, flush=True))
+                        "running command, or closes the window.", file=sys.stderr, flush=True),
+                        _speech_notice(assistant, REPLIES_IN_ORB)))
                 except OrbUnavailable as exc:
                     reason = str(exc)
             if settings.orb == "on":
                 print(f"anovax: ANOVAX_ORB=on, but the orb cannot open: {reason}. Using the console.",
                       file=sys.stderr)
         from anovax.orb.run import run_console_status
+
+        _speech_notice(assistant)  # before the banner and the first prompt, never over it
 
         # only on a terminal: elsewhere a status line per change would clutter piped output
         if sys.stderr.isatty() and not args.json:

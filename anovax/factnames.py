@@ -115,3 +115,60 @@ def verb(key: str) -> str:
     """"is" or "are" after the name: "your allergies are ...", "your address is ..."."""
     last = spoken(key).rsplit(" ", 1)[-1]
     return "are" if len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is", "'s")) else "is"
+
+
+# Free-form notes ("remember that I parked on level 3"): stored as ``note_<content words>`` ->
+# "parked on level 3" and found again by the content words a question shares with the key
+# ("where did I park" -> ``note_parked_level``). The planner sees only the keys, so the key
+# carries the words that find the note.
+NOTE_PREFIX = "note_"
+#: words that say nothing about which note is meant
+_NOTE_STOP = frozenset({
+    "i", "i'm", "im", "my", "me", "mine", "you", "your", "the", "a", "an", "of", "on", "in", "at", "to", "for",
+    "is", "are", "was", "were", "be", "been", "am", "do", "did", "does", "have", "has", "had", "it", "its",
+    "where", "when", "who", "what", "which", "how", "why", "know", "remember", "tell", "that", "this",
+    "again", "please", "and", "or", "with", "from", "there", "here", "today", "yesterday"})
+#: a note's key holds at most this many words
+_NOTE_KEY_WORDS = 3
+
+
+def _stem(word: str) -> str:
+    for end in ("ing", "ed", "es", "s"):
+        if len(word) > len(end) + 3 and word.endswith(end):
+            return word[: -len(end)]
+    return word
+
+
+def _note_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9']+", text.lower()) if w not in _NOTE_STOP]
+
+
+def note_key(statement: str) -> str:
+    """The key a note is stored under: "parked on level 3" -> ``note_parked_level``. Numbers stay
+    out of the key, so "I parked on level 5" later replaces the note instead of adding a second."""
+    picked = [w for w in _note_words(statement) if not any(c.isdigit() for c in w)][:_NOTE_KEY_WORDS]
+    return NOTE_PREFIX + key_for(" ".join(picked)) if picked else ""
+
+
+def is_note(key: str) -> bool:
+    return key.startswith(NOTE_PREFIX)
+
+
+def note_for(keys: Iterable[str], question: str) -> str | None:
+    """The note a question is about: the one sharing the most content words with it, or None
+    when none shares a word or two share equally many."""
+    asked = {_stem(w) for w in _note_words(question)}
+    scored = sorted(((len(asked & {_stem(w) for w in key[len(NOTE_PREFIX):].split("_") if w}), key)
+                     for key in keys if is_note(key)), reverse=True)
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+_PERSON = {"i": "you", "my": "your", "me": "you", "mine": "yours", "i'm": "you're", "im": "you're",
+           "myself": "yourself", "i've": "you've", "i'll": "you'll", "i'd": "you'd", "am": "are"}
+
+
+def second_person(statement: str) -> str:
+    """"left my keys in the kitchen" -> "left your keys in the kitchen"."""
+    return re.sub(r"[A-Za-z']+", lambda m: _PERSON.get(m.group(0).lower(), m.group(0)), statement)

@@ -267,7 +267,8 @@ class Harness:
                 "buttons": {n: box(getattr(w, f"{n}_button")) for n in ("mute", "stop", "phone", "pin", "size")},
                 "qr": box(w.qr_label) if w.remote is not None else None,
                 "yes": box(w.question.yes_button) if w.question.shown is not None else None,
-                "no": box(w.question.no_button) if w.question.shown is not None else None}
+                "no": box(w.question.no_button) if w.question.shown is not None else None,
+                "countdown": box(w.question.countdown_label) if w.question.shown is not None else None}
 
     def cmd_inspect(self, _request: dict[str, Any]) -> dict[str, Any]:
         w = self.window

@@ -31,7 +31,10 @@ def _store(agent: ChildAgent) -> Facts:
 
 
 def _sentence(key: str, value: str) -> str:
-    """"favourite_colour", "green" -> "your favourite colour is green"."""
+    """"favourite_colour", "green" -> "your favourite colour is green"; a note is said back to
+    its teller: "note_parked_level_3", "parked on level 3" -> "you parked on level 3"."""
+    if factnames.is_note(key):
+        return f"you {factnames.second_person(value.strip().rstrip('.!'))}"
     return f"your {factnames.spoken(key)} {factnames.verb(key)} {value.strip().rstrip('.!')}"
 
 

@@ -10,7 +10,9 @@ Built and used on the Tk thread only.
 
 from __future__ import annotations
 
+import re
 import tkinter as tk
+import weakref
 from collections.abc import Callable, Iterable
 
 from anovax.orb.store import OrbPrefs, geometry_corner
@@ -57,11 +59,58 @@ def open_at(root: tk.Tk, prefs: OrbPrefs, size: tuple[int, int]) -> None:
     root.geometry(f"{width}x{height}+{x}+{y}")
 
 
+def _size_of(root: tk.Tk) -> tuple[int, int]:
+    found = re.match(r"(\d+)x(\d+)", root.geometry())
+    return (int(found.group(1)), int(found.group(2))) if found else (root.winfo_width(), root.winfo_height())
+
+
+#: per window: (the corner before it grew, the corner it grew to); a shrink from there goes back
+_GREW_FROM: weakref.WeakKeyDictionary[tk.Misc, tuple[tuple[int, int], tuple[int, int]]] = weakref.WeakKeyDictionary()
+
+
+def grown_corner(x: int, y: int, old: tuple[int, int], new: tuple[int, int],
+                 screen: tuple[int, int]) -> tuple[int, int]:
+    """Where a window at (x, y) goes when its size changes from ``old`` to ``new``: it grows toward
+    the side with room (its right or bottom edge stays put when the other side has none), then
+    is kept on screen."""
+    (ow, oh), (nw, nh) = old, new
+    if x + nw + DECORATION[0] > screen[0]:
+        x += ow - nw  # no room on the right: grow to the left
+    if y + nh + DECORATION[1] > screen[1]:
+        y += oh - nh  # no room below: grow upward
+    return on_screen(x, y, *screen, nw, nh)
+
+
 def resize_on_screen(root: tk.Tk, size: tuple[int, int]) -> None:
-    """The new fixed size (a mode, the phone panel), moved up or left if it would leave the screen."""
+    """The new fixed size (a mode, the phone panel): grown toward the free side and kept on
+    screen; shrinking again, unmoved meanwhile, puts it back where it was before it grew."""
     width, height = size
-    x, y = on_screen(*window_corner(root), root.winfo_screenwidth(), root.winfo_screenheight(), width, height)
+    old = _size_of(root)
+    corner = window_corner(root)
+    screen = root.winfo_screenwidth(), root.winfo_screenheight()
+    grew = _GREW_FROM.pop(root, None)
+    if width * height < old[0] * old[1] and grew is not None and grew[1] == corner:
+        x, y = on_screen(*grew[0], *screen, width, height)
+    else:
+        x, y = grown_corner(*corner, old, size, screen)
+        if width * height > old[0] * old[1]:
+            _GREW_FROM[root] = (corner, (x, y))
     root.geometry(f"{width}x{height}+{x}+{y}")
+
+
+def clamped_corner(root: tk.Tk) -> tuple[int, int]:
+    """The window's corner, moved just enough that the whole decorated window is on screen."""
+    return on_screen(*window_corner(root), root.winfo_screenwidth(), root.winfo_screenheight(), *_size_of(root))
+
+
+def keep_on_screen(root: tk.Tk) -> tuple[int, int]:
+    """Move the window back on screen if a drag took part of it off (its title bar above the top
+    edge could no longer be grabbed); its corner, on screen."""
+    corner = window_corner(root)
+    x, y = clamped_corner(root)
+    if (x, y) != corner:
+        root.geometry(f"+{x}+{y}")
+    return x, y
 
 
 class BodyDrag:
@@ -94,7 +143,9 @@ class BodyDrag:
         if self._start is None:
             return
         px, py, wx, wy = self._start
-        self.root.geometry(f"+{wx + event.x_root - px}+{wy + event.y_root - py}")
+        x, y = on_screen(wx + event.x_root - px, wy + event.y_root - py, self.root.winfo_screenwidth(),
+                         self.root.winfo_screenheight(), *_size_of(self.root))
+        self.root.geometry(f"+{x}+{y}")
 
     def _release(self, event: tk.Event) -> None:
         start, self._start = self._start, None

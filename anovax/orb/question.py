@@ -84,7 +84,7 @@ class QuestionPanel:
         self.target_label = tk.Label(self.frame, font=SMALL, bg=PANEL, fg=MUTED_TEXT, justify="left", anchor="w")
         self.target_label.pack(fill="x", padx=8)
         row = tk.Frame(self.frame, bg=PANEL)
-        row.pack(fill="x", padx=8, pady=6)
+        row.pack(fill="x", padx=8, pady=(6, 2))
         self.yes_button = tk.Button(row, text="Yes", command=lambda: self.choose(True), font=FONT, bg=YES_BG,
                                     fg=TEXT, activebackground="#15803d", activeforeground=TEXT, relief="flat", bd=0,
                                     padx=14, pady=3, highlightthickness=0, disabledforeground="#475569")
@@ -93,8 +93,9 @@ class QuestionPanel:
                                    padx=14, pady=3, highlightthickness=0, disabledforeground="#475569")
         self.yes_button.pack(side="left")
         self.no_button.pack(side="left", padx=(6, 0))
-        self.countdown_label = tk.Label(row, font=SMALL, bg=PANEL, fg=MUTED_TEXT, anchor="e")
-        self.countdown_label.pack(side="right")
+        # a line of its own: beside the buttons the key hint ran under No in a narrow window
+        self.countdown_label = tk.Label(self.frame, font=SMALL, bg=PANEL, fg=MUTED_TEXT, anchor="w", justify="left")
+        self.countdown_label.pack(fill="x", padx=8, pady=(0, 6))
         #: how the last question ended, for a few seconds (shown where the question was)
         self.note_label = tk.Label(root, font=SMALL, bg=BACKGROUND, fg=_ASKING, anchor="w", justify="left")
         if answer is None:
@@ -156,7 +157,7 @@ class QuestionPanel:
             self._text(self.question_label, question.text, wraplength=wrap - 16)
             self._text(self.target_label, f"in: {question.target}" if question.target else "", wraplength=wrap - 16)
             keys = "Enter = yes · Esc = no" if self._answer is not None else "answer elsewhere"
-            self._text(self.countdown_label, f"{question.seconds_left} s · {keys}")
+            self._text(self.countdown_label, f"{question.seconds_left} s · {keys}", wraplength=wrap - 16)
         note = "" if question is not None else snap.answered
         if note != self._texts.get("note"):
             self._texts["note"] = note

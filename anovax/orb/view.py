@@ -31,7 +31,7 @@ from anovax.orb.focus import FocusKeeper
 from anovax.orb.model import OrbModel, Snapshot
 from anovax.orb.parts import REMOTE_REFRESH_MS, CommandEntry, ControlWorker, MuteButton, RemotePanel
 from anovax.orb.parts import button as _button
-from anovax.orb.placement import SIZE, BodyDrag, open_at, resize_on_screen, window_corner
+from anovax.orb.placement import SIZE, BodyDrag, clamped_corner, keep_on_screen, open_at, resize_on_screen
 from anovax.orb.question import QuestionPanel
 from anovax.orb.snapshot import clip_reply
 from anovax.orb.store import OrbPrefs, load_prefs, save_prefs
@@ -351,7 +351,7 @@ class OrbWindow:
     def _moved(self, event: tk.Event) -> None:
         if event.widget is not self.root:
             return
-        x, y = window_corner(self.root)
+        x, y = keep_on_screen(self.root)  # a title-bar drag may have taken it off the top
         if (x, y) != (self.prefs.x, self.prefs.y):
             self.prefs = replace(self.prefs, x=x, y=y)
             self._save_soon()
@@ -381,7 +381,7 @@ class OrbWindow:
                 except tk.TclError:
                     pass
         try:
-            x, y = window_corner(self.root)
+            x, y = clamped_corner(self.root)
             self.prefs = replace(self.prefs, x=x, y=y)
         except tk.TclError:
             pass

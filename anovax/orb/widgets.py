@@ -81,18 +81,28 @@ class ChipList:
         self.frame = tk.Frame(parent, bg=BACKGROUND)
         # a chip is a label (1 px padding above and below) packed with 1 px around it
         self._row_px = tkfont.Font(root=parent, font=FONT).metrics("linespace") + 4 + 2
-        if rows is not None:
-            self.set_rows(rows)
+        self._rows = 0
+        self._height = -1
         self._labels: dict[str, tuple[tk.Label, Tooltip]] = {}
         self._views: dict[str, ChipView] = {}
         self._shown: dict[str, tuple[str, str, str]] = {}
         self._more = tk.Label(self.frame, bg=BACKGROUND, fg=MUTED_TEXT, font=SMALL, anchor="w")
         self._more_text = ""
+        if rows is not None:
+            self.set_rows(rows)
 
     def set_rows(self, rows: int) -> None:
-        """Make the area ``rows`` chips high, shown or not."""
-        self.frame.configure(height=rows * self._row_px)
+        """Make the area ``rows`` chips high while chips are shown; with none it takes no room,
+        so the reply below uses the space (the window's size stays fixed either way)."""
+        self._rows = rows
         self.frame.pack_propagate(False)
+        self._fit()
+
+    def _fit(self) -> None:
+        height = self._rows * self._row_px if self._labels or self._more_text else 1
+        if height != self._height:
+            self._height = height
+            self.frame.configure(height=height)
 
     def texts(self) -> list[str]:
         """The chip labels as drawn, in order (for the tests and the screenshot script)."""
@@ -132,6 +142,7 @@ class ChipList:
             if more:
                 self._more.configure(text=more)
                 self._more.pack(fill="x")
+        self._fit()
 
     def _hover_text(self, agent_id: str) -> str:
         chip = self._views.get(agent_id)

@@ -3,6 +3,8 @@ depend on a failed part, join the replies, fit the steps into LIMITS.max_steps, 
 
 from __future__ import annotations
 
+import re
+
 from anovax.plan import LIMITS, Plan, Step
 from anovax.planner.pieces import Piece
 from anovax.safety.limits import MAX_FINAL_RESPONSE
@@ -72,7 +74,31 @@ def assemble(pieces: list[Piece]) -> Plan:
         says.append(note)
     if not says and not any(piece.kind == "answer" for piece in pieces):
         says.append("Okay.")  # an answer's agent says the whole reply (a recalled fact)
-    return Plan(tuple(steps), _cap_reply(" ".join(says)))
+    return Plan(tuple(steps), _cap_reply(tidy(" ".join(says))))
+
+
+#: a run of sentence-end marks at a word's end: "bread....", "done!.", "'foo.'."
+_CLOSE = "'\"’”)"
+_END_RUN = re.compile(rf"[.!?…]+(?:[{_CLOSE}][.!?…]+)?(?=\s|$)")
+#: runs that are one mark already: ".", "...", "…", "?!"
+_ONE_END = re.compile(rf"\.|\.\.\.|…|[!?]{{1,3}}|[.!?…]+[{_CLOSE}]")
+
+
+def _one_end(run: re.Match[str]) -> str:
+    marks = run.group(0)
+    if _ONE_END.fullmatch(marks):
+        return marks
+    head, quote = marks, ""
+    close = re.search(f"[{_CLOSE}]", marks)
+    if close:  # the quoted words' own end stays inside the quote
+        head, quote = marks[:close.start()], close.group(0)
+    return ("..." if head.startswith("...") else head[0]) + quote
+
+
+def tidy(say: str) -> str:
+    """One sentence end where a reply quotes typed words that end in one: "…and bread...." ->
+    "…and bread...", "I didn't understand 'foo.'." -> "I didn't understand 'foo.'"."""
+    return _END_RUN.sub(_one_end, say)
 
 
 def plan_problem(plan: Plan) -> str | None:

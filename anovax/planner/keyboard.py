@@ -80,7 +80,7 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
         steps += [Step("press_keys", {"keys": "enter"})] * min(text.count("\n"), LIMITS.max_steps - len(steps))
     # the reply is one line (its first line is what is said): line breaks read as spaces
     flat = SPACES.sub(" ", text).strip() or {"\n": "a new line", "\n\n": "a new paragraph"}.get(text, "line breaks")
-    short = flat if len(flat) <= 40 else flat[:37].rstrip() + "..."
+    short = flat if len(flat) <= 40 else flat[:37].rstrip(" .,;:!?…") + "..."
     say = f"{say_target}: {short}" if say_target else f"Typing: {short}"
     if not say.endswith((".", "!", "?", "…")):
         say += "."

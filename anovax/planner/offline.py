@@ -129,6 +129,9 @@ class OfflinePlanner:
             return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False
         if len(request) > MAX_REQUEST_CHARS:
             return Plan((), "Sorry, that's too long for me to handle in one go offline. Please say it in shorter parts."), False
+        note = _REMEMBER_NOTE.match(request)
+        if note and factnames.note_key(note.group("statement")):
+            return _remember_note(note.group("statement")), False
         fact = _REMEMBER.match(request)
         if fact:
             return _remember(fact), False
@@ -194,6 +197,9 @@ _REMEMBER = re.compile(
     re.I,
 )
 
+#: "remember (that) I parked on level 3": a free-form note about the user (``factnames.note_key``)
+_REMEMBER_NOTE = re.compile(r"^(?:please )?remember (?:that )?i (?P<statement>[a-z][^\n]{1,200}?)[.!]?$", re.I)
+
 
 #: dictation that *names* a secret ("type my bank password") asks for the secret itself
 _SECRET_REFERENCE = re.compile(
@@ -217,3 +223,10 @@ def _remember(match: re.Match[str]) -> Plan:
     key = factnames.key_for(spoken)
     value = match.group("value").strip()
     return Plan((), f"I'll remember that your {spoken} is {value}.", {key: value})
+
+
+def _remember_note(statement: str) -> Plan:
+    """"remember that I parked on level 3" → the note ``note_parked_level_3`` (safety_check screens it)."""
+    statement = statement.strip()
+    said = factnames.second_person(statement)
+    return Plan((), f"I'll remember that you {said}.", {factnames.note_key(statement): statement})

@@ -38,6 +38,11 @@ _NOT_A_FACT = re.compile(
     r"system|signal|volume|brightness)\b"
 )
 
+#: "where did I park", "do you know what I ..." ask about something the user did, not a fact's name
+_ABOUT_ME = re.compile(r"\bdid i (?!(?:tell you|say)\b)|\bdo you (?:know|remember) \w+ i\b", re.I)
+#: "where is my ..." is a fact only once the user told it ("where is my mouse" is not)
+_WHERE = re.compile(r"^\W*(?:where(?:'?s| is| are| was| were)?|do you (?:know|remember) where)\b", re.I)
+
 
 def fact_name(text: str) -> str:
     """The fact's name in a slot ("favourite colour again" -> "favourite colour"), or ""."""
@@ -61,6 +66,15 @@ def recall(clause: str, r: Any, state: RequestState) -> Piece | None:
     name = fact_name(slot(r, "key", clause))
     if not name:
         return None
+    if not _known(name, state):
+        # "where did I park (my car)": a note ("remember that I parked on level 3") that shares
+        # its words with the question answers it
+        note = factnames.note_for(state.facts, clause)
+        if note is not None:
+            return Piece("answer", "", [Step("recall", {"key": note})])
+        if _ABOUT_ME.search(clause) or _WHERE.search(clause):
+            # nothing told: "where is my mouse", "what did I open" belong to other answers
+            return None
     said = lower_words(name)
     if not _known(name, state) and (_NOT_A_FACT.search(said) or topics.domain(f"my {said}")):
         return None  # a question about the calendar, the computer or now: the cues answer it
