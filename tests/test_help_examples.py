@@ -47,7 +47,7 @@ def declared_abilities() -> list[str]:
 def shown(reply: str) -> dict[str, list[str]]:
     """The listing's lines as {ability: [phrases]}."""
     head, *lines = reply.split("\n")
-    assert head == INTRO
+    assert head.startswith("I can help with ") and head.endswith(INTRO)
     out = {}
     for line in lines:
         name, _, phrases = line.partition(": ")
@@ -60,7 +60,7 @@ def test_every_way_of_asking_gets_the_listing(planner, asked):
     plan = planner.plan(asked)
     assert plan.steps == ()
     assert plan.final_response == help_text()
-    assert plan.final_response.startswith(INTRO + "\n")
+    assert plan.final_response.split("\n")[0].endswith(INTRO)
 
 
 def test_every_declared_ability_is_listed_with_examples():
@@ -131,7 +131,8 @@ def test_only_the_first_line_is_said_and_the_whole_list_is_shown(planner):
     outcome = Outcome(steps=(), spoken=plan.final_response)
     result = CommandResult(text="what can I say", status=Status.DONE, message=plan.final_response,
                            planner="offline", command_id="c1", plan=plan, outcome=outcome)
-    assert reply_to_say(result) == INTRO
+    assert reply_to_say(result) == plan.final_response.split("\n")[0]
+    assert "apps" in reply_to_say(result) and "timers" in reply_to_say(result)  # a voice-only user hears what to ask
     assert len(plan.final_response) <= MAX_FINAL_RESPONSE
     assert safety_check(plan, "what can I say").ok
 
@@ -140,7 +141,7 @@ def test_the_listing_reads_one_ability_per_line():
     from anovax.planner.examples import Ability
 
     assert listing((Ability("Apps", ("open notepad", "launch paint")),)) == (
-        INTRO + '\nApps: "open notepad", "launch paint"')
+        "I can help with apps. " + INTRO + '\nApps: "open notepad", "launch paint"')
 
 
 def test_the_console_prints_the_whole_listing(tmp_path):

@@ -269,7 +269,8 @@ class OrbModel:
             command.speaking += 1
         text = str((event.data or {}).get("text", ""))
         # a reply's first line is what is said: the list shown under it stays ("what can I say")
-        if text and not self._response.startswith(text + "\n"):
+        head, newline, _list = self._response.partition("\n")
+        if text and not (newline and text in head):  # the first line may be said sentence by sentence
             self._response = text
 
     def _on_speak_end(self, event: Event) -> None:

@@ -67,9 +67,19 @@ def abilities(intents: Intents, heard_as: HeardAs, *, seed: str = "anovax") -> t
     return tuple(out)
 
 
+def intro(found: tuple[Ability, ...]) -> str:
+    """The first line, the only one said: the abilities by name (so someone who only hears the
+    reply learns what to ask for), then INTRO."""
+    names = [a.name[:1].lower() + a.name[1:] for a in found]
+    if not names:
+        return INTRO
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"I can help with {joined}. {INTRO}"
+
+
 def listing(found: tuple[Ability, ...]) -> str:
-    """The reply: INTRO on the first line (said), then one line per ability (shown)."""
-    lines = [INTRO]
+    """The reply: ``intro`` on the first line (said), then one line per ability (shown)."""
+    lines = [intro(found)]
     for ability in found:
         lines.append(f"{ability.name}: " + ", ".join(f'"{p}"' for p in ability.phrases))
     return "\n".join(lines)
