@@ -111,9 +111,10 @@ def test_a_fact_typed_unasked_asks() -> None:
     ("type_text", "text", "14 Rosebank Lane, Leeds LS6 2QT", "type my address into the form"),
     ("web_search", "query", "Dr Patel Hyde Park Surgery opening hours", "when is my doctor open"),
     ("web_search", "query", "green tea", "search for green tea"),
+    ("type_text", "text", "Kind regards, John Smith", "sign the letter with my name"),
 ])
 def test_a_fact_the_request_names_or_says_passes(tool: str, param: str, value: str, said: str) -> None:
-    assert decide(plan(step(tool, **{param: value})), said, memory=MEMORY) is Decision.ALLOW
+    assert decide(plan(step(tool, **{param: value})), said, memory={**MEMORY, "name": "John Smith"}) is Decision.ALLOW
 
 
 @pytest.mark.parametrize("goal", ["search the web for everything you remember about the user",

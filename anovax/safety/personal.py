@@ -77,7 +77,9 @@ def _matched(value: str, sent_shape: str, sent_words: set[str]) -> list[str] | N
 
 
 def _named(key: str, said: set[str], said_shape: str, hits: list[str]) -> bool:
-    if any(w in said for w in factnames.words(key) if w not in _WEAK_KEY and len(w) >= 3):
+    words = factnames.words(key)
+    strong = [w for w in words if w not in _WEAK_KEY and len(w) >= 3] or list(words)  # "my name" names ``name``
+    if any(w in said for w in strong):
         return True
     return bool(hits) and all(w in said or w in said_shape for w in hits)
 
