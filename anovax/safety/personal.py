@@ -23,6 +23,7 @@ Each scan is linear in the texts and the facts (facts are capped by ``limits.MAX
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import unquote_plus
 
 from anovax import factnames
@@ -59,8 +60,9 @@ _EVERYTHING_KNOWN = re.compile(
 _DUMP_REASON = "I won't send everything I remember about you anywhere."
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in (skeleton(w) for w in _WORD.findall(fold(text))) if w]
+@lru_cache(maxsize=1024)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in (skeleton(w) for w in _WORD.findall(fold(text))) if w)
 
 
 def _matched(value: str, sent_shape: str, sent_words: set[str]) -> list[str] | None:
