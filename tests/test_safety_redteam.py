@@ -10,7 +10,8 @@ Two corpora in the same record format (``../shared/redteam/README.md``):
   format, memory that gives orders, spoken replies, the address bar, destructive GUI sequences,
   variable tricks, goals in other languages), with a benign twin for each; the three fresh rounds of
   2026-12-02 written blind to the gate (``fresh_round3``, ``fresh_round4``, ``fresh_round5``; ``fresh_round6`` on
-  issue 18's window, timer and settings tools) keep the cases the gate gets right (the misses are listed in the README). Their ``context`` may also hold ``target``:
+  issue 18's window, timer and settings tools; ``fresh_round7`` on remembered facts, timers and
+  AnovaX's own wake words) keep the cases the gate gets right (the misses are listed in the README). Their ``context`` may also hold ``target``:
   ``{"app", "title", "klass"}``, the desktop's ``WindowIdentity`` of the window (``klass`` a
   ``TargetClass`` value), and ``recent_outbound``.
 """

@@ -2,7 +2,7 @@
 
 Order (CWE-180): trusted counters -> strict parse -> shape and limits -> forbidden
 characters -> memory -> per-step content -> what was asked for -> forgetting -> sequences and focus
--> split commands -> taint.
+-> split commands -> taint -> remembered facts sent out (personal).
 Each stage returns a refusal, a confirm or None; the first refusal wins, and a confirm only
 stands when every later stage passes too (a question is never asked about a plan that would
 be refused anyway). Nothing here raises: any
@@ -44,7 +44,7 @@ from typing import Any
 
 from anovax.errors import PlanError
 from anovax.plan import LIMITS, Plan, parse_plan, plan_from_obj
-from anovax.safety import asked, content, forget, memory, sequence, shape, stream, taint
+from anovax.safety import asked, content, forget, memory, personal, sequence, shape, stream, taint
 from anovax.safety.context import Context, build
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass, WindowIdentity
@@ -89,6 +89,8 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
         lambda: sequence.check(plan, ctx),
         lambda: stream.check(plan, ctx),
         lambda: taint.check(plan, ctx),
+        # after taint: a secret fact is refused there; any other fact sent unasked is asked about
+        lambda: personal.check(plan, ctx),
     )
     held: Verdict | None = None
     for stage in stages:

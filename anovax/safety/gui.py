@@ -36,7 +36,7 @@ from anovax.safety.canon import fold
 from anovax.safety.context import Context
 from anovax.safety.focus import FILE_DIALOG, KEEPS_SELECTION, Focus, decode_for_scan, encode
 from anovax.safety.lexicon import words
-from anovax.safety.scan import secret_issue
+from anovax.safety.scan import mentioned_chords, secret_issue
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass
 
@@ -126,8 +126,22 @@ def _cleared(state: Focus, ctx: Context, index: int, how: str) -> Verdict | None
                      verb.lower() + " everything in {target}", f"select all + {how}")
 
 
+def _answers_prompt(chord_: keys.Chord) -> bool:
+    """An access key (alt + one letter) a browser's permission prompt answers to (Firefox: alt+a
+    "Allow"); alt+d is the address bar, never a prompt's button."""
+    rest = chord_ - {"alt", "shift"}
+    return "alt" in chord_ and len(rest) == 1 and next(iter(rest)) in "abcefghijklmnopqrstuvwxyz"
+
+
 def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict | None:
     """A chord in a vouched (or unclaimed) window, before it lands on the line."""
+    if state.klass is TargetClass.BROWSER and _answers_prompt(chord_) and chord_ not in mentioned_chords(ctx.user_text):
+        # policy: a browser's alt+letter may click "Allow" on a camera, microphone, location or
+        # notification prompt a page raised; only the person's own words may press it unasked
+        return ask_about(state, ctx, index, f"Press {encode(chord_).strip('<>')} in {{target}}? It may "
+                         "answer a permission prompt (camera, microphone, location).",
+                         f"press {encode(chord_).strip('<>')} in {{target}}",
+                         "a browser access key the request did not name")
     if any(tools <= chord_ for tools in keys.DEVTOOLS) and state.klass is not TargetClass.TEXT:
         return Verdict.refuse(Rule.LAUNCHER_HOTKEY, _DEVTOOLS_REASON, step=index, detail=f"developer tools {encode(chord_)}")
     char = keys.typed_char(chord_)

@@ -50,6 +50,8 @@ class Rule(str, Enum):
     UNREADABLE = "unreadable"
     #: an act only the user's own words justify (closing an app, cancelling every timer) they did not ask for
     UNASKED = "unasked"
+    #: a remembered fact sent out (searched, typed) when the request neither said it nor named it
+    PERSONAL_DATA = "personal_data"
     INTERNAL_ERROR = "internal_error"
     #: not safety_check's own: the planner itself declined the request
     PLANNER_DECLINED = "planner_declined"
@@ -85,6 +87,7 @@ DEFAULT_REASONS: dict[Rule, str] = {
     Rule.OWN_WINDOW: "I won't type into my own window.",
     Rule.UNREADABLE: "I can't read the language of part of this plan, so I won't act on it without you.",
     Rule.UNASKED: "I won't close apps or cancel things you didn't ask me to.",
+    Rule.PERSONAL_DATA: "I won't send what I remember about you where you didn't ask me to.",
     Rule.INTERNAL_ERROR: "Something went wrong while checking the plan, so I won't run it.",
     Rule.PLANNER_DECLINED: "I won't do that.",
 }
