@@ -442,7 +442,8 @@ def mac_target(front: Frontmost):
     return mac_identity(front.pid, front.name, front.bundle_id, "", os.getpid())
 
 
-def test_classify_app_reads_the_bundle_id_of_what_open_would_start(mac):
+def test_classify_app_reads_the_bundle_id_of_what_open_would_start(mac, monkeypatch):
+    monkeypatch.delenv("BROWSER", raising=False)  # the host's $BROWSER is a Linux command, not a Mac app
     api = FakeMacApi([FINDER])
     api.bundles = {"/Applications/TextEdit.app": "com.apple.TextEdit",
                    "/Applications/Terminal.app": "com.apple.Terminal", "/Applications/Safari.app": "com.apple.Safari",

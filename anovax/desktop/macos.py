@@ -159,7 +159,8 @@ class MacDesktop(MacWindowMethods, FrontTargetMethods, RealDesktop):
         """The class of the bundle ``name`` would open (its Info.plist's bundle id), not opened."""
         try:
             resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
-                                    extra=getattr(self._settings, "apps", ()), browser=browser_app_argv())
+                                    extra=getattr(self._settings, "apps", ()),
+                                    browser=browser_app_argv() if os.environ.get("BROWSER") else None)  # its own default is an app, not a command
             bundle = apps.find_mac_bundle(resolved.argv[2]) if resolved.argv[:2] == ("open", "-a") else None
         except PermanentToolError:
             return TargetClass.UNKNOWN

@@ -259,7 +259,8 @@ class WindowsDesktop(WinWindowMethods, FrontTargetMethods, RealDesktop):
         """The class of the program ``name`` would start (its image name), without starting it."""
         try:
             resolved = apps.resolve(name, self.platform, apps.platform_finder(self.platform, self._which),
-                                    extra=getattr(self._settings, "apps", ()), browser=browser_app_argv())
+                                    extra=getattr(self._settings, "apps", ()),
+                                    browser=browser_app_argv() if os.environ.get("BROWSER") else None)
         except PermanentToolError:
             return TargetClass.UNKNOWN
         return windows_image(resolved.argv[0]) or TargetClass.UNKNOWN
