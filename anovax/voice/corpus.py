@@ -129,11 +129,6 @@ KEY_COMBOS: tuple[str, ...] = (
     "control shift t", "alt tab", "alt f four", "enter twice", "enter three times", "tab twice",
     "the enter key", "the space bar", "the escape key", "the windows key", "shift tab", "control plus",
 )
-#: names of remembered facts ("what is my favourite colour", "forget my wife's birthday")
-FACT_NAMES: tuple[str, ...] = (
-    "favourite colour", "favorite color", "name", "birthday", "wife's birthday", "husband's name", "dog's name",
-    "cat's name", "address", "favourite food", "allergies", "shoe size", "mum's birthday", "doctor's name",
-)
 #: extra words a person says around a command
 POLITE: tuple[str, ...] = ("please", "thanks", "thank you", "now", "for me")
 
@@ -237,7 +232,6 @@ def _fillers() -> dict[str, list[str]]:
         "keys": sorted({_clean(k) for k in lx.KEY_NAMES} | set(KEY_COMBOS)),
         "place": list(PLACES),
         "span": list(SPANS),
-        "key": list(FACT_NAMES),
     }
 
 
