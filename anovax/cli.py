@@ -141,6 +141,10 @@ def doctor_main(argv: list[str]) -> int:
 #: where replies go when they cannot be heard, by front end (the sentence must be true there)
 REPLIES_PRINTED = "Replies are printed only."
 REPLIES_IN_ORB = "Replies are shown in the orb window only."
+#: how long the console waits for the voice listener to say whether it listens before showing
+#: its prompt (a missing microphone is known in a fraction of a second; a slow start comes later,
+#: printed above the prompt)
+VOICE_SETTLE_S = 1.5
 
 
 def _speech_notice(assistant: Assistant, where: str = REPLIES_PRINTED) -> None:
@@ -263,6 +267,8 @@ def _main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
         from anovax.orb.run import run_console_status
 
+        if voice is not None:  # its first word (listening, or why not) before the banner, not over the prompt
+            voice.settled.wait(VOICE_SETTLE_S)
         _speech_notice(assistant)  # before the banner and the first prompt, never over it
 
         # only on a terminal: elsewhere a status line per change would clutter piped output
