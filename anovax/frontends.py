@@ -123,6 +123,7 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callab
     if mode == "off":
         return None
     from anovax.voice.listener import VoiceInput, VoiceState
+    from anovax.voice.talkkey import start_talk_key
 
     def line(text: str, stream: TextIO | None = None) -> None:
         if say is not None:
@@ -136,8 +137,19 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callab
     def said(text: str) -> None:
         line(f"anovax: {text}", sys.stderr)
 
+    last: list[str] = [""]  # the state before this one: the talk key's release is no news
+
     def on_state(change: VoiceState) -> None:
-        if change.state == "listening":
+        before, last[0] = last[0], change.state
+        if change.state == "listening" and voice.talk_key is None:  # the first time: hold-to-talk too
+            voice.talk_key = key = start_talk_key(assistant.settings.talk_key, voice.hold_to_talk)
+            if key.reason:
+                said(f"listening: {change.detail}.")
+                if not getattr(key, "quiet", False):
+                    said(f"hold-to-talk is off: {key.reason}.")
+            else:
+                said(f"listening: {change.detail}, or hold {key.name} and speak.")
+        elif change.state == "listening" and before != "talking":
             said(f"listening: {change.detail}.")
         elif change.state == "unavailable":
             prefix = "ANOVAX_VOICE=on, but voice input is off" if mode == "on" else "voice input is off"

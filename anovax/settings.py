@@ -19,6 +19,7 @@ from anovax import paths
 from anovax.desktop.apps import App, user_apps
 from anovax.errors import ConfigError
 from anovax.search_urls import DEFAULT_SEARCH_URL, DEFAULT_VIDEO_URL, SearchUrls, template_problem
+from anovax.voice.talkkey import parse_talk_key
 
 PLANNERS = ("auto", "gemini", "ollama", "offline")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -101,6 +102,8 @@ class Settings:
     confirm_timeout_s: float = 20.0
     #: listen to the microphone: auto (when one exists), on, off
     voice: str = "auto"
+    #: the key that, held, makes a phrase a command without the wake word (an X keysym name), or "off"
+    talk_key: str = "Control_R"
     #: the orb window: auto (when there is a display; else the console status line), on, off
     orb: str = "auto"
     #: start the phone remote (a paired web page on the LAN) with the assistant
@@ -166,6 +169,10 @@ SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("stt", ("ANOVAX_STT",), "sphinx",
             "Speech recogniser: `sphinx` runs offline (pocketsphinx with AnovaX's command vocabulary); "
             "`google` **sends every phrase the microphone picks up to Google's web speech service**."),
+    Setting("talk_key", ("ANOVAX_TALK_KEY",), "Control_R",
+            "Hold-to-talk: while this key is held, what you say is a command without \"hey anova\" "
+            "(an X key name: `Control_R` is Right Ctrl, `F12`, `Pause`...; `off` turns it off). X11 only; "
+            "see *Voice*."),
     Setting("wake_timeout_s", ("ANOVAX_WAKE_TIMEOUT",), "30",
             "Seconds of silence after which the awake assistant goes back to sleep and waits for "
             "\"hey anova\" again (1 to 3600)."),
@@ -201,6 +208,7 @@ SETTINGS_DOC: tuple[Setting, ...] = (
 
 _FILE_KEYS = {"planner", "model", "memory_path", "log_path", "log_level", "gemini_base_url", "ollama_model",
               "ollama_host", "planner_timeout_s", "pictures_dir", "stt", "wake_timeout_s", "confirm_timeout_s", "voice", "orb",
+              "talk_key",
               "remote", "remote_port", "remote_bind", "remote_width", "remote_fps", "search_url", "video_url"}
 
 
@@ -318,7 +326,7 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
                "ANOVAX_OLLAMA_MODEL": "ollama_model", "ANOVAX_OLLAMA_HOST": "ollama_host",
                "ANOVAX_PLANNER_TIMEOUT": "planner_timeout_s", "ANOVAX_PICTURES": "pictures_dir",
                "ANOVAX_STT": "stt", "ANOVAX_WAKE_TIMEOUT": "wake_timeout_s", "ANOVAX_VOICE": "voice",
-               "ANOVAX_ORB": "orb", "ANOVAX_CONFIRM_TIMEOUT": "confirm_timeout_s",
+               "ANOVAX_ORB": "orb", "ANOVAX_CONFIRM_TIMEOUT": "confirm_timeout_s", "ANOVAX_TALK_KEY": "talk_key",
                "ANOVAX_REMOTE": "remote", "ANOVAX_REMOTE_PORT": "remote_port", "ANOVAX_REMOTE_BIND": "remote_bind",
                "ANOVAX_REMOTE_WIDTH": "remote_width", "ANOVAX_REMOTE_FPS": "remote_fps",
                "ANOVAX_SEARCH_URL": "search_url", "ANOVAX_VIDEO_URL": "video_url"}
@@ -341,6 +349,11 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values["voice"] = _choice("ANOVAX_VOICE", values["voice"], VOICE_MODES)
     if "orb" in values:
         values["orb"] = _choice("ANOVAX_ORB", values["orb"], ORB_MODES)
+    if "talk_key" in values:
+        try:
+            values["talk_key"] = parse_talk_key(str(values["talk_key"]))
+        except ValueError as exc:
+            raise ConfigError(f"ANOVAX_TALK_KEY {exc}.") from exc
     _seconds(values, "wake_timeout_s", "ANOVAX_WAKE_TIMEOUT", *WAKE_TIMEOUT_RANGE)
     _seconds(values, "confirm_timeout_s", "ANOVAX_CONFIRM_TIMEOUT", 1, 120)
     if "log_path" in values:

@@ -219,13 +219,21 @@ class Harness:
             remote["on"] = on
             return remote_status()
 
+        from anovax.events import EventType
+
+        def hold_to_talk(held: bool) -> None:
+            # as VoiceInput.hold_to_talk does: the state the orb shows while the button is held
+            self.calls.append(["hold_to_talk", held])
+            self.assistant.bus.emit(EventType.VOICE_STATE, "voice", data={
+                "state": "talking" if held else "listening", "detail": "listening (key held)" if held else ""})
+
         stop = controls.stop
 
         def stop_and_record() -> None:
             self.calls.append(["stop"])
             stop()
 
-        return replace(controls, set_muted=set_muted, remote_toggle=remote_toggle, remote_status=remote_status,
+        return replace(controls, set_muted=set_muted, hold_to_talk=hold_to_talk, remote_toggle=remote_toggle, remote_status=remote_status,
                        stop=stop_and_record,
                        remote_unban=lambda: self.calls.append(["remote_unban"]),
                        return_focus=lambda: self.calls.append(["return_focus"]))

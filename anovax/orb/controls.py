@@ -52,6 +52,8 @@ class OrbControls:
     stop: Callable[[], Any] | None = None
     #: mute (True) or unmute the microphone; returns the state it is now in
     set_muted: Callable[[bool], bool] | None = None
+    #: hold-to-talk: the Mute button held down (True) and let go (False); VoiceInput.hold_to_talk
+    hold_to_talk: Callable[[bool], Any] | None = None
     #: start (True) or stop the phone remote; returns where to connect once started
     remote_toggle: Callable[[bool], RemoteInfo | None] | None = None
     #: let phones that were locked out for wrong pairing codes try again
@@ -94,6 +96,7 @@ class OrbControls:
             assistant.stop("orb")
 
         mute = getattr(voice, "set_muted", None)
+        talk = getattr(voice, "hold_to_talk", None)
         if voice is None:
             why.setdefault("set_muted", "voice input is off (no microphone, or ANOVAX_VOICE=off)")
         elif not callable(mute):
@@ -105,7 +108,7 @@ class OrbControls:
         if desktop is DEFAULT:
             desktop = getattr(assistant, "desktop", None)  # Assistant has one; AssistantPort does not say
         return cls(submit=lambda text: assistant.submit(text, source="orb"), stop=stop,
-                   set_muted=mute if callable(mute) else None,
+                   set_muted=mute if callable(mute) else None, hold_to_talk=talk if callable(talk) else None,
                    remote_toggle=_remote_toggle(remote) if remote is not None else None,
                    remote_unban=unban if callable(unban) else None,
                    remote_status=_remote_status(remote) if remote is not None else None, why_off=why,

@@ -17,7 +17,7 @@ IDLE_LABEL = "Ready"
 
 def has_microphone(voice: str) -> bool:
     """A listener has reported a working microphone (muted counts: it can be unmuted)."""
-    return voice in MIC_STATES or voice == "muted"
+    return voice in MIC_STATES or voice in ("muted", "talking")
 
 
 def idle_hint(voice: str, *, phone: bool = False, speech_off: str = "") -> str:

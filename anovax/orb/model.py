@@ -134,7 +134,7 @@ class OrbModel:
             return OrbState.ACTING
         if self._commands:
             return OrbState.THINKING
-        if self._voice == "awake":
+        if self._voice in ("awake", "talking"):  # talking: the hold-to-talk key is down
             return OrbState.AWAKE
         return OrbState.ASLEEP
 
@@ -361,7 +361,7 @@ class OrbModel:
                 return f"recovering (turn {command.recovery_turn}): {clip(command.text, 50)}"
             return f"planning: {clip(command.text, 60)}" if command and command.text else "planning"
         if state is OrbState.AWAKE:
-            return "listening…"
+            return "listening (key held)…" if self._voice == "talking" else "listening…"
         return idle_hint(self._voice, phone=self._pairings > 0, speech_off=self.speech_off)
 
 

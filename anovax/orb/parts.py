@@ -19,6 +19,8 @@ from anovax.orb.widgets import FONT, SMALL, Tooltip
 
 log = logging.getLogger(__name__)
 
+#: a press of the Mute button held this long is hold-to-talk; a shorter one is a click (mute/unmute)
+HOLD_MS = 350
 #: the pairing link expires (10 minutes in anovax.remote.auth); ask for the current one this often
 REMOTE_REFRESH_MS = 60_000
 
@@ -60,7 +62,11 @@ def button(parent: tk.Misc, text: str, command: Callable[[], None]) -> tk.Button
 
 class MuteButton:
     """Mute / Unmute, or "No mic" (off, with the reason on hover) until a listener has said it
-    has a microphone: a first-time user without one was offered a Mute that did nothing."""
+    has a microphone: a first-time user without one was offered a Mute that did nothing.
+
+    Held down for ``HOLD_MS`` it is hold-to-talk instead (``controls.hold_to_talk``): talking
+    starts then and ends on release, and that release is no click. A click starts no talking:
+    a phrase said nearby during a click's short hold would otherwise skip the wake word."""
 
     def __init__(self, parent: tk.Misc, controls: OrbControls, worker: ControlWorker, *, model: OrbModel,
                  say: Callable[[str], None]) -> None:
@@ -74,12 +80,21 @@ class MuteButton:
         self.muted = False
         self._voice, self._detail = "", ""
         self._shown: tuple[str, str] = ("No mic", "disabled")
+        #: the pending "held long enough" timer, whether talking started, and whether the next
+        #: command call is the release of a hold (Tk's Button calls it on every release)
+        self._hold_after: str | None = None
+        self.talking = False
+        self._swallow_click = False
+        self.button.bind("<ButtonPress-1>", self._pressed, add="+")
+        self.button.bind("<ButtonRelease-1>", self._released, add="+")
+        self.button.bind("<Destroy>", self._destroyed, add="+")
 
     def update(self, snap: Snapshot) -> None:
         self.muted = snap.voice == "muted"
         self._voice, self._detail = snap.voice, snap.voice_detail
         no_mic = self.controls.set_muted is None or not has_microphone(snap.voice)
-        shown = ("No mic", "disabled") if no_mic else ("Unmute" if self.muted else "Mute", "normal")
+        label = "Talking" if snap.voice == "talking" else "Unmute" if self.muted else "Mute"
+        shown = ("No mic", "disabled") if no_mic else (label, "normal")
         if shown != self._shown:
             self._shown = shown
             self.button.configure(text=shown[0], state=shown[1])
@@ -89,9 +104,49 @@ class MuteButton:
             return f"Off: {self.controls.reason('set_muted')}"
         if not has_microphone(self._voice):
             return f"Off: {self._detail or 'no microphone'}"
-        return "Mute or unmute the microphone"
+        if self.controls.hold_to_talk is None:
+            return "Mute or unmute the microphone"
+        return "Click: mute or unmute the microphone. Hold: talk without \"hey anova\""
+
+    def _pressed(self, _event: Any = None) -> None:
+        self._swallow_click = False  # a release outside the button called no command last time
+        if self.controls.hold_to_talk is None or not has_microphone(self._voice) or self._hold_after is not None:
+            return
+        self._hold_after = self.button.after(HOLD_MS, self._held)
+
+    def _held(self) -> None:
+        self._hold_after = None
+        self.talking = True
+        self._talk(True)
+
+    def _released(self, _event: Any = None) -> None:
+        if self._hold_after is not None:
+            self.button.after_cancel(self._hold_after)
+            self._hold_after = None
+        if self.talking:
+            self.talking = False
+            self._swallow_click = True  # Tk's own release binding calls toggle next
+            self._talk(False)
+
+    def _destroyed(self, event: Any) -> None:
+        if event.widget is self.button and self.talking and self.controls.hold_to_talk is not None:
+            self.talking = False
+            self.controls.hold_to_talk(False)  # the worker may be gone; the call is quick
+
+    def _talk(self, held: bool) -> None:
+        talk = self.controls.hold_to_talk
+        if talk is None:
+            return
+
+        def done(_result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                self._say(f"Could not {'start' if held else 'stop'} talking: {error}")
+        self._worker.run(lambda: talk(held), done)
 
     def toggle(self) -> None:
+        if self._swallow_click:
+            self._swallow_click = False
+            return
         set_muted = self.controls.set_muted
         if set_muted is None or not has_microphone(self._voice):
             return

@@ -32,6 +32,10 @@ its window), after rules 1-3 and awake or asleep alike:
   stops the command that asked): it would otherwise run after the question, out of context.
 
 Outside a question "yes" and "no" are ordinary words: dropped asleep, a command awake.
+
+Hold-to-talk (``talk_started``/``talk_ended``: a held hotkey or orb button): asleep, a phrase said
+with the key held (holds.py) is a command without the wake word, for that phrase only. Rules 1-3
+and the question rules still apply.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from typing import Literal
 
 from anovax.cancel import is_stop_utterance
 from anovax.voice.answers import sounds_like_an_answer, spoken_answer
+from anovax.voice.holds import TALK_GRACE_S, TalkHolds
 
 NAME = "anova"
 #: wake words as word sequences; "wake up" is two words, matched as a unit
@@ -147,8 +152,10 @@ class WakeGate:
     """
 
     def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, tail_s: float = SPEECH_TAIL_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, talk_grace_s: float = TALK_GRACE_S) -> None:
         self.timeout_s = timeout_s
+        #: hold-to-talk: when the talk key was down
+        self.holds = TalkHolds(clock, talk_grace_s)
         self.tail_s = tail_s
         self._clock = clock
         self._lock = threading.Lock()
@@ -194,6 +201,14 @@ class WakeGate:
                 self._saying = ""
                 if self._awake:  # the timeout counts silence after the reply, not the reply
                     self._last_activity = now
+
+    def talk_started(self) -> bool:
+        """The talk key went down (False: it already was)."""
+        return self.holds.start()
+
+    def talk_ended(self) -> bool:
+        """The talk key came up (False: it was not down)."""
+        return self.holds.end()
 
     def touch(self) -> None:
         """Restart the sleep timeout (a command just finished: the user is still in a conversation)."""
@@ -250,23 +265,28 @@ class WakeGate:
             end = now if ended_at is None else max(ended_at, start)
             if self._overlaps_speech(start, end):
                 return out("drop", "overlapped the assistant's own speech")
+            held = self.holds.covers(start, end)
             question = self._open_question(now)
             if question is None:
-                return self._by_state(words, seq, heard, now, slept)
+                return self._by_state(words, seq, heard, now, slept, held)
             answer = self._answer(seq, heard, start, now, question)
             if answer is not None:
                 return answer
-            decision = self._by_state(words, seq, heard, now, slept)
+            decision = self._by_state(words, seq, heard, now, slept, held)
             if decision.action == "command" and not is_stop_utterance(decision.text):
                 return out("drop", "waiting for a yes or no")
             return decision
 
-    def _by_state(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool) -> GateDecision:
-        """Rules 4 and 5: asleep or awake. Lock held."""
+    def _by_state(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,
+                  held: bool = False) -> GateDecision:
+        """Rules 4 and 5: asleep or awake; ``held``: said with the talk key down. Lock held."""
 
         def out(action: Action, reason: str, text: str = "") -> GateDecision:
             return GateDecision(action, text, reason, heard)
 
+        if not self._awake and held and _wake_span(seq) is None and _find(seq, SLEEP_PHRASE) < 0:
+            command = self._rest(words, heard, 1 if seq[0] == NAME else 0)
+            return out("command", "talk key held", command) if command else out("drop", "talk key held: only the name")
         if not self._awake:
             return self._asleep(words, seq, heard, now, slept)
         self._last_activity = now

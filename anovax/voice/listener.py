@@ -127,6 +127,10 @@ class VoiceInput:
         self.settled = threading.Event()
         self.recognizer: Recognizer | None = None
         self.energy_threshold: float | None = None
+        #: the global hold-to-talk key (talkkey.py) that calls ``hold_to_talk``; closed by ``close``
+        self.talk_key: Any = None
+        #: the state to go back to when the talk key comes up
+        self._before_talk: VoiceState | None = None
         if bus is not None:
             bus.subscribe("voice-gate", self._on_event)
 
@@ -163,6 +167,26 @@ class VoiceInput:
                             else VoiceState("listening", "unmuted"))
         return muted
 
+    def hold_to_talk(self, held: bool) -> None:
+        """The talk key (or the orb's held Mute button) went down or came up: while it is down a
+        phrase is a command without the wake word, also when muted (hold-to-talk is how a muted
+        microphone is used on purpose). Shown as the state "talking" until it comes up."""
+        changed = self.gate.talk_started() if held else self.gate.talk_ended()
+        if not changed or self.state is None:
+            return
+        if held and self.state.state in ("listening", "muted", "asleep", "awake"):
+            self._before_talk = self.state
+            self._set_state(VoiceState("talking", "listening (key held)"))
+        elif not held and self.state.state == "talking":
+            before, self._before_talk = self._before_talk, None
+            if self._muted.is_set():
+                self._set_state(VoiceState("muted", "the microphone is muted"))
+            elif self.gate.awake:
+                self._set_state(VoiceState("awake", "key let go"))
+            else:
+                self._set_state(before if before is not None and before.state != "muted"
+                                else VoiceState("listening", "key let go"))
+
     def close(self, timeout_s: float = 3.0) -> None:
         """Stop listening and join both threads (bounded: a command still running is left to the
         Assistant, whose own close waits for it)."""
@@ -175,6 +199,8 @@ class VoiceInput:
             except queue.Full:
                 pass
             self._worker.join(timeout_s)
+        if self.talk_key is not None:  # after the listener: it is what starts the key (frontends.start_voice)
+            self.talk_key.close()
         for thread in (self._listener, self._worker):
             if thread.is_alive():
                 log.warning("voice thread %s did not stop within %.1f s; leaving it behind", thread.name, timeout_s)
@@ -276,10 +302,12 @@ class VoiceInput:
                 audio = None
             if self._stop.is_set():
                 return
-            if audio is not None and audio.frame_data and not self._muted.is_set():
+            if audio is not None and audio.frame_data:
                 end = self._clock()
                 onset = speech_onset(audio, splitter.energy_threshold) or 0.0
-                pipeline.handle(Phrase(audio, end - audio_seconds(audio) + onset, end))
+                start = end - audio_seconds(audio) + onset
+                if not self._muted.is_set() or self.gate.holds.covers(start, end):  # muted: only held phrases
+                    pipeline.handle(Phrase(audio, start, end))
             # between phrases only: a threshold that moved during a phrase would chase the speech
             splitter.energy_threshold = self.energy_threshold = stream.threshold
             pipeline.poll()

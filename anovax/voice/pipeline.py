@@ -21,7 +21,8 @@ from anovax.voice.stt import Recognizer
 
 log = logging.getLogger(__name__)
 
-State = Literal["listening", "unavailable", "awake", "asleep", "stopped", "muted"]
+#: "talking": the hold-to-talk key is down
+State = Literal["listening", "unavailable", "awake", "asleep", "stopped", "muted", "talking"]
 
 
 def follow_events(gate: WakeGate, event: Event, *, speech: bool = True) -> None:
