@@ -89,3 +89,33 @@ def test_a_phrase_said_with_the_key_held_runs_without_the_wake_word(x11, pulse_e
         voice.close()
         assistant.close()
     assert not any(t.name.startswith("voice-") for t in threading.enumerate())
+
+
+def test_muted_only_a_phrase_said_with_the_key_held_is_heard(x11, pulse_env, renders, tmp_path):  # noqa: F811
+    desktop = SimulatedDesktop()
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", voice="on")
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
+    voice = start_voice(assistant, False, io.StringIO(), say=lambda text, stream=None: None)
+    try:
+        wait_for(voice.settled.is_set, timeout_s=120, what="the listener to open the microphone")
+        if voice.state.state == "unavailable":
+            pytest.skip(f"PortAudio does not reach PulseAudio here: {voice.state.detail}")
+        voice.set_muted(True)
+
+        def heard() -> list[dict]:
+            return [e.data for e in assistant.bus.recent() if e.type is EventType.VOICE_HEARD]
+
+        phrase = renders("open the calculator")
+        pulse_env.play(phrase)  # muted: not even recognised
+        xdo(x11, "keydown", "Control_R")
+        wait_for(lambda: voice.state.state == "talking", what=lambda: f"talking; state {voice.state}")
+        pulse_env.play(phrase)
+        xdo(x11, "keyup", "Control_R")
+        wait_for(lambda: desktop.windows, timeout_s=60, what=lambda: f"the calculator to launch; heard {heard()}")
+        # phrases are handled in order: had the first been heard, it would come before this one
+        assert [(h["action"], h["reason"]) for h in heard()] == [("command", "talk key held")]
+        wait_for(lambda: voice.state.state == "muted", what=lambda: f"muted again; state {voice.state}")
+        assert voice.muted
+    finally:
+        voice.close()
+        assistant.close()

@@ -139,3 +139,18 @@ def test_the_key_drives_the_listener_and_the_gate(x11):
     assert states == ["talking", "listening"]
     assert [e.data["detail"] for e in bus.recent() if e.type is EventType.VOICE_STATE][0] == "listening (key held)"
     assert not any(t.name.startswith("voice-talk-key") for t in threading.enumerate())
+
+
+def test_the_talk_key_setting(tmp_path):
+    from anovax.errors import ConfigError
+    from anovax.settings import load_settings
+
+    assert load_settings(env={}).talk_key == "Control_R"
+    assert load_settings(env={"ANOVAX_TALK_KEY": " F12 "}).talk_key == "F12"
+    assert load_settings(env={"ANOVAX_TALK_KEY": "OFF"}).talk_key == "off"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[anovax]\ntalk_key = "Pause"\n')
+    assert load_settings(env={}, config_file=cfg).talk_key == "Pause"
+    for bad in ("right ctrl", "ctrl+space", "F12;rm"):
+        with pytest.raises(ConfigError, match="ANOVAX_TALK_KEY must be an X key name"):
+            load_settings(env={"ANOVAX_TALK_KEY": bad})
