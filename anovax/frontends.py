@@ -32,6 +32,8 @@ def format_heard(heard: Any, *, times: bool = True) -> str:
     decision = heard.decision
     if decision.action == "command":
         what = f'command "{decision.text}"'
+    elif decision.action == "doubt":
+        what = f'not sure: did you say "{decision.text}"?'
     elif decision.action == "answer":
         what = _ANSWER_WORDS[decision.text]
     else:
@@ -95,8 +97,9 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
         assistant.bus.emit(EventType.VOICE_STATE, "voice",
                            data={"state": change.state, "detail": change.detail, "by_phrase": change.by_phrase})
 
+    # a doubt in a recording has nobody to answer it: its heard line says so, nothing runs
     pipeline = VoicePipeline(recognizer, gate, on_command=player.submit, stop_speaking=assistant.stop_speaking,
-                             report=report, on_state=state, on_answer=answer)
+                             report=report, on_state=state, on_answer=answer, understands=understands)
     try:
         heard = player.play(pipeline)
     except AudioFileError as exc:
@@ -109,6 +112,12 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
                   f"{len(codes)} command{'s' if len(codes) != 1 else ''} ({recognizer.name} recogniser).\n")
         out.flush()
     return max(codes, default=0)
+
+
+def understands(text: str) -> bool:
+    from anovax.voice.understand import understands as planner_understands
+
+    return planner_understands(text)
 
 
 def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callable[..., None] | None = None,

@@ -97,7 +97,7 @@ class Settings:
     #: speech recogniser: sphinx (offline) or google (sends the audio to Google)
     stt: str = "sphinx"
     #: seconds without a phrase before the awake assistant goes back to sleep
-    wake_timeout_s: float = 30.0
+    wake_timeout_s: float = 8.0
     #: seconds a question ("Type `ls` ... in Terminal?") waits for a yes before it is denied
     confirm_timeout_s: float = 20.0
     #: listen to the microphone: auto (when one exists), on, off
@@ -173,9 +173,9 @@ SETTINGS_DOC: tuple[Setting, ...] = (
             "Hold-to-talk: while this key is held, what you say is a command without \"hey anova\" "
             "(an X key name: `Control_R` is Right Ctrl, `F12`, `Pause`...; `off` turns it off). X11 only; "
             "see *Voice*."),
-    Setting("wake_timeout_s", ("ANOVAX_WAKE_TIMEOUT",), "30",
-            "Seconds of silence after which the awake assistant goes back to sleep and waits for "
-            "\"hey anova\" again (1 to 3600)."),
+    Setting("wake_timeout_s", ("ANOVAX_WAKE_TIMEOUT",), "8",
+            "After \"hey anova\" said alone, how many seconds AnovaX waits for the command (one "
+            "phrase) before it sleeps again (1 to 3600)."),
     Setting("confirm_timeout_s", ("ANOVAX_CONFIRM_TIMEOUT",), "20",
             "Seconds a question (\"Type `ls` and press Enter in Terminal?\") waits for a yes from the orb, the "
             "console, a paired phone or the voice before the plan is denied (1 to 120)."),

@@ -43,7 +43,7 @@ def test_held_a_leading_name_or_wake_words_are_stripped(gate, clock):
     clock.advance(1.5)
     decision = say(gate, clock, "hey anova open notepad")
     assert (decision.action, decision.text) == ("command", "open notepad")
-    assert gate.awake, "the wake words wake it, held or not"
+    assert not gate.awake, "a command with the wake words uses the wake up, held or not"
 
 
 def test_held_the_name_alone_is_not_a_command(gate, clock):

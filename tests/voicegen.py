@@ -31,6 +31,16 @@ def have_espeak() -> bool:
     return shutil.which("espeak-ng") is not None
 
 
+#: festival's diphone voices (Debian festvox-kallpc16k, festvox-kdlpc16k): a second synthesiser
+#: the recogniser and its confidence thresholds were never tuned on; only reported
+HELD_OUT_VOICES: tuple[str, ...] = ("festival:kal_diphone", "festival:ked_diphone")
+
+
+def have_festival() -> bool:
+    """True when festival's ``text2wave`` is on PATH."""
+    return shutil.which("text2wave") is not None
+
+
 def have_sox() -> bool:
     """True when ``sox`` is on PATH."""
     return shutil.which("sox") is not None
@@ -38,20 +48,27 @@ def have_sox() -> bool:
 
 def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 160, noise: float = 0.0,
            pad: float = 0.3) -> Path:
-    """Speak ``text`` with espeak-ng into the WAV file ``path`` and return the path.
+    """Speak ``text`` with espeak-ng (or festival, for a ``voice`` "festival:<name>") into the WAV
+    file ``path`` and return the path.
 
     ``noise`` (0..1) is the peak amplitude of pink noise mixed in (needs sox). ``pad`` seconds of
     silence go before and after the speech (needs sox), as a microphone phrase has: espeak-ng
     starts speaking at sample 0, which no listener ever records. Raises RuntimeError when
     espeak-ng (or, for noise, sox) is missing or fails."""
     path = Path(path)
-    if not have_espeak():
+    festival = voice.startswith("festival:")
+    if festival and not have_festival():
+        raise RuntimeError("festival is not installed (apt-get install festival festvox-kallpc16k festvox-kdlpc16k)")
+    if not festival and not have_espeak():
         raise RuntimeError("espeak-ng is not installed")
     if noise > 0 and not have_sox():
         raise RuntimeError("sox is not installed (needed to add noise)")
     with tempfile.TemporaryDirectory(prefix="voicegen-") as tmp:
         raw = Path(tmp) / "speech.wav"
-        _run(["espeak-ng", "-v", voice, "-s", str(int(speed)), "-w", str(raw), text])
+        if festival:  # festival has no speed setting worth using: its diphone voices' own pace
+            _run(["text2wave", "-eval", f"(voice_{voice.split(':', 1)[1]})", "-o", str(raw)], stdin=text)
+        else:
+            _run(["espeak-ng", "-v", voice, "-s", str(int(speed)), "-w", str(raw), text])
         if not have_sox():
             shutil.copyfile(raw, path)
             return path
@@ -70,8 +87,8 @@ def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 16
     return path
 
 
-def _run(argv: list[str]) -> None:
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+def _run(argv: list[str], stdin: str | None = None) -> None:
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, input=stdin)
     if proc.returncode != 0:
         raise RuntimeError(f"{argv[0]} failed ({proc.returncode}): {proc.stderr.strip()[:300]}")
 

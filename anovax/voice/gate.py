@@ -13,13 +13,16 @@ Rules, in the order they apply:
    word, only "anova stop" counts: a bare "stop" is then as likely the assistant's own echo.
 3. A phrase whose capture overlapped the assistant's speech (started before SPEAK_END plus a
    short tail for audio still in the output buffers) is dropped: it is mostly the reply itself.
-4. Asleep: a phrase wakes the assistant only if the word "anova" sits next to a wake word
-   ("hey anova", "wake up anova", "anova wake up"). Words after the wake span are a command
-   ("hey anova open notepad" → "open notepad"). Everything else is dropped, including the
-   sound-alikes a recogniser produces ("a nova", "hey nova", "and over"): they lack the word.
-5. Awake: every phrase is a command; a leading "anova"/"hey anova" is stripped. "go to sleep"
-   puts it to sleep, and so does ``timeout_s`` without a phrase (``poll``). Time spent speaking
-   never counts towards the timeout.
+4. Asleep: a phrase is for AnovaX only if the word "anova" sits next to a wake word ("hey
+   anova", "wake up anova", "anova wake up") and, with a scoring recogniser, the name was
+   clearly said (trust.py: a closed-vocabulary recogniser forces "hey Anna" into "hey anova").
+   Words after the wake span are a command ("hey anova open notepad" → "open notepad") when the
+   offline planner understands them and they were clearly heard; otherwise a "doubt": the
+   listener asks "Did you say …?" and nothing runs without a yes. Either way the gate stays
+   asleep: what is said next in the room needs the name again.
+5. Awake, after the name alone ("hey anova"): the next phrase within ``timeout_s`` is the
+   command (or a doubt, as above), then the gate sleeps again. "go to sleep" puts it to sleep at
+   once, and so does ``timeout_s`` without a phrase (``poll``). Time spent speaking never counts.
 
 While a question waits for an answer (``question_asked`` until ``question_closed`` or the end of
 its window), after rules 1-3 and awake or asleep alike:
@@ -51,6 +54,7 @@ from typing import Literal
 from anovax.cancel import is_stop_utterance
 from anovax.voice.answers import sounds_like_an_answer, spoken_answer
 from anovax.voice.holds import TALK_GRACE_S, TalkHolds
+from anovax.voice.trust import Trust
 
 NAME = "anova"
 #: wake words as word sequences; "wake up" is two words, matched as a unit
@@ -63,9 +67,10 @@ BARGE_FILLERS = frozenset({NAME, "please", "now", "it", "that", "talking", "hey"
 #: seconds after SPEAK_END during which a phrase that started is still the assistant's own voice
 #: (audio queued in the sound server's buffers, and the room's echo)
 SPEECH_TAIL_S = 0.3
-DEFAULT_TIMEOUT_S = 30.0
+#: after the name alone, how long the gate waits for the command (one phrase)
+DEFAULT_TIMEOUT_S = 8.0
 
-Action = Literal["drop", "wake", "command", "sleep", "barge_in", "answer"]
+Action = Literal["drop", "wake", "command", "sleep", "barge_in", "answer", "doubt"]
 
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
@@ -75,7 +80,8 @@ class GateDecision:
     """What the gate did with one phrase (or with the passing of time, for a timeout sleep)."""
 
     action: Action
-    #: for "command": the words to hand to on_speech (original casing kept); else ""
+    #: for "command": the words to hand to on_speech (original casing kept); for "doubt" the
+    #: words to ask about; else ""
     text: str
     #: why, in a few words, for the console, the log and the orb
     reason: str
@@ -210,6 +216,13 @@ class WakeGate:
         """The talk key came up (False: it was not down)."""
         return self.holds.end()
 
+    def needs_trust(self, heard: str) -> bool:
+        """Would ``heard`` act if taken at its word: it holds the name, or the gate waits for a
+        command, or the talk key is down? Only then must the recogniser score it."""
+        seq = [w.word for w in _words(heard)]
+        with self._lock:
+            return NAME in seq or self._awake or self.holds.recent()
+
     def touch(self) -> None:
         """Restart the sleep timeout (a command just finished: the user is still in a conversation)."""
         with self._lock:
@@ -244,9 +257,12 @@ class WakeGate:
 
     # -- phrases -------------------------------------------------------------------------
 
-    def decide(self, heard: str, started_at: float | None = None, ended_at: float | None = None) -> GateDecision:
+    def decide(self, heard: str, started_at: float | None = None, ended_at: float | None = None,
+               trust: Trust | None = None) -> GateDecision:
         """Decide what one recognised phrase is; ``started_at``/``ended_at`` are when its capture
-        began and ended on this gate's clock (None: now)."""
+        began and ended on this gate's clock (None: now); ``trust`` says whether its name and
+        command were clearly said (None: the text is taken as it is)."""
+        trust = trust if trust is not None else Trust()
         heard = heard if isinstance(heard, str) else ""
         words = _words(heard)
         seq = [w.word for w in words]
@@ -268,54 +284,73 @@ class WakeGate:
             held = self.holds.covers(start, end)
             question = self._open_question(now)
             if question is None:
-                return self._by_state(words, seq, heard, now, slept, held)
+                return self._by_state(words, seq, heard, now, slept, held, trust)
             answer = self._answer(seq, heard, start, now, question)
             if answer is not None:
                 return answer
-            decision = self._by_state(words, seq, heard, now, slept, held)
-            if decision.action == "command" and not is_stop_utterance(decision.text):
+            decision = self._by_state(words, seq, heard, now, slept, held, trust)
+            if decision.action in ("command", "doubt") and not is_stop_utterance(decision.text):
                 return out("drop", "waiting for a yes or no")
             return decision
 
     def _by_state(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,
-                  held: bool = False) -> GateDecision:
+                  held: bool = False, trust: Trust | None = None) -> GateDecision:
         """Rules 4 and 5: asleep or awake; ``held``: said with the talk key down. Lock held."""
 
         def out(action: Action, reason: str, text: str = "") -> GateDecision:
             return GateDecision(action, text, reason, heard)
 
+        trust = trust if trust is not None else Trust()
         if not self._awake and held and _wake_span(seq) is None and _find(seq, SLEEP_PHRASE) < 0:
-            command = self._rest(words, heard, 1 if seq[0] == NAME else 0)
-            return out("command", "talk key held", command) if command else out("drop", "talk key held: only the name")
+            first = 1 if seq[0] == NAME else 0
+            command = self._rest(words, heard, first)
+            if not command:
+                return out("drop", "talk key held: only the name")
+            if not trust.command_clear(seq, first, command):
+                return out("doubt", "talk key held; not sure what was said", command)
+            return out("command", "talk key held", command)
         if not self._awake:
-            return self._asleep(words, seq, heard, now, slept)
+            return self._asleep(words, seq, heard, now, slept, trust)
         self._last_activity = now
         if _find(seq, SLEEP_PHRASE) >= 0:
             self._awake = False
             return out("sleep", "asked to go to sleep")
         span = _wake_span(seq)
         if span is not None:
-            command = self._rest(words, heard, span[1])
-            return out("command", "awake", command) if command else out("wake", "already awake")
-        if seq == [NAME]:
+            if not trust.name_clear(seq, span[1] - 1 if seq[span[1] - 1] == NAME else span[0]):
+                return out("drop", "awake: the name was not clearly said")
+            first = span[1]
+        elif seq == [NAME]:
             return out("wake", "already awake")
-        skip = 1 if seq[0] == NAME else 0  # "anova, open notepad" said to an awake assistant
-        return out("command", "awake", self._rest(words, heard, skip))
+        else:
+            first = 1 if seq[0] == NAME else 0  # "anova, open notepad" said to an awake assistant
+        command = self._rest(words, heard, first)
+        if not command:
+            return out("wake", "already awake")
+        self._awake = False  # one phrase after the name: chatter that follows needs the name again
+        if not trust.command_clear(seq, first, command):
+            return out("doubt", "awake: not sure what was said", command)
+        return out("command", "awake", command)
 
-    def _asleep(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool) -> GateDecision:
+    def _asleep(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,
+                trust: Trust) -> GateDecision:
         asleep = "asleep (timed out)" if slept else "asleep"
         span = _wake_span(seq)
         if span is None:
             why = f"{asleep}: no wake words" if NAME not in seq else f"{asleep}: '{NAME}' without a wake word"
             return GateDecision("drop", "", why, heard)
-        self._awake = True
-        self._last_activity = now
+        name = span[1] - 1 if seq[span[1] - 1] == NAME else span[0]
+        if not trust.name_clear(seq, name):
+            return GateDecision("drop", "", f"{asleep}: the name was not clearly said", heard)
         command = self._rest(words, heard, span[1])
         if not command:
+            self._awake = True  # the name alone: the next phrase is the command
+            self._last_activity = now
             return GateDecision("wake", "", "wake words", heard)
         if _find([w.word for w in words[span[1]:]], SLEEP_PHRASE) >= 0:
-            self._awake = False  # "hey anova go to sleep": nothing to do, stay asleep
             return GateDecision("sleep", "", "asked to go to sleep", heard)
+        if not trust.command_clear(seq, span[1], command):
+            return GateDecision("doubt", command, "wake words; not sure what was said", heard)
         return GateDecision("command", command, "wake words with a command", heard)
 
     def _answer(self, seq: list[str], heard: str, start: float, now: float,

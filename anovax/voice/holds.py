@@ -51,6 +51,15 @@ class TalkHolds:
             self._since = None
             return True
 
+    def recent(self, window_s: float = 30.0) -> bool:
+        """Held now, or released within the last ``window_s`` seconds (a phrase still being
+        decided may have been said with it)."""
+        with self._lock:
+            if self._since is not None:
+                return True
+            now = self._clock()
+            return any(released >= now - window_s for _pressed, released in self._done)
+
     def covers(self, start: float, end: float) -> bool:
         """A phrase captured from ``start`` to ``end`` was said with the key held."""
         with self._lock:

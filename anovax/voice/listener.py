@@ -63,8 +63,10 @@ from anovax.voice.microphone import (
     quiet_stderr,
     silence_alsa,
 )
+from anovax.voice.doubts import Doubt, confirmed
 from anovax.voice.pipeline import Heard, State, VoicePipeline, VoiceState, follow_events
 from anovax.voice.stt import Recognizer
+from anovax.voice.understand import understands
 
 if TYPE_CHECKING:  # imported lazily: a broken install must not stop the text console
     import speech_recognition as sr
@@ -98,7 +100,8 @@ class VoiceInput:
                  on_heard: Callable[[Heard], Any] | None = None, on_result: Callable[[Any], Any] | None = None,
                  on_state: Callable[[VoiceState], Any] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 confirmations: Confirmations | None = None) -> None:
+                 confirmations: Confirmations | None = None,
+                 understands: Callable[[str], bool] | None = None) -> None:
         self.gate = gate
         #: where a spoken yes/no goes, and where "voice" registers while it can hear one
         self.confirmations = confirmations
@@ -118,7 +121,9 @@ class VoiceInput:
         self._stop = threading.Event()
         #: set by the orb's mute button: phrases are not even recognised (nothing is heard)
         self._muted = threading.Event()
-        self._commands: queue.Queue[str | None] = queue.Queue(maxsize=COMMAND_QUEUE)
+        self._commands: queue.Queue[str | Doubt | None] = queue.Queue(maxsize=COMMAND_QUEUE)
+        #: whether a request makes sense (the offline planner's grammar), for the gate's trust
+        self._understands = understands
         self._listener = threading.Thread(target=self._listen_safely, name="voice-listener", daemon=True)
         self._worker = threading.Thread(target=self._run_commands, name="voice-commands", daemon=True)
         #: the latest state (listening, unavailable...), for the banner, doctor and tests
@@ -143,6 +148,7 @@ class VoiceInput:
         kw.setdefault("gate", WakeGate(timeout_s=settings.wake_timeout_s))
         kw.setdefault("recognizer_factory", lambda: make_recognizer(settings.stt))
         kw.setdefault("confirmations", assistant.confirmations)
+        kw.setdefault("understands", understands)
         return cls(on_speech=lambda text: assistant.on_speech(text, source="voice"),
                    stop_speaking=assistant.stop_speaking, bus=assistant.bus, **kw)
 
@@ -265,7 +271,7 @@ class VoiceInput:
         self.recognizer = recognizer
         pipeline = VoicePipeline(recognizer, self.gate, on_command=self._queue_command,
                                  stop_speaking=self._stop_speaking, report=self._heard, on_state=self._set_state,
-                                 on_answer=self._answer)
+                                 on_answer=self._answer, on_doubt=self._queue_doubt, understands=self._understands)
         try:
             source = enter_microphone(microphone)
         except OSError as exc:
@@ -359,8 +365,19 @@ class VoiceInput:
         except queue.Full:
             log.warning("voice command dropped, %d still waiting: %r", COMMAND_QUEUE, text)
 
+    def _queue_doubt(self, text: str) -> None:
+        try:
+            self._commands.put_nowait(Doubt(text))
+        except queue.Full:
+            log.warning("doubtful voice command dropped, %d still waiting", COMMAND_QUEUE)
+
     def _run_commands(self) -> None:
-        while (text := self._commands.get()) is not None:
+        while (item := self._commands.get()) is not None:
+            if isinstance(item, Doubt):  # asked here: the question waits as long as a command would
+                if not confirmed(self.confirmations, item):
+                    continue
+                item = item.text
+            text = item
             try:
                 result = self._on_speech(text)
             except Exception:  # noqa: BLE001 - on_speech never raises, but this thread must not die

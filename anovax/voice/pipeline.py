@@ -17,7 +17,9 @@ from anovax.errors import SttError
 from anovax.events import Event, EventType
 from anovax.voice.audio import Phrase
 from anovax.voice.gate import GateDecision, WakeGate
+from anovax.voice.confidence import Hearing
 from anovax.voice.stt import Recognizer
+from anovax.voice.trust import Trust
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +85,15 @@ class VoicePipeline:
     def __init__(self, recognizer: Recognizer, gate: WakeGate, *, on_command: Callable[[str], Any],
                  stop_speaking: Callable[[], Any], report: Callable[[Heard], Any] | None = None,
                  on_state: Callable[[VoiceState], Any] | None = None,
-                 on_answer: Callable[[str, bool], Any] | None = None) -> None:
+                 on_answer: Callable[[str, bool], Any] | None = None,
+                 on_doubt: Callable[[str], Any] | None = None,
+                 understands: Callable[[str], bool] | None = None) -> None:
         self.recognizer = recognizer
         self.gate = gate
+        #: a doubtful command's words: the listener asks "Did you say …?" (None: dropped)
+        self._on_doubt = on_doubt
+        #: whether a request makes sense (the offline planner's grammar); None: any text does
+        self._understands = understands
         self._on_command = on_command
         self._stop_speaking = stop_speaking
         self._report = report
@@ -95,8 +103,14 @@ class VoicePipeline:
     def handle(self, phrase: Phrase) -> Heard:
         started = time.perf_counter()
         failure = ""
+        hearing: Hearing | None = None
         try:
-            text = self.recognizer.recognize(phrase.audio)
+            hear = getattr(self.recognizer, "hear", None)
+            if hear is not None:  # a scoring recogniser: words the gate may act on are scored
+                hearing = hear(phrase.audio, self.gate.needs_trust)
+                text = hearing.text
+            else:
+                text = self.recognizer.recognize(phrase.audio)
         except SttError as exc:
             text, failure = "", exc.message
         except Exception as exc:  # noqa: BLE001 - a recogniser bug costs one phrase, never the listener
@@ -107,7 +121,8 @@ class VoicePipeline:
         if failure:
             decision = GateDecision("drop", "", f"recogniser failed: {failure}")
         else:
-            decision = self.gate.decide(text, phrase.start, phrase.end)
+            trust = Trust(hearing, self._understands) if self._understands is not None else Trust(hearing)
+            decision = self.gate.decide(text, phrase.start, phrase.end, trust)
         heard = Heard(decision, phrase.start, phrase.end, took)
         self._call(self._report, heard)  # the phrase is shown before the command's result
         if self.gate.awake != was_awake:
@@ -117,6 +132,8 @@ class VoicePipeline:
             self._call(self._stop_speaking)
         elif decision.action == "command":
             self._call(self._on_command, decision.text)
+        elif decision.action == "doubt":
+            self._call(self._on_doubt, decision.text)
         elif decision.action == "answer":
             self._call(self._on_answer, decision.question_id, decision.text == "yes")
         return heard

@@ -1,0 +1,80 @@
+"""How sure the offline recogniser is of each word it heard.
+
+A closed-vocabulary decoder forces every sound into its own sentences: "hey Anna, can you pass
+the salt" comes out as "hey anova can you press us alt". Forced words betray themselves when the
+hypothesis is aligned back onto the audio phone by phone (pocketsphinx's alignment search): the
+phones the speaker never said ("OW V" of "anova", for "Anna") get squeezed and score badly.
+
+- ``fit``: the word's alignment score per 10 ms frame, averaged over its phones (pocketsphinx's
+  integer log scale). Measured on espeak-ng voices, clean and noisy: "anova" said, -3 to -28;
+  "anova" forced onto "Anna", "Hannah", "another"..., -23 to -100 (tuning figures in
+  benchmarks/bench_voice.py's docstring).
+- ``posterior``: the word's probability in the command decoder's lattice: low when other
+  sentences of the command language model explain the audio about as well.
+
+``Hearing`` is what a scoring recogniser returns: the text plus a ``WordScore`` per word (none
+when nothing was scored: the online recogniser, or a phrase nobody needs to vouch for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from anovax.voice.recognizer import VARIANT
+
+#: pocketsphinx's non-words: silence, fillers and noise markers
+_NON_WORDS = frozenset({"<s>", "</s>", "<sil>", "[NOISE]", "[SPEECH]"})
+
+
+@dataclass(frozen=True)
+class WordScore:
+    """One recognised word and how sure the recogniser is of it."""
+
+    word: str
+    #: first 10 ms frame of the word in the phrase, and how many frames it lasts
+    start: int
+    frames: int
+    #: alignment score per frame, averaged over the word's phones (higher: said more clearly)
+    fit: float
+    #: the worst of its phones, per frame
+    worst: float
+    #: lattice posterior, 0..1
+    posterior: float = 1.0
+
+
+@dataclass(frozen=True)
+class Hearing:
+    """A recognised phrase: its words as text and, when scored, a ``WordScore`` per word."""
+
+    text: str
+    words: tuple[WordScore, ...] = ()
+    #: True when scoring was asked for and could not be done: nobody can vouch for the words
+    unscored: bool = False
+
+    @property
+    def scored(self) -> bool:
+        return bool(self.words)
+
+
+def is_word(label: str) -> bool:
+    return label not in _NON_WORDS and not label.startswith(("+", "[", "<"))
+
+
+def score_alignment(alignment: Iterable[object], posteriors: Sequence[float] = ()) -> tuple[WordScore, ...]:
+    """``WordScore``s from a pocketsphinx alignment (``Decoder.get_alignment()``: words, each
+    iterable over its phones with ``start``, ``duration`` and ``score``), with the decoder's
+    lattice posteriors for the same words in order (1.0 where missing)."""
+    scored = []
+    for word in alignment:
+        label = str(getattr(word, "name", ""))
+        if not is_word(label):
+            continue
+        phones = [(int(p.duration), float(p.score)) for p in word if int(p.duration) > 0]
+        frames = sum(d for d, _ in phones)
+        if not frames:
+            continue
+        posterior = posteriors[len(scored)] if len(scored) < len(posteriors) else 1.0
+        scored.append(WordScore(VARIANT.sub("", label), int(word.start), frames, sum(s for _, s in phones) / frames,
+                                min(s / d for d, s in phones), max(0.0, min(1.0, posterior))))
+    return tuple(scored)

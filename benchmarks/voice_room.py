@@ -1,0 +1,192 @@
+"""The room around the microphone: what the wake gate does with speech that is not for AnovaX.
+
+Shared by ``bench_voice_room.py`` (quick, in ``make bench``) and ``voice_hours.py`` (long,
+``make bench-voice``). Every phrase is rendered by a synthetic voice (tests/voicegen.py: espeak-ng
+voices, which the confidence thresholds were tuned on, and festival's kal/ked diphone voices,
+never tuned on), clean or with pink noise, and goes through the real offline recogniser, the real
+wake gate and the trust checks, exactly as the microphone's phrases do (``VoicePipeline``).
+
+Text: ``../shared/eval/slurp/lm.txt`` is SLURP's unlabelled utterances, ordinary speech not
+addressed to AnovaX. Its first half was used to tune the thresholds (``TUNE``); every figure here
+is reported on its second half (``REPORT``), which tuning never saw.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for extra in (ROOT, ROOT / "tests"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+LM_TXT = ROOT.parent / "shared" / "eval" / "slurp" / "lm.txt"
+#: voices the thresholds were tuned on, and voices they never saw
+TUNED_VOICES = ("en-us+f2", "en-us+klatt4", "en-us+m1")
+HELD_OUT_VOICES = ("festival:kal_diphone", "festival:ked_diphone")
+NOISE = 0.1  # pink noise at 10-14 dB SNR against these voices (voicegen.py)
+
+WAKE_WORDS = ("hey", "hello", "hi", "yo")
+COMMANDS = ("open the browser", "what time is it", "open the calculator", "take a screenshot", "open notepad",
+            "what's the date", "open the terminal", "type hello world", "set a timer for five minutes",
+            "close the calculator", "switch to notepad", "what can i say")
+#: names and openings that sound different from "anova" but share its sounds
+SOUND_ALIKES = ("hey anna", "hey hannah", "hey now", "hi anna", "hello hannah", "another", "and over",
+                "hey donna", "okay anna", "hey nana", "hey joanna", "hi hannah")
+#: a true homophone: reported on its own (target at most 10%)
+HOMOPHONES = ("hey nova",)
+
+
+def sentences(part: str) -> list[str]:
+    """SLURP's lm.txt lines, ``part`` "tune" (first half) or "report" (second half)."""
+    try:
+        lines = [line.strip() for line in LM_TXT.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except OSError:
+        return []
+    half = len(lines) // 2
+    return lines[:half] if part == "tune" else lines[half:]
+
+
+@dataclass
+class Outcome:
+    """What the gate did with one phrase."""
+
+    said: str
+    heard: str
+    action: str
+    command: str
+    seconds: float  # audio length
+    recognize_ms: float
+    #: the name's fit and the command words' mean posterior, when scored (for tuning)
+    name_fit: float | None = None
+    posterior: float | None = None
+
+
+@dataclass
+class Tally:
+    phrases: int = 0
+    woke: list[str] = field(default_factory=list)  # any response: command, doubt (a question) or wake
+    acted: list[str] = field(default_factory=list)  # a command ran
+    audio_s: float = 0.0
+
+    def add(self, outcome: Outcome, *, woke: bool, acted: bool) -> None:
+        self.phrases += 1
+        self.audio_s += outcome.seconds
+        if woke:
+            self.woke.append(f"{outcome.said!r} heard as {outcome.heard!r} → {outcome.action}")
+        if acted:
+            self.acted.append(f"{outcome.said!r} heard as {outcome.heard!r} → {outcome.command!r}")
+
+
+class Room:
+    """One recogniser and a scratch folder; ``say`` runs a phrase through a gate."""
+
+    def __init__(self) -> None:
+        from anovax.voice.stt import SphinxCommandRecognizer
+
+        self.recognizer = SphinxCommandRecognizer()
+        self._tmp = tempfile.mkdtemp(prefix="anovax-room-")
+        self._n = 0
+
+    def say(self, text: str, voice: str, noise: float, gate, clock: list[float]) -> Outcome:  # noqa: ANN001
+        import speech_recognition as sr
+        import voicegen
+
+        from anovax.voice.audio import Phrase
+        from anovax.voice.pipeline import VoicePipeline
+        from anovax.voice.understand import understands
+
+        self._n += 1
+        path = Path(self._tmp) / f"p{self._n % 4}.wav"
+        voicegen.render(text, path, voice=voice, noise=noise)
+        with sr.AudioFile(str(path)) as source:
+            audio = sr.Recognizer().record(source)
+        seconds = len(audio.frame_data) / (audio.sample_rate * audio.sample_width)
+        start = clock[0]
+        clock[0] += seconds
+        commands: list[str] = []
+        seen: list = []
+        scoring = _Recorded(self.recognizer, seen)
+        pipeline = VoicePipeline(scoring, gate, on_command=commands.append, stop_speaking=lambda: None,
+                                 understands=understands)
+        heard = pipeline.handle(Phrase(audio, start, clock[0]))
+        clock[0] += 0.5  # the pause between phrases
+        name_fit = posterior = None
+        if seen and seen[0].words:
+            words = seen[0].words
+            names = [w for w in words if w.word == "anova"]
+            name_fit = names[0].fit if names else None
+            after = [w.posterior for w in words[words.index(names[0]) + 1:]] if names else [w.posterior for w in words]
+            posterior = sum(after) / len(after) if after else None
+        return Outcome(text, heard.decision.heard, heard.decision.action, " ".join(commands), seconds,
+                       heard.recognize_ms, name_fit, posterior)
+
+
+class _Recorded:
+    """The recogniser, keeping each ``Hearing`` it returns (to report the scores)."""
+
+    def __init__(self, inner, seen: list) -> None:  # noqa: ANN001
+        self.inner, self.seen = inner, seen
+        self.name, self.offline = inner.name, inner.offline
+
+    def recognize(self, audio) -> str:  # noqa: ANN001
+        return self.hear(audio).text
+
+    def hear(self, audio, score=None):  # noqa: ANN001, ANN201
+        hearing = self.inner.hear(audio, score)
+        self.seen.append(hearing)
+        return hearing
+
+
+def fresh_gate(clock: list[float]):  # noqa: ANN201 - WakeGate
+    from anovax.voice.gate import WakeGate
+
+    return WakeGate(clock=lambda: clock[0])
+
+
+def responded(action: str) -> bool:
+    return action in ("command", "doubt", "wake")
+
+
+def jobs_for(voices: Iterable[str], noises: Iterable[float], items: Sequence[object]) -> list[tuple]:
+    return [(item, voice, noise) for voice in voices for noise in noises for item in items]
+
+
+def run_parallel(fn: Callable[[tuple], object], jobs: list[tuple], workers: int | None = None) -> list:
+    """``fn`` over ``jobs`` in worker processes (each builds its own recogniser once)."""
+    import multiprocessing
+
+    workers = workers or max(1, min(2, os.cpu_count() or 1))
+    if workers == 1:
+        return [fn(job) for job in jobs]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return list(pool.imap(fn, jobs, chunksize=4))
+
+
+_ROOM: Room | None = None
+
+
+def room() -> Room:
+    global _ROOM
+    if _ROOM is None:
+        _ROOM = Room()
+    return _ROOM
+
+
+def pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def seeded(seed: str) -> random.Random:
+    return random.Random(seed)
+
+
+def elapsed(started: float) -> str:
+    return f"{time.perf_counter() - started:.0f} s"
