@@ -151,19 +151,21 @@ def slow(tmp_path):
     assistant.close()
 
 
-def test_no_cancel_that_stops_the_voice_command_just_given(renders, recognizer, slow, tmp_path):
-    mic = FakeMicrophone(recording(tmp_path / "a.wav", [renders("hey anova type hello world")]))
+@pytest.mark.parametrize("speaker, words", [("en-us+f2", "no cancel that"),
+                                          # heard as "go cancel that": a take-back inside the window
+                                          ("en-us+klatt4", "go cancel that")])
+def test_no_cancel_that_stops_the_voice_command_just_given(speaker, words, renders, recognizer, slow, tmp_path):
+    mic = FakeMicrophone(recording(tmp_path / "a.wav", [renders("hey anova type hello world", speaker)]))
     heard, results = [], []
     voice = VoiceInput.for_assistant(slow, microphone_factory=lambda: mic, recognizer_factory=lambda: recognizer,
                                      on_heard=heard.append, on_result=results.append)
     voice.start()
     try:
         wait_for(lambda: slow.busy, 60, lambda: f"the typing command to start; heard {heard}")
-        mic.feed(recording(tmp_path / "b.wav", [renders("no cancel that")]))
+        mic.feed(recording(tmp_path / "b.wav", [renders("no cancel that", speaker)]))
         wait_for(lambda: [r for r in results if r.status is Status.STOPPED], 30,
                  lambda: f"the command to be stopped; heard {heard}, results {results}")
-        assert [h.decision.text for h in heard if h.decision.action == "command"] == [
-            "type hello world", "no cancel that"]
+        assert [h.decision.text for h in heard if h.decision.action == "command"] == ["type hello world", words]
     finally:
         voice.close()
 

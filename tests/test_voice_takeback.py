@@ -48,6 +48,16 @@ def test_thats_wrong_stops_only_within_the_window_after_a_voice_command():
     assert stop_text("no, that's wrong", recent) is None
 
 
+def test_the_recognisers_mishearings_of_no_take_back_only_within_the_window():
+    """"no cancel that" often comes out of the offline recogniser as "go / yo / show cancel that"."""
+    clock = Clock()
+    recent = RecentCommands(clock)
+    assert stop_text("go cancel that", recent) is None and stop_text("yo stop", recent) is None
+    recent.began()
+    assert stop_text("go cancel that", recent) == STOP_TEXT and stop_text("yo stop", recent) == STOP_TEXT
+    assert stop_text("go", recent) is None and stop_text("show me the weather", recent) is None
+
+
 def test_stop_utterances_stay_stops_at_any_time():
     recent = RecentCommands(Clock())
     for text in ("no cancel that", "cancel that", "no stop", "never mind"):

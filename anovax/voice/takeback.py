@@ -35,9 +35,15 @@ TAKE_BACK_PHRASES: tuple[str, ...] = (
     "no stop it", "that's wrong", "no that's wrong", "that is wrong", "no that is wrong", "that's not right",
     "no that's not right", "wrong", "no wrong",
 )
+#: what the offline recogniser makes of the "no" in "no, cancel that" / "no stop" (espeak-ng speech,
+#: 3 voices x clean and noisy: "no cancel that" came out as itself once in 6, as "go / yo / show
+#: cancel that" 3 times; "no stop" as "go stop" or "yo stop" 2 times in 6). Inside the window they
+#: take back too: as a whole phrase right after a command nothing else is meant by them.
+MISHEARD_NO: tuple[str, ...] = ("go", "yo", "show")
 
 _WORD = re.compile(r"[a-z0-9']+")
-_PHRASES = frozenset(tuple(p.split()) for p in TAKE_BACK_PHRASES)
+_PHRASES = frozenset(tuple(p.split()) for p in (*TAKE_BACK_PHRASES, *(f"{m} {p}" for m in MISHEARD_NO
+                                                                       for p in ("cancel that", "stop"))))
 _NAME_LEADS = (("hey", "anova"), ("anova",))
 
 
