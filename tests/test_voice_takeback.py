@@ -78,3 +78,14 @@ def test_a_recording_takes_back_its_command_through_the_stop_path(tmp_path):
     assert ran == [] and player.busy
     player.submit("that's wrong")  # now right after one: a take-back, run at once
     assert ran == [STOP_TEXT]
+
+
+def test_over_assistant_speech_no_stop_is_a_barge_in_and_a_lone_no_is_not():
+    from anovax.voice.gate import WakeGate
+
+    clock = Clock()
+    gate = WakeGate(clock=clock)
+    gate.speaking_started("opening notepad")
+    assert gate.decide("no stop").action == "barge_in"
+    assert gate.decide("no, cancel that").action == "barge_in"
+    assert gate.decide("no").action == "drop"  # not a stop; a question's answer comes after the speech
