@@ -55,7 +55,9 @@ class EventType(enum.StrEnum):
     SPECULATION_HIT = "SPECULATION_HIT"
     SPECULATION_MISS = "SPECULATION_MISS"
     VOICE_STATE = "VOICE_STATE"  # voice input: listening, unavailable (data.detail says why), awake, asleep, stopped
-    VOICE_HEARD = "VOICE_HEARD"  # one recognised phrase and what the wake gate did with it (data.action, data.reason)
+    # one phrase said to AnovaX (it woke it, or came while awake) and what the wake gate did with it
+    # (data.heard, data.action, data.reason); a phrase dropped while asleep never becomes one
+    VOICE_HEARD = "VOICE_HEARD"
     REMOTE_VIEWERS = "REMOTE_VIEWERS"  # phones watching the screen changed; data.viewers is the count now
     REMOTE_PAIRED = "REMOTE_PAIRED"  # a phone used the one-time pairing link; data.ip
     REMOTE_BANNED = "REMOTE_BANNED"  # a client was locked out after failed logins; data.ip, data.until

@@ -167,7 +167,9 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callab
             line(f"[{change.state}: {change.detail}]")
 
     def on_heard(heard: Any) -> None:
-        if heard.decision.action != "drop" and not as_json:  # drops are everything said nearby
+        # only phrases said to AnovaX arrive here (pipeline.py); of those, a drop is mostly its own
+        # voice or a half-heard phrase, which the orb shows for a moment and the console leaves out
+        if heard.decision.action != "drop" and not as_json:
             line(format_heard(heard, times=False))
 
     def on_result(result: CommandResult) -> None:

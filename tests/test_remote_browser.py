@@ -91,3 +91,31 @@ def test_phone_page_pairs_runs_a_command_and_shows_the_live_screen(tmp_path):
             browser.close()
     assert evil_requests == []
     assert [a.kind for a in desktop.actions][:1] == ["launch"]
+
+
+def test_the_phone_page_shows_what_was_heard_as_the_orb_words_it(tmp_path):
+    """A VOICE_HEARD event (only phrases said to AnovaX are ever sent) is a line in the page's
+    event list: the words and the gate's decision, as text."""
+    from anovax.orb.heardline import heard_line
+
+    sync_playwright = playwright_or_skip()
+    with phone_remote(tmp_path) as (assistant, server, _frames):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(server.pairing_url)
+            page.wait_for_selector("#remote:not([hidden])")
+            wait_for(lambda: server.event_clients == 1, what="the page's event stream")
+            said = [{"action": "command", "text": "open notepad", "heard": "hey anova open notepad",
+                     "reason": "wake words with a command"},
+                    {"action": "answer", "text": "no", "heard": "no", "reason": "answer to the question"},
+                    {"action": "drop", "text": "", "heard": XSS, "reason": "the assistant is speaking"}]
+            for data in said:
+                assistant.bus.emit(EventType.VOICE_HEARD, "voice", data=data)
+            page.wait_for_function("() => document.querySelectorAll(\"#events li[data-type='VOICE_HEARD']\")"
+                                   ".length === 3")
+            shown = page.locator("#events li[data-type='VOICE_HEARD'] .detail").all_inner_texts()
+            assert shown == [heard_line(data) for data in reversed(said)]  # newest first
+            assert shown[1] == 'heard "no" → answered no'
+            assert page.locator("#events img").count() == 0
+            browser.close()

@@ -224,13 +224,14 @@ def test_the_microphone_answers_while_the_command_waits(answer, said, recognizer
     replies = []
     assistant.bus.subscribe("t", lambda e: replies.append(e.data) if e.type.value == "CONFIRM_ANSWERED" else None)
     try:
-        # "yes" before any question: asleep, it is just a word (dropped), then the command
+        # "yes" before any question: asleep, it is just a word (dropped, never reported), then the command
         mic = RealTimeMicrophone(recording(tmp_path / "cmd.wav", [said("yes"), said(COMMAND)]))
         voice, results, heard = listening(assistant, mic, recognizer)
         assert assistant.confirmations.frontends() == ("voice",)  # registered while it listens
         wait_for(lambda: assistant.confirmations.pending is not None, 60,
                  lambda: f"the question; heard {[h.decision for h in heard]}")
-        assert heard[0].decision.action == "drop" and not typed_by(desktop)
+        assert [h.decision.action for h in heard] == ["command"] and not typed_by(desktop)
+        assert voice.pipeline.unshown == 1
         mic.feed(recording(tmp_path / "answer.wav", [said(answer)]))
         wait_for(lambda: results, 60, lambda: f"the command's end; heard {[h.decision for h in heard]}")
         wait_for(lambda: replies, what="CONFIRM_ANSWERED")

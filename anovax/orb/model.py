@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from anovax.events import Event, EventType
 from anovax.orb.asking import Asking
 from anovax.orb.countdown import TIMER_EVENTS, Countdowns
+from anovax.orb.heardline import HeardLine
 from anovax.orb.hints import idle_hint
 from anovax.orb.snapshot import (ENDED, Chip, ChipState, ChipView, HistoryEntry, OrbState, QuestionView, Snapshot,
                                   clip, short_arg)
@@ -61,6 +62,8 @@ class OrbModel:
     asking: Asking = field(default_factory=Asking)
     #: the pending timers' countdown chips and the alert of one fired (TIMER_* events)
     countdowns: Countdowns = field(default_factory=Countdowns)
+    #: the last phrase said to AnovaX and the gate's decision, for a few seconds (VOICE_HEARD)
+    heard: HeardLine = field(default_factory=HeardLine)
 
     #: bumped by every change; a front end redraws when it moved
     version: int = field(default=0, init=False, repr=False)
@@ -73,7 +76,6 @@ class OrbModel:
     _voice_detail: str = field(default="", init=False, repr=False)
     _voice_seq: int = field(default=0, init=False, repr=False)
     _viewers: int = field(default=0, init=False, repr=False)
-    _heard: str = field(default="", init=False, repr=False)
     _remote_note: str = field(default="", init=False, repr=False)
     _pairings: int = field(default=0, init=False, repr=False)
 
@@ -114,7 +116,7 @@ class OrbModel:
         flash_over = self._flash is not None and now >= self._flash[1]
         if flash_over:
             self._flash = None
-        if self.asking.tick(now) | self.countdowns.tick(now) | bool(gone or stale or flash_over):
+        if self.asking.tick(now) | self.countdowns.tick(now) | self.heard.tick(now) | bool(gone or stale or flash_over):
             self.version += 1
             return True
         return False
@@ -152,10 +154,11 @@ class OrbModel:
         chips, hidden = self._visible_chips(now)
         return Snapshot(state=state, detail=self._detail(state, now), chips=chips, hidden_chips=hidden,
                         response=self._response, history=tuple(self._history), voice=self._voice,
-                        voice_detail=self._voice_detail, viewers=self._viewers, heard=self._heard,
+                        voice_detail=self._voice_detail, viewers=self._viewers, heard=self.heard.command,
                         version=self.version, remote_note=self._remote_note, pairings=self._pairings,
                         question=self.asking.question(now), answered=self.asking.note(now),
-                        timers=self.countdowns.views(now), alert=self.countdowns.alert)
+                        timers=self.countdowns.views(now), alert=self.countdowns.alert,
+                        heard_line=self.heard.line(now))
 
     # -- event handlers ---------------------------------------------------------------------
 
@@ -284,11 +287,6 @@ class OrbModel:
             return  # the listener restarting does not unmute
         self._voice, self._voice_detail = state, str(data.get("detail", ""))
 
-    def _on_heard(self, event: Event) -> None:
-        data = event.data or {}
-        if data.get("action") == "command":
-            self._heard = str(data.get("text") or data.get("heard") or "")
-
     def _on_viewers(self, event: Event) -> None:
         viewers = str((event.data or {}).get("viewers", 0))
         self._viewers = int(viewers) if viewers.isdigit() else 0
@@ -384,7 +382,7 @@ _HANDLERS = {
     EventType.SPEAK_START: OrbModel._on_speak_start,
     EventType.SPEAK_END: OrbModel._on_speak_end,
     EventType.VOICE_STATE: OrbModel._on_voice_state,
-    EventType.VOICE_HEARD: OrbModel._on_heard,
+    EventType.VOICE_HEARD: lambda model, event: model.heard.apply(event),
     **dict.fromkeys(TIMER_EVENTS, OrbModel._on_timer),
 }
 

@@ -176,6 +176,8 @@ class Snapshot:
     timers: tuple[Any, ...] = ()
     #: a fired timer's or reminder's message, shown apart until the next command or a click
     alert: str = ""
+    #: for a few seconds: the last phrase said to AnovaX and what the gate did ('heard "…" → command')
+    heard_line: str = ""
 
     @property
     def running(self) -> tuple[ChipView, ...]:

@@ -307,7 +307,7 @@ class OrbWindow:
         self.orb.set_watchers(snap.viewers)
         style = STYLES[snap.state]
         self._text(self.state_label, style.label, fg=style.colour)
-        self._text(self.detail_label, snap.detail)
+        self._text(self.detail_label, "\n".join(line for line in (snap.detail, snap.heard_line) if line))
         self.chips.update(snap.chips, snap.hidden_chips)
         self.timer_chips.update(snap.timers, snap.alert)
         self.question.update(snap, SIZE[self.prefs.expanded][0] - 20)

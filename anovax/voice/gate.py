@@ -63,7 +63,8 @@ SLEEP_PHRASE: tuple[str, ...] = ("go", "to", "sleep")
 #: words that cut speech off
 BARGE_WORDS = frozenset({"stop", "cancel"})
 #: words that may come with a barge-in word without changing what it means ("anova stop it please")
-BARGE_FILLERS = frozenset({NAME, "please", "now", "it", "that", "talking", "hey", "okay", "ok", "just"})
+#: ("no" too: "no, stop" and "no, cancel that" cut it off; "no" alone is no barge-in)
+BARGE_FILLERS = frozenset({NAME, "please", "now", "it", "that", "talking", "hey", "okay", "ok", "just", "no"})
 #: seconds after SPEAK_END during which a phrase that started is still the assistant's own voice
 #: (audio queued in the sound server's buffers, and the room's echo)
 SPEECH_TAIL_S = 0.3

@@ -18,7 +18,8 @@ Threads, all owned by ``VoiceInput`` and joined by ``close``:
 Nothing here may take the assistant down: no SpeechRecognition, no PyAudio, no sound card or a
 microphone that dies mid-way is one VOICE_STATE "unavailable" event (and one console line
 through ``on_state``) while typed commands keep working; a recogniser error drops that one
-phrase with a VOICE_HEARD event saying why.
+phrase (with a VOICE_HEARD event saying why, if AnovaX was awake: phrases dropped while asleep
+are never reported, pipeline.py).
 
 The parts live next door: audio.py (phrase settings, energy, ``Recording``), microphone.py
 (opening the device, the stream) and pipeline.py (recogniser → gate → action). Their public
@@ -34,7 +35,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from anovax.cancel import is_stop_utterance
 from anovax.errors import AudioFileError, SttError, VoiceUnavailable
 from anovax.events import Event, EventBus, EventType
 from anovax.voice.audio import (
@@ -66,6 +66,7 @@ from anovax.voice.microphone import (
 from anovax.voice.doubts import Doubt, confirmed
 from anovax.voice.pipeline import Heard, State, VoicePipeline, VoiceState, follow_events
 from anovax.voice.stt import Recognizer
+from anovax.voice.takeback import STOP_TEXT, RecentCommands, stop_text
 from anovax.voice.understand import understands
 
 if TYPE_CHECKING:  # imported lazily: a broken install must not stop the text console
@@ -124,6 +125,8 @@ class VoiceInput:
         self._commands: queue.Queue[str | Doubt | None] = queue.Queue(maxsize=COMMAND_QUEUE)
         #: whether a request makes sense (the offline planner's grammar), for the gate's trust
         self._understands = understands
+        #: for "no, cancel that" / "that's wrong" right after a command (takeback.py)
+        self._recent = RecentCommands(clock)
         self._listener = threading.Thread(target=self._listen_safely, name="voice-listener", daemon=True)
         self._worker = threading.Thread(target=self._run_commands, name="voice-commands", daemon=True)
         #: the latest state (listening, unavailable...), for the banner, doctor and tests
@@ -131,6 +134,9 @@ class VoiceInput:
         #: set once the listener is listening, or has given up (then ``state`` says why)
         self.settled = threading.Event()
         self.recognizer: Recognizer | None = None
+        #: recogniser → gate → action, once the recogniser is up (``pipeline.unshown`` counts the
+        #: phrases dropped while asleep, which are never reported)
+        self.pipeline: VoicePipeline | None = None
         self.energy_threshold: float | None = None
         #: the global hold-to-talk key (talkkey.py) that calls ``hold_to_talk``; closed by ``close``
         self.talk_key: Any = None
@@ -269,9 +275,10 @@ class VoiceInput:
         except (ImportError, OSError, ValueError, RuntimeError) as exc:
             raise VoiceUnavailable(f"speech recognition cannot start ({reason(exc)})") from exc
         self.recognizer = recognizer
-        pipeline = VoicePipeline(recognizer, self.gate, on_command=self._queue_command,
-                                 stop_speaking=self._stop_speaking, report=self._heard, on_state=self._set_state,
-                                 on_answer=self._answer, on_doubt=self._queue_doubt, understands=self._understands)
+        pipeline = self.pipeline = VoicePipeline(
+            recognizer, self.gate, on_command=self._queue_command, stop_speaking=self._stop_speaking,
+            report=self._heard, on_state=self._set_state, on_answer=self._answer, on_take_back=self._take_back,
+            on_doubt=self._queue_doubt, understands=self._understands)
         try:
             source = enter_microphone(microphone)
         except OSError as exc:
@@ -337,8 +344,16 @@ class VoiceInput:
 
     # -- voice-commands ------------------------------------------------------------------------------
 
+    def _take_back(self, _words: str) -> None:
+        """A take-back said while AnovaX spoke (speech is already cut off): stop the voice
+        command it is about, if one runs or just began."""
+        if self._recent.open():
+            self._queue_command(STOP_TEXT)
+
     def _queue_command(self, text: str) -> None:
-        if is_stop_utterance(text):
+        stop = stop_text(text, self._recent)
+        if stop is not None:
+            text = stop
             # a control message: it must not wait behind the command it stops. The assistant
             # handles a stop at once, so this runs on the listener thread; queued voice commands
             # are dropped first (they are what "stop" is about too).
@@ -347,6 +362,7 @@ class VoiceInput:
                     if self._commands.get_nowait() is None:
                         self._commands.put_nowait(None)  # keep close()'s sentinel
                         break
+                    self._recent.ended()  # dropped: it will never run
                 except queue.Empty:
                     break
             try:
@@ -360,9 +376,11 @@ class VoiceInput:
                 except Exception:  # noqa: BLE001
                     log.exception("voice result callback failed")
             return
+        self._recent.began()  # before the worker can take it (and end it)
         try:
             self._commands.put_nowait(text)
         except queue.Full:
+            self._recent.ended()
             log.warning("voice command dropped, %d still waiting: %r", COMMAND_QUEUE, text)
 
     def _queue_doubt(self, text: str) -> None:
@@ -383,6 +401,8 @@ class VoiceInput:
             except Exception:  # noqa: BLE001 - on_speech never raises, but this thread must not die
                 log.exception("voice command failed")
                 continue
+            finally:
+                self._recent.ended()
             self.gate.touch()  # the timeout counts from the end of the command, not its start
             if self._on_result is not None:
                 try:

@@ -19,6 +19,7 @@ from anovax.voice.audio import Phrase
 from anovax.voice.gate import GateDecision, WakeGate
 from anovax.voice.confidence import Hearing
 from anovax.voice.stt import Recognizer
+from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
 
 log = logging.getLogger(__name__)
@@ -75,17 +76,22 @@ class VoiceState:
 class VoicePipeline:
     """Recogniser → wake gate → action, for the microphone thread and for recordings alike.
 
-    ``on_command`` gets the gate's command text, ``stop_speaking`` is called for a barge-in,
+    ``on_command`` gets the gate's command text, ``stop_speaking`` is called for a barge-in (and
+    ``on_take_back(words)`` too when the barge-in takes back the command: "no, cancel that"),
     ``on_answer(question_id, yes)`` for a yes or no to a waiting question (right here on the
-    listening thread: the command that asked is blocked waiting for it); ``report`` and
-    ``on_state`` see every phrase and every change of awake/asleep. A failing callback is logged
-    and the pipeline goes on.
+    listening thread: the command that asked is blocked waiting for it); ``on_state`` sees every
+    change of awake/asleep. A failing callback is logged and the pipeline goes on.
+
+    ``report`` sees only the phrases that were said to AnovaX: those that woke it or came while
+    it was awake. A phrase dropped while asleep is the room talking, and speech that did not wake
+    AnovaX is never shown, logged or sent anywhere: it is only counted (``unshown``).
     """
 
     def __init__(self, recognizer: Recognizer, gate: WakeGate, *, on_command: Callable[[str], Any],
                  stop_speaking: Callable[[], Any], report: Callable[[Heard], Any] | None = None,
                  on_state: Callable[[VoiceState], Any] | None = None,
                  on_answer: Callable[[str, bool], Any] | None = None,
+                 on_take_back: Callable[[str], Any] | None = None,
                  on_doubt: Callable[[str], Any] | None = None,
                  understands: Callable[[str], bool] | None = None) -> None:
         self.recognizer = recognizer
@@ -99,6 +105,9 @@ class VoicePipeline:
         self._report = report
         self._on_state = on_state
         self._on_answer = on_answer
+        self._on_take_back = on_take_back
+        #: phrases dropped while asleep: counted, their words never kept
+        self.unshown = 0
 
     def handle(self, phrase: Phrase) -> Heard:
         started = time.perf_counter()
@@ -124,12 +133,19 @@ class VoicePipeline:
             trust = Trust(hearing, self._understands) if self._understands is not None else Trust(hearing)
             decision = self.gate.decide(text, phrase.start, phrase.end, trust)
         heard = Heard(decision, phrase.start, phrase.end, took)
-        self._call(self._report, heard)  # the phrase is shown before the command's result
+        # a drop counts as said to AnovaX only if the gate was awake before and after it (a
+        # timeout that passed during ``decide`` means it was judged asleep)
+        if decision.action != "drop" or (was_awake and self.gate.awake):
+            self._call(self._report, heard)  # the phrase is shown before the command's result
+        else:
+            self.unshown += 1
         if self.gate.awake != was_awake:
             self._call(self._on_state, VoiceState("awake" if self.gate.awake else "asleep", decision.reason,
                                                   by_phrase=True))
         if decision.action == "barge_in":
             self._call(self._stop_speaking)
+            if self._on_take_back is not None and takes_back(decision.heard):
+                self._call(self._on_take_back, decision.heard)
         elif decision.action == "command":
             self._call(self._on_command, decision.text)
         elif decision.action == "doubt":

@@ -28,9 +28,9 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from anovax.cancel import is_stop_utterance
 from anovax.voice.audio import Recording
 from anovax.voice.pipeline import VoicePipeline
+from anovax.voice.takeback import RecentCommands, stop_text
 
 if TYPE_CHECKING:
     from anovax.confirm import Confirmations
@@ -82,16 +82,21 @@ class RecordingPlayer:
         #: commands queued or running; the clock is paced while this is above 0
         self._in_flight = 0
         self._idle = threading.Condition()
+        #: for "that's wrong" right after a command, in recorded time (takeback.py)
+        self._recent = RecentCommands(self.clock.now)
         #: phrases handled
         self.heard = 0
 
     def submit(self, text: str) -> None:
-        """The pipeline's ``on_command``: a stop at once, anything else after what is queued."""
-        if is_stop_utterance(text):
-            self._run(text)  # it must not wait behind the command it stops
+        """The pipeline's ``on_command``: a stop (or a take-back) at once, anything else after
+        what is queued."""
+        stop = stop_text(text, self._recent)
+        if stop is not None:
+            self._run(stop)  # it must not wait behind the command it stops
             return
         with self._idle:
             self._in_flight += 1
+        self._recent.began()
         self._commands.put(text)
 
     @property
@@ -131,6 +136,7 @@ class RecordingPlayer:
             try:
                 self._run(text)
             finally:
+                self._recent.ended()
                 with self._idle:
                     self._in_flight -= 1
                     self._idle.notify_all()

@@ -27,7 +27,11 @@ const ENDED = {
   stopped: () => "Stopped.",
 };
 // noisy events the phone does not list
-const HIDDEN = new Set(["SPEAK_END", "REMOTE_VIEWERS", "VOICE_HEARD", "SPECULATION_MISS"]);
+// (VOICE_HEARD is listed: the assistant only sends phrases said to it, never the room's chatter)
+const HIDDEN = new Set(["SPEAK_END", "REMOTE_VIEWERS", "SPECULATION_MISS"]);
+// the wake gate's decisions as the orb words them (anovax/orb/heardline.py)
+const HEARD_ACTIONS = new Map([["command", "command"], ["wake", "awake"], ["sleep", "asleep"],
+  ["barge_in", "stop speaking"]]);
 
 let source = null;
 let lastId = 0;
@@ -67,8 +71,20 @@ function shortParams(params) {
   return "";
 }
 
+// 'heard "open notepad" → command': the words and what the wake gate did with them
+function heardLine(data) {
+  let words = String(data.heard || data.text || "").split(/\s+/).join(" ").trim();
+  if (words.length > 48) words = words.slice(0, 47) + "…";
+  const action = String(data.action || ""), reason = String(data.reason || "");
+  let what = HEARD_ACTIONS.get(action);
+  if (!what && action === "answer") what = `answered ${data.text || "?"}`;
+  if (!what && action === "drop") what = reason ? `dropped: ${reason}` : "dropped";
+  return `heard "${words}" → ${what || reason || action || "?"}`;
+}
+
 function describe(ev) {
   const data = ev.data || {};
+  if (ev.type === "VOICE_HEARD") return heardLine(data);
   if (ev.type === "COMMAND_RECEIVED") return data.text || "";
   if (ev.type === "COMMAND_DONE") return data.message || data.status || "";
   if (ev.type === "SPEAK_START") return data.text || "";
