@@ -4,7 +4,7 @@ PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-run
 TSTAMP := $(VENV)/.stamp-test
 
-.PHONY: run test bench eval eval-realapps eval-slurp clean
+.PHONY: run test bench bench-voice eval eval-realapps eval-slurp clean
 
 $(STAMP): pyproject.toml scripts/setup-env.sh
 	bash scripts/setup-env.sh
@@ -25,6 +25,11 @@ test: $(TSTAMP)
 ## bench: latency and resource figures, printed as tables
 bench: $(TSTAMP)
 	$(PY) -m benchmarks
+
+## bench-voice: false wakes per hour over 4 hours of ordinary speech read by synthetic voices
+##       (espeak-ng, and festival's voices never tuned on); takes ~15 minutes
+bench-voice: $(TSTAMP)
+	$(PY) -m benchmarks.voice_hours --hours 4
 
 ## eval: the task suite end to end on Xvfb (offline and scripted Gemini), ablations,
 ##       real apps through the orb, SLURP; writes docs/EVALUATION.md and docs/eval_latency.png

@@ -120,6 +120,14 @@ def tune_report(results: list[tuple]) -> str:
         if fits:
             lines.append(f"{kind}: {len(fits)} scored names; fit min {fits[0]:.1f}, 5% {fits[len(fits) // 20]:.1f}, "
                          f"median {statistics.median(fits):.1f}, 95% {fits[-1 - len(fits) // 20]:.1f}, max {fits[-1]:.1f}")
+    for kind, texts, _expected, voice, noise, outcomes in results:
+        first = outcomes[0]
+        if kind in ("alike", "homophone") and first.name_fit is not None:
+            post = f"{first.posterior:.2f}" if first.posterior is not None else "-"
+            lines.append(f"  {kind} {voice} {noise:g} fit {first.name_fit:.1f} post {post} {first.action:7s} "
+                         f"{texts[0][:40]!r} → {first.heard!r}")
+        if kind == "wake" and first.name_fit is not None and first.name_fit < -18:
+            lines.append(f"  low wake {voice} {noise:g} fit {first.name_fit:.1f} {first.action} {texts[0]!r} → {first.heard!r}")
     return "\n".join(lines)
 
 
@@ -127,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tune", action="store_true", help="score the tuning half instead and print the scores")
     ap.add_argument("--voices", choices=("tuned", "held-out", "all"), default="all")
+    ap.add_argument("--dump", help="with --tune: write each first phrase's scores here (JSON lines)")
     ap.add_argument("--reps", type=int, default=2, help="sound-alike and chatter sets per voice and noise")
     args = ap.parse_args(argv)
     import voicegen
@@ -162,6 +171,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             examples += [f"- {title}, {kind}: {bad}" for bad in summary.get(kind, {}).get("bad", [])[:4]]
     if args.tune:
         print(tune_report(all_results))
+        if args.dump:
+            import json
+            with open(args.dump, "w") as f:
+                for kind, texts, _e, voice, noise, outcomes in all_results:
+                    o = outcomes[0]
+                    f.write(json.dumps(dict(kind=kind, voice=voice, noise=noise, said=texts[0], heard=o.heard,
+                                            action=o.action, fit=o.name_fit, worst=o.name_worst, post=o.posterior,
+                                            understood=o.understood, expected=_e, wake_fit=o.wake_fit)) + "\n")
         return 0
     phrases = sum(len(r[1]) for r in all_results)
     print("### Voice in a room: sound-alikes, chatter, recall (rendered speech, real recogniser and gate)\n")

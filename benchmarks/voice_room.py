@@ -67,6 +67,9 @@ class Outcome:
     #: the name's fit and the command words' mean posterior, when scored (for tuning)
     name_fit: float | None = None
     posterior: float | None = None
+    name_worst: float | None = None
+    understood: bool | None = None
+    wake_fit: float | None = None
 
 
 @dataclass
@@ -118,15 +121,19 @@ class Room:
                                  understands=understands)
         heard = pipeline.handle(Phrase(audio, start, clock[0]))
         clock[0] += 0.5  # the pause between phrases
-        name_fit = posterior = None
+        name_fit = posterior = worst = wake_fit = None
         if seen and seen[0].words:
             words = seen[0].words
             names = [w for w in words if w.word == "anova"]
             name_fit = names[0].fit if names else None
+            worst = names[0].worst if names else None
+            at = words.index(names[0]) if names else 0
+            wake_fit = words[at - 1].fit if names and at > 0 else None
             after = [w.posterior for w in words[words.index(names[0]) + 1:]] if names else [w.posterior for w in words]
             posterior = sum(after) / len(after) if after else None
+        rest = heard.decision.heard.split("anova", 1)[-1].strip()
         return Outcome(text, heard.decision.heard, heard.decision.action, " ".join(commands), seconds,
-                       heard.recognize_ms, name_fit, posterior)
+                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit)
 
 
 class _Recorded:

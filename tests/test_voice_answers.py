@@ -61,7 +61,8 @@ def test_outside_a_question_yes_and_no_are_ordinary_words(gate, phrase):
     assert asleep.action == "drop" and asleep.question_id == ""
     woken = gate.decide(f"hey anova {phrase}")  # with the wake words: a command, as any other words
     assert woken.action == "command" and woken.text == phrase
-    awake = gate.decide("yes")  # awake: a command, exactly as before questions existed
+    gate.decide("hey anova")
+    awake = gate.decide("yes")  # after the name alone: a command, exactly as before questions existed
     assert awake.action == "command" and awake.text == "yes" and awake.question_id == ""
 
 

@@ -202,11 +202,15 @@ def test_known_sound_alike_confusions(phrase, voice, noise, grid):
 
 @pytest.mark.parametrize("voice", voicegen.VOICES[:2])
 def test_a_conversation_in_one_recording(voice, renders, recognizer, assistant, monkeypatch, tmp_path):
-    """Asleep it ignores a command; woken by name it runs the command with it, and the next phrase too."""
+    """Asleep it ignores a command; woken by name it runs the command with it, and the phrase after
+    that needs the name again (issue 19: the room goes on talking); the name alone takes the next
+    phrase as its command."""
     calls = spy_on_speech(assistant, monkeypatch)
-    parts = [renders(t, voice) for t in ("open the browser", "hey anova what time is it", "open the browser")]
+    parts = [renders(t, voice) for t in ("open the browser", "hey anova what time is it", "open the browser",
+                                         "hey anova", "open the browser")]
     heard = run_recording(recording(tmp_path / "r.wav", parts), recognizer, assistant)
-    assert [h.decision.action for h in heard] == ["drop", "command", "command"], [h.decision for h in heard]
+    actions = [h.decision.action for h in heard]
+    assert actions == ["drop", "command", "drop", "wake", "command"], [h.decision for h in heard]
     assert calls == ["what time is it", "open the browser"]
     assert [a.arg for a in assistant.desktop.actions if a.kind == "launch"] == ["browser"]
 
@@ -270,7 +274,7 @@ def test_audio_file_cli_json_events_with_dry_run(renders, tmp_path, cli_env):
     kinds = [e["type"] for e in events]
     assert kinds[0] == "VOICE_HEARD" and kinds[-1] == "COMMAND_DONE"
     assert events[0]["data"]["action"] == "command" and events[0]["data"]["text"] == "what time is it"
-    assert "VOICE_STATE" in kinds  # asleep → awake
+    assert "VOICE_STATE" not in kinds  # a command with the name does not leave it awake
     assert events[-1]["data"]["status"] == "planned"
 
 
@@ -372,7 +376,8 @@ def test_listening_thread_hands_commands_to_on_speech(renders, recognizer, assis
     wait_for(lambda: results, timeout_s=60, what=lambda: f"a command result; heard {heard}, states {states}")
     assert calls == ["open the browser"]
     assert results[0].status is Status.DONE
-    assert [s.state for s in states][:2] == ["listening", "awake"]
+    # a command said with the name leaves it asleep: the next command needs the name again
+    assert [s.state for s in states][:1] == ["listening"] and "awake" not in [s.state for s in states]
     assert [h.decision.action for h in heard] == ["command"]  # the chatter while asleep is never reported
     types = [e.type.value for e in assistant.bus.recent()]
     assert "VOICE_HEARD" in types and "VOICE_STATE" in types

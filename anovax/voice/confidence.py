@@ -6,7 +6,8 @@ hypothesis is aligned back onto the audio phone by phone (pocketsphinx's alignme
 phones the speaker never said ("OW V" of "anova", for "Anna") get squeezed and score badly.
 
 - ``fit``: the word's alignment score per 10 ms frame, averaged over its phones (pocketsphinx's
-  integer log scale). Measured on espeak-ng voices, clean and noisy: "anova" said, -3 to -28;
+  integer log scale), measured for the name and the words before it (the audio up to the name's
+  end is aligned: cheap, and noise later in the phrase cannot make the alignment fail). Measured on espeak-ng voices, clean and noisy: "anova" said, -3 to -28;
   "anova" forced onto "Anna", "Hannah", "another"..., -23 to -100 (tuning figures in
   benchmarks/bench_voice.py's docstring).
 - ``posterior``: the word's probability in the command decoder's lattice: low when other
@@ -18,7 +19,7 @@ when nothing was scored: the online recogniser, or a phrase nobody needs to vouc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from anovax.voice.recognizer import VARIANT
@@ -35,10 +36,11 @@ class WordScore:
     #: first 10 ms frame of the word in the phrase, and how many frames it lasts
     start: int
     frames: int
-    #: alignment score per frame, averaged over the word's phones (higher: said more clearly)
-    fit: float
+    #: alignment score per frame, averaged over the word's phones (higher: said more clearly);
+    #: None where not measured (only the words up to the name are aligned)
+    fit: float | None
     #: the worst of its phones, per frame
-    worst: float
+    worst: float | None
     #: lattice posterior, 0..1
     posterior: float = 1.0
 
@@ -61,10 +63,9 @@ def is_word(label: str) -> bool:
     return label not in _NON_WORDS and not label.startswith(("+", "[", "<"))
 
 
-def score_alignment(alignment: Iterable[object], posteriors: Sequence[float] = ()) -> tuple[WordScore, ...]:
+def score_alignment(alignment: Iterable[object]) -> tuple[WordScore, ...]:
     """``WordScore``s from a pocketsphinx alignment (``Decoder.get_alignment()``: words, each
-    iterable over its phones with ``start``, ``duration`` and ``score``), with the decoder's
-    lattice posteriors for the same words in order (1.0 where missing)."""
+    iterable over its phones with ``start``, ``duration`` and ``score``)."""
     scored = []
     for word in alignment:
         label = str(getattr(word, "name", ""))
@@ -74,7 +75,6 @@ def score_alignment(alignment: Iterable[object], posteriors: Sequence[float] = (
         frames = sum(d for d, _ in phones)
         if not frames:
             continue
-        posterior = posteriors[len(scored)] if len(scored) < len(posteriors) else 1.0
         scored.append(WordScore(VARIANT.sub("", label), int(word.start), frames, sum(s for _, s in phones) / frames,
-                                min(s / d for d, s in phones), max(0.0, min(1.0, posterior))))
+                                min(s / d for d, s in phones)))
     return tuple(scored)

@@ -10,6 +10,7 @@ gate's questions (confirm.py): the orb, the phone and the console show it, and a
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from anovax.confirm import Confirmations
@@ -28,9 +29,21 @@ def question_text(text: str) -> str:
     return f"Did you say \u201c{text}\u201d?"
 
 
-def confirmed(confirmations: Confirmations | None, doubt: Doubt) -> bool:
-    """Ask whether ``doubt`` is what was said; True only for a yes (nobody to ask: False)."""
+class _Until:
+    """A cancel token for the broker: cancelled once ``stopped()`` (the listener closing)."""
+
+    def __init__(self, stopped: Callable[[], bool]) -> None:
+        self._stopped = stopped
+
+    @property
+    def cancelled(self) -> bool:
+        return self._stopped()
+
+
+def confirmed(confirmations: Confirmations | None, doubt: Doubt, stopped: Callable[[], bool] = lambda: False) -> bool:
+    """Ask whether ``doubt`` is what was said; True only for a yes (nobody to ask, or ``stopped()``
+    while it waits: False)."""
     if confirmations is None or not confirmations.can_ask:
         return False
     question = confirmations.new_question(f"voice-doubt-{next(_IDS)}", question_text(doubt.text), (), "")
-    return confirmations.ask(question).yes
+    return confirmations.ask(question, _Until(stopped)).yes

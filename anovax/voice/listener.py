@@ -392,7 +392,7 @@ class VoiceInput:
     def _run_commands(self) -> None:
         while (item := self._commands.get()) is not None:
             if isinstance(item, Doubt):  # asked here: the question waits as long as a command would
-                if not confirmed(self.confirmations, item):
+                if not confirmed(self.confirmations, item, self._stop.is_set):
                     continue
                 item = item.text
             text = item

@@ -34,6 +34,7 @@ import random
 import tempfile
 import threading
 import warnings
+from dataclasses import dataclass, replace
 from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from anovax import paths
 from anovax.errors import SttError
-from anovax.voice.confidence import Hearing, is_word, score_alignment
+from anovax.voice.confidence import Hearing, WordScore, is_word, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
@@ -89,6 +90,12 @@ EXTRA_PRONUNCIATIONS: dict[str, tuple[str, ...]] = {
 LM_DISCOUNT = 0.5
 #: bump when the files' format or the way they are built changes (part of the cache key)
 _FORMAT = "anovax-stt-1"
+#: the assistant's name, the word whose fit the wake gate checks
+NAME_WORD = "anova"
+#: 16 kHz 16-bit audio per 10 ms frame
+_FRAME_BYTES = 320
+#: frames after the name's end given to its alignment (its last phone may run on)
+_ALIGN_TAIL_FRAMES = 5
 #: audio shorter than this (16 kHz, 16-bit: 0.1 s) is "nothing heard"
 _MIN_BYTES = 3200
 #: RMS (in 16-bit sample units, ~ -56 dBFS) of the fixed noise added to every phrase before
@@ -173,9 +180,9 @@ class SphinxCommandRecognizer:
 
     def hear(self, audio: sr.AudioData, score: Callable[[str], bool] | None = None) -> Hearing:
         """The phrase's text and, when ``score(text)`` says someone must vouch for it (it holds
-        the name, or comes while AnovaX listens for a command), how sure the recogniser is of
-        each word (confidence.py): the hypothesis aligned back onto the audio phone by phone,
-        ~0.025 s per second of audio, so phrases nobody acts on cost nothing extra."""
+        the name, or comes while AnovaX waits for a command), how sure the recogniser is of each
+        word (confidence.py): lattice posteriors from the decode itself, and the name aligned back
+        onto the audio up to its end (a few ms), so phrases nobody acts on cost nothing extra."""
         try:
             raw = audio.get_raw_data(convert_rate=16000, convert_width=2)
         except Exception as exc:  # noqa: BLE001
@@ -186,33 +193,45 @@ class SphinxCommandRecognizer:
         raw = _dither(raw, DITHER_RMS)
         with self._lock:
             try:
-                hyp, posteriors = _decode(self._decoder, raw)
+                hyp, path = _decode(self._decoder, raw)
             except Exception as exc:  # noqa: BLE001
                 raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
             text = normalise(hyp.hypstr) if hyp is not None else ""
             if not text or score is None or not score(text):
                 return Hearing(text)
-            return self._scored(text, hyp.hypstr, raw, posteriors)
+            return self._scored(text, path, raw)
 
-    def _scored(self, text: str, hypstr: str, raw: bytes, posteriors: list[float]) -> Hearing:
-        """``text`` with its words scored by aligning ``hypstr`` onto ``raw``. Lock held."""
+    def _scored(self, text: str, path: list[PathWord], raw: bytes) -> Hearing:
+        """``text`` with a score per word: posteriors from ``path``; the words up to and including
+        the name aligned onto their audio for the name's fit. Lock held."""
+        words = [WordScore(VARIANT.sub("", w.label), w.start, w.end - w.start + 1, None, None, w.posterior)
+                 for w in path]
+        if [w.word for w in words] != text.split():
+            return Hearing(text, unscored=True)
+        name = next((i for i, w in enumerate(words) if w.word == NAME_WORD), None)
+        if name is None:
+            return Hearing(text, tuple(words))
+        end = min(len(raw) // _FRAME_BYTES, path[name].end + _ALIGN_TAIL_FRAMES)
         try:
             if self._aligner is None:
                 self._aligner = self._new_decoder()
             aligner = self._aligner
-            aligner.set_align_text(" ".join(w for w in hypstr.split() if is_word(w)))
-            _decode(aligner, raw, path=False)
+            aligner.set_align_text(" ".join(w.label for w in path[:name + 1]))
+            piece = raw[: end * _FRAME_BYTES]
+            _decode(aligner, piece, path=False)
             aligner.set_alignment()  # a second pass gives phones and their scores
-            _decode(aligner, raw, path=False)
+            _decode(aligner, piece, path=False)
             alignment = aligner.get_alignment()  # (its truth value crashes pocketsphinx 5.1)
-            words = score_alignment(alignment if alignment is not None else (), posteriors)
-        except Exception:  # noqa: BLE001 - a phrase pocketsphinx cannot align: nobody vouches for it
+            aligned = score_alignment(alignment if alignment is not None else ())
+        except Exception:  # noqa: BLE001 - audio pocketsphinx cannot align: nobody vouches for the name
             log.debug("alignment failed for %r", text, exc_info=True)
             self._aligner = None  # a decoder left mid-alignment is not reused
-            return Hearing(text, unscored=True)
-        if len(words) != len(text.split()):
-            return Hearing(text, unscored=True)
-        return Hearing(text, words)
+            return Hearing(text, tuple(words), unscored=True)
+        if [w.word for w in aligned] != [w.word for w in words[:name + 1]]:
+            return Hearing(text, tuple(words), unscored=True)
+        for i, fitted in enumerate(aligned):
+            words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
+        return Hearing(text, tuple(words))
 
     # -- building the model files --
 
@@ -243,9 +262,19 @@ class SphinxCommandRecognizer:
         self.built = True
 
 
-def _decode(decoder: Any, raw: bytes, *, path: bool = True) -> tuple[Any, list[float]]:
-    """One whole utterance through ``decoder``: its best hypothesis and (``path``) the lattice
-    posterior of each real word on its path (for an alignment search neither: asking crashes it)."""
+@dataclass(frozen=True)
+class PathWord:
+    """A real word on a decoder's best path: its label ("anova(2)"), frames and lattice posterior."""
+
+    label: str
+    start: int
+    end: int
+    posterior: float
+
+
+def _decode(decoder: Any, raw: bytes, *, path: bool = True) -> tuple[Any, list[PathWord]]:
+    """One whole utterance through ``decoder``: its best hypothesis and (``path``) the real words
+    on its best path (for an alignment search neither: asking crashes it)."""
     decoder.start_utt()
     try:
         decoder.process_raw(raw, no_search=False, full_utt=True)
@@ -253,7 +282,9 @@ def _decode(decoder: Any, raw: bytes, *, path: bool = True) -> tuple[Any, list[f
         decoder.end_utt()
     if not path:
         return None, []
-    return decoder.hyp(), [float(seg.prob) for seg in decoder.seg() if is_word(str(seg.word))]
+    return decoder.hyp(), [PathWord(str(seg.word), int(seg.start_frame), int(seg.end_frame),
+                                    max(0.0, min(1.0, float(seg.prob))))
+                           for seg in decoder.seg() if is_word(str(seg.word))]
 
 
 _NOISE: dict[float, bytes] = {}

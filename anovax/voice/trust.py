@@ -49,7 +49,7 @@ class Trust:
         if hearing is None or not hearing.words:
             return hearing is None or not hearing.unscored
         word = _score_at(hearing, seq, index)
-        return word is not None and word.fit >= NAME_FIT_MIN
+        return word is not None and word.fit is not None and word.fit >= NAME_FIT_MIN
 
     def command_clear(self, seq: list[str], first: int, text: str) -> bool:
         """Are the words of ``seq`` from ``first`` on (``text``) a request that was clearly said?"""
@@ -63,6 +63,7 @@ class Trust:
         hearing = self.hearing
         if hearing is None or not hearing.words:
             return hearing is None or not hearing.unscored
+        # (a failed alignment of the name says nothing about the command: the posteriors do)
         scores = [_score_at(hearing, seq, i) for i in range(first, len(seq))]
         posteriors = [s.posterior for s in scores if s is not None]
         if len(posteriors) != len(scores) or not posteriors:

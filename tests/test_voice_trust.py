@@ -1,0 +1,93 @@
+"""The wake gate's trust checks as pure logic: a scored ``Hearing`` in, a decision out (issue 19).
+
+The closed-vocabulary recogniser forces speech into its own sentences; the gate acts on a phrase
+only when the name was clearly said (its alignment fit) and the command is a request the planner
+understands and was clearly heard. Otherwise it drops the phrase, or asks "Did you say …?"."""
+
+from __future__ import annotations
+
+import pytest
+
+from anovax.voice.confidence import Hearing, WordScore
+from anovax.voice.gate import WakeGate
+from anovax.voice.trust import NAME_FIT_MIN, POSTERIOR_MIN, Trust
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def gate():
+    return WakeGate(clock=Clock())
+
+
+def hearing(text: str, name_fit: float = -10.0, posterior: float = 0.9, **fits: float) -> Hearing:
+    words = []
+    for i, word in enumerate(text.split()):
+        fit = name_fit if word == "anova" else fits.get(word, -8.0)
+        words.append(WordScore(word, i * 30, 30, fit, fit * 2, posterior))
+    return Hearing(text, tuple(words))
+
+
+def understands(text: str) -> bool:
+    return text in {"open notepad", "what time is it", "open the calculator"}
+
+
+def decide(gate, text: str, **kw) -> tuple[str, str]:
+    decision = gate.decide(text, trust=Trust(hearing(text, **kw), understands))
+    return decision.action, decision.text
+
+
+def test_a_clear_name_and_a_clear_request_act(gate):
+    assert decide(gate, "hey anova open notepad") == ("command", "open notepad")
+
+
+def test_a_forced_name_is_dropped_whatever_follows(gate):
+    # "hey Anna, open notepad" heard as "hey anova open notepad": the name did not fit the audio
+    assert decide(gate, "hey anova open notepad", name_fit=NAME_FIT_MIN - 5) == ("drop", "")
+    assert decide(gate, "hey anova", name_fit=NAME_FIT_MIN - 0.1) == ("drop", "")
+    assert not gate.awake
+
+
+def test_words_the_planner_does_not_understand_are_asked_about(gate):
+    assert decide(gate, "hey anova can you press us alt") == ("doubt", "can you press us alt")
+
+
+def test_a_request_the_recogniser_was_torn_on_is_asked_about(gate):
+    assert decide(gate, "hey anova open notepad", posterior=POSTERIOR_MIN - 0.1) == ("doubt", "open notepad")
+
+
+def test_after_the_name_alone_the_next_phrase_is_judged_the_same_way(gate):
+    assert decide(gate, "hey anova") == ("wake", "")
+    assert decide(gate, "press us alt") == ("doubt", "press us alt")
+    assert not gate.awake  # one phrase: the talk after it needs the name again
+    assert decide(gate, "open notepad") == ("drop", "")
+
+
+def test_scoring_that_failed_vouches_for_nothing(gate):
+    failed = Hearing("hey anova open notepad", unscored=True)
+    assert gate.decide("hey anova open notepad", trust=Trust(failed, understands)).action == "drop"
+
+
+def test_an_unscored_online_recogniser_is_taken_at_its_word(gate):
+    online = Hearing("hey anova open notepad")  # not closed-vocabulary: it does not force words
+    assert gate.decide("hey anova open notepad", trust=Trust(online, understands)).action == "command"
+
+
+def test_a_broken_understanding_check_vouches_for_nothing(gate):
+    def broken(_text: str) -> bool:
+        raise RuntimeError("grammar failed to load")
+    decision = gate.decide("hey anova open notepad", trust=Trust(hearing("hey anova open notepad"), broken))
+    assert decision.action == "doubt"
+
+
+def test_the_gate_asks_for_scores_only_when_a_phrase_could_act(gate):
+    assert not gate.needs_trust("what is the weather like")
+    assert gate.needs_trust("hey anova open notepad")
+    gate.decide("hey anova")
+    assert gate.needs_trust("open notepad")  # awake: the next phrase may act
