@@ -47,7 +47,8 @@ class Heard:
     decision: GateDecision
     start: float
     end: float
-    #: how long recognition took, milliseconds
+    #: how long recognition took once the phrase had ended, milliseconds (for a phrase decoded while it
+    #: was spoken: only its ``finish``)
     recognize_ms: float
 
     @property
@@ -94,13 +95,17 @@ class VoicePipeline:
     def handle(self, phrase: Phrase) -> Heard:
         started = time.perf_counter()
         failure = ""
+        utterance = phrase.utterance  # decoded while it was spoken: only the end is left
         try:
-            text = self.recognizer.recognize(phrase.audio)
+            text = utterance.finish() if utterance is not None else self.recognizer.recognize(phrase.audio)
         except SttError as exc:
             text, failure = "", exc.message
         except Exception as exc:  # noqa: BLE001 - a recogniser bug costs one phrase, never the listener
             log.exception("speech recogniser failed")
             text, failure = "", f"{type(exc).__name__}: {exc}"
+        finally:
+            if utterance is not None:
+                utterance.abandon()  # a no-op once finished; releases the decoder if finish broke
         took = (time.perf_counter() - started) * 1000
         was_awake = self.gate.awake
         if failure:
