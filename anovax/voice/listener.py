@@ -2,11 +2,11 @@
 
 Threads, all owned by ``VoiceInput`` and joined by ``close``:
 
-- "voice-listener" opens the microphone, calibrates for ambient noise, then loops on
-  ``sr.Recognizer.listen``. Each phrase is recognised and decided by the wake gate right there:
-  the recogniser runs at a small fraction of real time and the sound card buffers meanwhile.
-  Its stream reads return nothing once the stop Event is set, so ``listen`` ends promptly even
-  in the middle of a phrase.
+- "voice-listener" opens the microphone, calibrates for ambient noise, then reads it chunk by
+  chunk through endpoint.py's ``PhraseCutter``: each phrase is decoded while it is spoken and
+  ends on an adaptive pause, then the wake gate decides right there (the recogniser runs at a
+  small fraction of real time and the sound card buffers meanwhile). Its stream reads return
+  nothing once the stop Event is set, so it stops promptly even in the middle of a phrase.
 - "voice-commands" runs ``on_speech`` for the gate's commands one at a time, so the listener
   keeps listening (for "stop" above all) while a command runs and its reply is spoken.
 - The gate follows SPEAK_START/SPEAK_END and CONFIRM_REQUESTED/ANSWERED through an event-bus

@@ -15,7 +15,8 @@ phrases contain "anova"; 0-1 of 15 sound-alikes do ("a nova" and "anova" differ 
 On a wider run (3 speeds, clean and noisy) phrases starting "hey/hello/hi/yo/wake up anova" woke
 it 126 of 126 times but those starting with the bare name only 30 of 36 ("and over the ..."),
 and 13 of 216 sound-alikes woke it, all "a nova", "hello nova", "hey nova" or "hi nova". Decoding takes ~0.07 s per
-second of audio on one core.
+second of audio on one core. (These figures predate SEARCH and streaming, utterance.py: for
+those see benchmarks/bench_voice.py and the README.)
 
 Every recogniser (the port: recognizer.py; the online one: google.py) returns lower-case words
 separated by single spaces ("" when nothing was heard) and raises ``SttError`` when the engine
@@ -43,9 +44,9 @@ from anovax.errors import SttError
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
-__all__ = ["DITHER_RMS", "EXTRA_PRONUNCIATIONS", "LM_DISCOUNT", "SEARCH", "STT_CHOICES", "GoogleRecognizer", "Recognizer",
-           "SphinxCommandRecognizer", "SttError", "default_cache_dir", "make_recognizer", "map_google_result",
-           "normalise"]
+__all__ = ["DITHER_RMS", "EXTRA_PRONUNCIATIONS", "LM_DISCOUNT", "SEARCH", "STT_CHOICES", "GoogleRecognizer",
+           "Recognizer", "SphinxCommandRecognizer", "SttError", "default_cache_dir", "make_recognizer",
+           "map_google_result", "normalise"]
 
 if TYPE_CHECKING:  # speech_recognition is imported lazily: a broken install must not stop AnovaX
     import speech_recognition as sr
@@ -96,8 +97,10 @@ _MIN_BYTES = 3200
 DITHER_RMS = 64.0
 #: the decoder's search: one flat-lexicon pass, frame by frame as audio arrives, instead of
 #: pocketsphinx's default tree pass plus a flat pass over the whole phrase once it has ended
-#: (~80 ms after the pause for a 2 s phrase). With ~700 words a flat lexicon is cheap; measured
-#: in benchmarks/bench_voice.py (README): word error rate and wake recall no worse.
+#: (~80 ms after the pause for a 2 s phrase). With ~700 words a flat lexicon is cheap. Measured
+#: in benchmarks/bench_voice.py (3 voices, clean and noisy): command WER 0.056 (was 0.072), 10
+#: false wakes of 252 (was 12), RTF p95 0.17; beams of 1e-40 / 1e-20 were faster but woke on
+#: "a nova" and "hey nova" (tests/test_voice_stt.py), 1e-64 / 7e-29 had an RTF p95 of 0.22.
 SEARCH: dict[str, Any] = {"fwdtree": False, "fwdflat": True, "fwdflatbeam": 1e-48, "fwdflatwbeam": 1e-24}
 
 
