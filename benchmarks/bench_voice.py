@@ -15,7 +15,8 @@ phrase decoded (what a recogniser without streaming gets). Measured, not asserte
 2. False wakes: non-wake phrases that woke it (target 0 on clean speech).
 3. Command word error rate: the text handed to on_speech against the command that was said.
 4. Real-time factor of the recogniser, pinned to one core: decoding time (all of it: while the
-   phrase was read and after it ended) / phrase length (target ≤ 0.2).
+   phrase was read and after it ended, in CPU seconds of the decoding thread, so other work on
+   the machine does not count; wall time for ``--whole``) / phrase length (target ≤ 0.2).
 5. End of speech → on_speech: the silence the phrase cutter waits for (the adaptive pause,
    measured in the recording from the end of the spoken audio to where the phrase was cut) plus
    what is left of recognition and the gate (wall time). On a microphone the first part passes

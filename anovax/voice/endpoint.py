@@ -50,7 +50,8 @@ class PausePolicy:
 #: comma at 160 words a minute, 7-8 at 130. Of 18 comma sentences at 130 wpm, complete_s 0.192 /
 #: 0.224 / 0.256 / 0.288 cut 11 / 11 / 4 / 2 in two (at 160 wpm 5 / 0 / 0 / 0; at 200 none); the
 #: pause waited after wake phrases was p50 199 / 231 / 263 / 290 ms. incomplete_s 0.35 instead
-#: of 0.42 cut no more sentences and lowered that pause's p95 from ~425 to 356 ms.
+#: of 0.42 cut no more sentences and lowered that pause's p95 from ~425 to 356 ms. (Measured with
+#: pocketsphinx's default search; with stt.SEARCH the chosen 0.256 cuts 5 of the 18.)
 ADAPTIVE = PausePolicy(complete_s=0.256, incomplete_s=0.35)
 #: without a streaming recogniser: speech_recognition's rule, quiet for more than PAUSE_S
 FIXED = PausePolicy(complete_s=PAUSE_S + CHUNK / _RATE, incomplete_s=PAUSE_S + CHUNK / _RATE)

@@ -99,8 +99,8 @@ DITHER_RMS = 64.0
 #: pocketsphinx's default tree pass plus a flat pass over the whole phrase once it has ended
 #: (~80 ms after the pause for a 2 s phrase). With ~700 words a flat lexicon is cheap. Measured
 #: in benchmarks/bench_voice.py (3 voices, clean and noisy): command WER 0.056 (was 0.072), 10
-#: false wakes of 252 (was 12), RTF p95 0.17; beams of 1e-40 / 1e-20 were faster but woke on
-#: "a nova" and "hey nova" (tests/test_voice_stt.py), 1e-64 / 7e-29 had an RTF p95 of 0.22.
+#: false wakes of 252 (was 12), RTF p50 ~0.1; beams of 1e-40 / 1e-20 were faster but woke on
+#: "a nova" and "hey nova" (tests/test_voice_stt.py), 1e-64 / 7e-29 were ~30% slower.
 SEARCH: dict[str, Any] = {"fwdtree": False, "fwdflat": True, "fwdflatbeam": 1e-48, "fwdflatwbeam": 1e-24}
 
 

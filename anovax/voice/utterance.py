@@ -50,7 +50,8 @@ class SphinxUtterance:
     live). That phrase has no partial words either, so its pause is the longer one.
 
     ``feed`` never raises: a decoder failure is kept and raised (SttError) by ``finish``, so
-    audio capture goes on. ``decode_s`` is the CPU work done so far (for the real-time factor)."""
+    audio capture goes on. ``decode_s`` is the decoding work done so far, in CPU seconds of the
+    thread that did it (for the real-time factor: other processes on a busy machine do not count)."""
 
     def __init__(self, recognizer: SphinxCommandRecognizer) -> None:
         self._recognizer = recognizer
@@ -82,7 +83,7 @@ class SphinxUtterance:
         raw, self._odd = raw[:cut], raw[cut:]
         if not raw:
             return
-        started = time.perf_counter()
+        started = time.thread_time()
         # the same noise, sample for sample, as _dither adds to the whole phrase
         offset = 2 * (self._samples % 16000)
         dithered = _dither(bytes(offset) + raw, DITHER_RMS)[offset:]
@@ -94,7 +95,7 @@ class SphinxUtterance:
             self._decoder.process_raw(dithered, no_search=False, full_utt=False)
         except Exception as exc:  # noqa: BLE001 - kept for finish(): capture must go on
             self._error = exc
-        self.decode_s += time.perf_counter() - started
+        self.decode_s += time.thread_time() - started
 
     def partial(self) -> str:
         """The words decoded so far ("" before any, for the first phrase, or after a failure)."""
@@ -118,7 +119,7 @@ class SphinxUtterance:
         Raises SttError when the decoder failed (on any chunk)."""
         if not self._open:
             raise SttError("This phrase was already finished or abandoned.")
-        started = time.perf_counter()
+        started = time.thread_time()
         try:
             if self._error is not None:
                 raise SttError(sentence(f"The offline speech recogniser failed: {self._error}")) from self._error
@@ -139,7 +140,7 @@ class SphinxUtterance:
             self._recognizer._warm = True
             return normalise(hyp.hypstr) if hyp is not None else ""
         finally:
-            self.decode_s += time.perf_counter() - started
+            self.decode_s += time.thread_time() - started
             self._release()
 
     def abandon(self) -> None:
