@@ -132,7 +132,7 @@ def run_recording(path: Path, recognizer, assistant) -> list:
     rec = Recording(path)
     pipeline = VoicePipeline(recognizer, WakeGate(clock=rec.now), on_command=lambda text: assistant.on_speech(text),
                              stop_speaking=assistant.stop_speaking)
-    return [pipeline.handle(phrase) for phrase in rec.phrases()]
+    return [pipeline.handle(phrase) for phrase in rec.phrases(recognizer)]
 
 
 # --- recordings through the real recogniser and gate -----------------------------------------------------
@@ -160,7 +160,7 @@ def grid(renders, recognizer, tmp_path_factory):
                 rec = Recording(path)
                 pipeline = VoicePipeline(recognizer, WakeGate(clock=rec.now), on_command=on_command,
                                          stop_speaking=assistant.stop_speaking)
-                decisions = [pipeline.handle(p).decision for p in rec.phrases()]
+                decisions = [pipeline.handle(p).decision for p in rec.phrases(recognizer)]
                 out[phrase, voice, noise] = (calls, decisions)
     finally:
         assistant.close()

@@ -1,8 +1,8 @@
 """Audio → phrases: the phrase-cutting settings, speech energy, and recordings.
 
-The microphone (microphone.py) and ``Recording`` (``anovax --audio-file``) cut sound into
-phrases with the same ``listen`` settings here, so a recording goes through the same recogniser
-and gate as the microphone.
+The microphone (listener.py) and ``Recording`` (``anovax --audio-file``) cut sound into
+phrases with the same ``PhraseCutter`` (endpoint.py) and the settings here, so a recording goes
+through the same recogniser, pause and gate as the microphone.
 """
 
 from __future__ import annotations
@@ -17,15 +17,20 @@ from anovax.errors import AudioFileError
 if TYPE_CHECKING:  # imported lazily: a broken install must not stop the text console
     import speech_recognition as sr
 
+    from anovax.voice.recognizer import Recognizer, Utterance
+
 #: what the recogniser is trained on; PulseAudio/ALSA resample the device for us
 SAMPLE_RATE = 16000
 #: frames per read (32 ms): the granularity of phrase start and end detection
 CHUNK = 512
-#: seconds of quiet that end a phrase (in whole chunks, so 0.288 s in practice). Every chunk of
-#: it is a delay before on_speech; speech_recognition's 0.8 s default would spend twice the
-#: 400 ms budget on it alone. Fluent speech pauses less than this between words; a hesitation
-#: longer than this splits a phrase, which after the wake words costs nothing (the second part
-#: arrives while awake) but inside a command splits it. benchmarks/bench_voice.py measures both.
+#: seconds of quiet that end a phrase when the recogniser cannot decode while it is spoken
+#: (google.py): more than this, in whole chunks, so 0.288 s in practice. The offline recogniser
+#: gets an adaptive pause instead (endpoint.py: 0.256 s after words that look complete, 0.35 s
+#: mid-sentence). Every chunk of it is a delay before on_speech; speech_recognition's 0.8 s default
+#: would spend twice the 400 ms budget on it alone. Fluent speech pauses less than this between
+#: words; a hesitation longer than this splits a phrase, which after the wake words costs nothing
+#: (the second part arrives while awake) but inside a command splits it.
+#: benchmarks/bench_voice.py measures both.
 PAUSE_S = 0.25
 #: seconds of quiet kept before and after a phrase (at most PAUSE_S, speech_recognition's rule).
 #: Little: with 0.3 s the command model heard words in the quiet ("hey anova" → "hey anova good")
@@ -48,6 +53,9 @@ class Phrase:
     audio: sr.AudioData
     start: float
     end: float
+    #: the phrase already decoded while it was spoken (endpoint.py): whoever handles the phrase
+    #: finishes it instead of recognising ``audio`` again, or abandons it
+    utterance: Utterance | None = None
 
 
 def audio_seconds(audio: sr.AudioData) -> float:
@@ -79,8 +87,9 @@ def speech_onset(audio: sr.AudioData, threshold: float) -> float | None:
 
 
 def phrase_splitter(energy_threshold: float) -> sr.Recognizer:
-    """A speech_recognition Recognizer used only to cut audio into phrases, at a fixed threshold
-    (the callers track the noise themselves)."""
+    """A speech_recognition Recognizer with these settings, at a fixed threshold (the callers
+    track the noise themselves). The listener keeps its threshold here; phrases are cut by
+    endpoint.py's ``PhraseCutter``, which follows the same rules chunk by chunk."""
     import speech_recognition as sr
 
     rec = sr.Recognizer()
@@ -120,32 +129,41 @@ class Recording:
     def now(self) -> float:
         return self._position
 
-    def phrases(self) -> Iterator[Phrase]:
-        """Each phrase in the file, in order. Raises AudioFileError if it cannot be read."""
+    def phrases(self, recognizer: Recognizer | None = None) -> Iterator[Phrase]:
+        """Each phrase in the file, in order. Raises AudioFileError if it cannot be read.
+
+        With a streaming ``recognizer`` each phrase is decoded while it is read and ends on the
+        adaptive pause (endpoint.py), as at the microphone: handle (or drop) each phrase before
+        asking for the next one."""
         import speech_recognition as sr
+
+        from anovax.voice.endpoint import PhraseCutter, streaming_begin
 
         try:
             source = sr.AudioFile(str(self.path))
             source.__enter__()
         except (OSError, ValueError, EOFError) as exc:
             raise AudioFileError(f"Cannot read the audio file {self.path}: {reason(exc)}") from exc
+        cutter = None
         try:
             reader = source.audio_reader
-            total = source.FRAME_COUNT
             rate = float(source.SAMPLE_RATE)
-            self.duration = total / rate
-            source.CHUNK = CHUNK  # AudioFile reads 4096 frames (256 ms) at a time: too coarse for endpoints
+            self.duration = source.FRAME_COUNT / rate
             self.energy_threshold = self._threshold(source)
-            splitter = phrase_splitter(self.energy_threshold)
-            while reader.tell() < total:
-                audio = splitter.listen(source, phrase_time_limit=PHRASE_LIMIT_S)
+            cutter = PhraseCutter(self.energy_threshold, rate=source.SAMPLE_RATE, width=source.SAMPLE_WIDTH,
+                                  begin=streaming_begin(recognizer) if recognizer is not None else None)
+            while True:
+                frames = source.stream.read(CHUNK)
                 self._position = reader.tell() / rate
-                # at the end of the file listen() returns the quiet it read instead of raising
-                onset = speech_onset(audio, self.energy_threshold)
-                if onset is None:
-                    continue
-                yield Phrase(audio, self._position - audio_seconds(audio) + onset, self._position)
+                cut = cutter.push(frames) if frames else cutter.end()
+                if cut is not None:
+                    audio = sr.AudioData(cut.frames, source.SAMPLE_RATE, source.SAMPLE_WIDTH)
+                    yield Phrase(audio, cut.started(self._position), self._position, cut.utterance)
+                if not frames:
+                    break
         finally:
+            if cutter is not None:
+                cutter.abandon()
             source.__exit__(None, None, None)
 
     def _threshold(self, source: Any) -> float:

@@ -2,11 +2,11 @@
 
 Threads, all owned by ``VoiceInput`` and joined by ``close``:
 
-- "voice-listener" opens the microphone, calibrates for ambient noise, then loops on
-  ``sr.Recognizer.listen``. Each phrase is recognised and decided by the wake gate right there:
-  the recogniser runs at a small fraction of real time and the sound card buffers meanwhile.
-  Its stream reads return nothing once the stop Event is set, so ``listen`` ends promptly even
-  in the middle of a phrase.
+- "voice-listener" opens the microphone, calibrates for ambient noise, then reads it chunk by
+  chunk through endpoint.py's ``PhraseCutter``: each phrase is decoded while it is spoken and
+  ends on an adaptive pause, then the wake gate decides right there (the recogniser runs at a
+  small fraction of real time and the sound card buffers meanwhile). Its stream reads return
+  nothing once the stop Event is set, so it stops promptly even in the middle of a phrase.
 - "voice-commands" runs ``on_speech`` for the gate's commands one at a time, so the listener
   keeps listening (for "stop" above all) while a command runs and its reply is spoken.
 - The gate follows SPEAK_START/SPEAK_END and CONFIRM_REQUESTED/ANSWERED through an event-bus
@@ -53,6 +53,7 @@ from anovax.voice.audio import (
     speech_onset,
     phrase_splitter,
 )
+from anovax.voice.endpoint import PhraseCutter, streaming_begin
 from anovax.voice.gate import WakeGate
 from anovax.voice.microphone import (
     CALIBRATE_S,
@@ -305,25 +306,45 @@ class VoiceInput:
                 log.debug("closing the microphone failed", exc_info=True)
 
     def _loop(self, source: Any, splitter: sr.Recognizer, pipeline: VoicePipeline) -> None:
-        stream: MicStream = source.stream
+        """Chunk by chunk through the phrase cutter (endpoint.py): each phrase is decoded while it
+        is spoken, so once its pause ends only the recogniser's last step and the gate are left."""
         import speech_recognition as sr
 
-        while not self._stop.is_set():
-            try:
-                audio = splitter.listen(source, timeout=LISTEN_POLL_S, phrase_time_limit=PHRASE_LIMIT_S)
-            except sr.WaitTimeoutError:
-                audio = None
-            if self._stop.is_set():
-                return
-            if audio is not None and audio.frame_data:
-                end = self._clock()
-                onset = speech_onset(audio, splitter.energy_threshold) or 0.0
-                start = end - audio_seconds(audio) + onset
-                if not self._muted.is_set() or self.gate.holds.covers(start, end):  # muted: only held phrases
-                    pipeline.handle(Phrase(audio, start, end))
-            # between phrases only: a threshold that moved during a phrase would chase the speech
-            splitter.energy_threshold = self.energy_threshold = stream.threshold
-            pipeline.poll()
+        stream: MicStream = source.stream
+        begin = streaming_begin(pipeline.recognizer)
+
+        def start() -> Any:  # a muted microphone decodes nothing, unless the talk key is down
+            muted = self._muted.is_set() and not self.gate.holds.held
+            return None if begin is None or muted else begin()
+
+        cutter = PhraseCutter(splitter.energy_threshold, rate=source.SAMPLE_RATE, width=source.SAMPLE_WIDTH,
+                              chunk=source.CHUNK, begin=start)
+        poll_every = max(1, round(LISTEN_POLL_S * source.SAMPLE_RATE / source.CHUNK))
+        idle = 0
+        try:
+            while not self._stop.is_set():
+                frames = stream.read(source.CHUNK)
+                if not frames or self._stop.is_set():
+                    return
+                cut = cutter.push(frames)
+                if cut is not None:
+                    end = self._clock()
+                    if self._muted.is_set() and not self.gate.holds.covers(cut.started(end), end):
+                        if cut.utterance is not None:  # muted: only phrases said with the talk key
+                            cut.utterance.abandon()
+                    else:
+                        audio = sr.AudioData(cut.frames, source.SAMPLE_RATE, source.SAMPLE_WIDTH)
+                        pipeline.handle(Phrase(audio, cut.started(end), end, cut.utterance))
+                    idle = poll_every
+                if cutter.in_phrase:
+                    continue
+                idle += 1
+                if idle >= poll_every:  # between phrases only: a threshold that moved during one would chase the speech
+                    idle = 0
+                    cutter.threshold = splitter.energy_threshold = self.energy_threshold = stream.threshold
+                    pipeline.poll()
+        finally:
+            cutter.abandon()
 
     def _heard(self, heard: Heard) -> None:
         if self._bus is not None:

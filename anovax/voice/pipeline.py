@@ -51,7 +51,8 @@ class Heard:
     decision: GateDecision
     start: float
     end: float
-    #: how long recognition took, milliseconds
+    #: how long recognition took once the phrase had ended, milliseconds (for a phrase decoded while it
+    #: was spoken: only its ``finish``)
     recognize_ms: float
 
     @property
@@ -113,9 +114,14 @@ class VoicePipeline:
         started = time.perf_counter()
         failure = ""
         hearing: Hearing | None = None
+        utterance = phrase.utterance  # decoded while it was spoken: only the end is left
         try:
-            hear = getattr(self.recognizer, "hear", None)
-            if hear is not None:  # a scoring recogniser: words the gate may act on are scored
+            if utterance is not None:
+                finish = getattr(utterance, "finish_hearing", None)
+                hearing = finish(self.gate.needs_trust) if finish is not None else Hearing(utterance.finish())
+                text = hearing.text
+            elif (hear := getattr(self.recognizer, "hear", None)) is not None:
+                # a scoring recogniser: words the gate may act on are scored
                 hearing = hear(phrase.audio, self.gate.needs_trust)
                 text = hearing.text
             else:
@@ -125,6 +131,9 @@ class VoicePipeline:
         except Exception as exc:  # noqa: BLE001 - a recogniser bug costs one phrase, never the listener
             log.exception("speech recogniser failed")
             text, failure = "", f"{type(exc).__name__}: {exc}"
+        finally:
+            if utterance is not None:
+                utterance.abandon()  # a no-op once finished; releases the decoder if finish broke
         took = (time.perf_counter() - started) * 1000
         was_awake = self.gate.awake
         if failure:

@@ -111,7 +111,7 @@ class RecordingPlayer:
         worker.start()
         unregister = self.confirmations.register("voice") if self.confirmations is not None else None
         try:
-            for phrase in self.recording.phrases():
+            for phrase in self.recording.phrases(pipeline.recognizer):
                 self._wait_until(phrase.end)
                 pipeline.handle(phrase)
                 self.heard += 1

@@ -32,6 +32,45 @@ class Recognizer(Protocol):
         ...
 
 
+@runtime_checkable
+class Utterance(Protocol):
+    """One phrase being decoded while it is spoken (a ``StreamingRecognizer.begin()``)."""
+
+    #: seconds of decoding work done so far, for the real-time factor
+    decode_s: float
+
+    def feed(self, raw: bytes) -> None:
+        """More audio: 16 kHz, 16-bit mono. Never raises (a failure comes out of ``finish``)."""
+        ...
+
+    def partial(self) -> str:
+        """The words decoded so far, normalised."""
+        ...
+
+    def looks_complete(self, text: str) -> bool:
+        """True when ``text`` could be a whole command (a hint for how long a pause ends it)."""
+        ...
+
+    def finish(self) -> str:
+        """The phrase's words, as ``recognize`` would give them; releases the decoder.
+        Raises SttError when the engine failed."""
+        ...
+
+    def abandon(self) -> None:
+        """Drop the phrase and release the decoder (idempotent)."""
+        ...
+
+
+@runtime_checkable
+class StreamingRecognizer(Recognizer, Protocol):
+    """A recogniser that can also decode a phrase while it is spoken (stt.py's offline one)."""
+
+    def begin(self) -> Utterance:
+        """A new utterance; holds the engine until it is finished or abandoned. SttError if the
+        engine is busy or broken (the caller then uses ``recognize`` on the whole phrase)."""
+        ...
+
+
 def normalise(text: str) -> str:
     """Lower case, single spaces, no pronunciation-variant markers or filler tokens."""
     words = []

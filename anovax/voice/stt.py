@@ -15,7 +15,8 @@ phrases contain "anova"; 0-1 of 15 sound-alikes do ("a nova" and "anova" differ 
 On a wider run (3 speeds, clean and noisy) phrases starting "hey/hello/hi/yo/wake up anova" woke
 it 126 of 126 times but those starting with the bare name only 30 of 36 ("and over the ..."),
 and 13 of 216 sound-alikes woke it, all "a nova", "hello nova", "hey nova" or "hi nova". Decoding takes ~0.07 s per
-second of audio on one core.
+second of audio on one core. (These figures predate SEARCH and streaming, utterance.py: for
+those see benchmarks/bench_voice.py and the README.)
 
 Every recogniser (the port: recognizer.py; the online one: google.py) returns lower-case words
 separated by single spaces ("" when nothing was heard) and raises ``SttError`` when the engine
@@ -46,14 +47,16 @@ from anovax.voice.confidence import Hearing, WordScore, is_word, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
-__all__ = ["DITHER_RMS", "EXTRA_PRONUNCIATIONS", "LM_DISCOUNT", "STT_CHOICES", "GoogleRecognizer", "Recognizer",
-           "SphinxCommandRecognizer", "SttError", "default_cache_dir", "make_recognizer", "map_google_result",
-           "normalise"]
+__all__ = ["DITHER_RMS", "EXTRA_PRONUNCIATIONS", "LM_DISCOUNT", "SEARCH", "STT_CHOICES", "GoogleRecognizer",
+           "Recognizer", "SphinxCommandRecognizer", "SttError", "default_cache_dir", "make_recognizer",
+           "map_google_result", "normalise"]
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # speech_recognition is imported lazily: a broken install must not stop AnovaX
     import speech_recognition as sr
+
+    from anovax.voice.utterance import SphinxUtterance
 
 #: the recognisers ``make_recognizer`` knows (the first is the default)
 STT_CHOICES = ("sphinx", "google")
@@ -103,6 +106,13 @@ _MIN_BYTES = 3200
 #: microphone, padded files): measured on espeak-ng commands with 0.3 s of zero padding, the
 #: word error rate fell from 0.40 to 0.11 (en-us+f2) and 0.21 to 0.04 (en-us+klatt4) with it.
 DITHER_RMS = 64.0
+#: the decoder's search: one flat-lexicon pass, frame by frame as audio arrives, instead of
+#: pocketsphinx's default tree pass plus a flat pass over the whole phrase once it has ended
+#: (~80 ms after the pause for a 2 s phrase). With ~700 words a flat lexicon is cheap. Measured
+#: in benchmarks/bench_voice.py (3 voices, clean and noisy): command WER 0.056 (was 0.072), 10
+#: false wakes of 252 (was 12), RTF p50 ~0.1; beams of 1e-40 / 1e-20 were faster but woke on
+#: "a nova" and "hey nova" (tests/test_voice_stt.py), 1e-64 / 7e-29 were ~30% slower.
+SEARCH: dict[str, Any] = {"fwdtree": False, "fwdflat": True, "fwdflatbeam": 1e-48, "fwdflatwbeam": 1e-24}
 
 
 # --- offline: pocketsphinx with the command language model -----------------------------------------
@@ -166,6 +176,7 @@ class SphinxCommandRecognizer:
                 lm=str(self.lm_path),
                 dict=str(self.dict_path),
                 loglevel="FATAL",
+                **SEARCH,
             )
         except Exception as exc:  # noqa: BLE001 - pocketsphinx raises RuntimeError/ValueError
             raise SttError(sentence(f"The offline speech recogniser could not start: {exc}")) from exc
@@ -193,7 +204,10 @@ class SphinxCommandRecognizer:
         raw = _dither(raw, DITHER_RMS)
         with self._lock:
             try:
-                hyp, path = _decode(self._decoder, raw)
+                # full_utt only for the first phrase: after it, the same (live) cepstral mean as a
+                # phrase decoded while it is spoken, so both give the same words (utterance.py)
+                hyp, path = _decode(self._decoder, raw, full_utt=not self._warm)
+                self._warm = True
             except Exception as exc:  # noqa: BLE001
                 raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
             text = normalise(hyp.hypstr) if hyp is not None else ""
@@ -232,6 +246,19 @@ class SphinxCommandRecognizer:
         for i, fitted in enumerate(aligned):
             words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
         return Hearing(text, tuple(words))
+
+    # -- streaming: utterance.py --
+
+    #: True once a phrase has been decoded: pocketsphinx's live cepstral mean then comes from
+    #: speech heard here. The first phrase is decoded whole, with its own mean (utterance.py).
+    _warm = False
+
+    def begin(self) -> SphinxUtterance:
+        """Start decoding a phrase as it arrives: utterance.py. It holds the decoder (this
+        recogniser's lock) until finished or abandoned; same text as ``recognize``."""
+        from anovax.voice.utterance import SphinxUtterance
+
+        return SphinxUtterance(self)
 
     # -- building the model files --
 
@@ -272,19 +299,23 @@ class PathWord:
     posterior: float
 
 
-def _decode(decoder: Any, raw: bytes, *, path: bool = True) -> tuple[Any, list[PathWord]]:
+def _decode(decoder: Any, raw: bytes, *, path: bool = True, full_utt: bool = True) -> tuple[Any, list[PathWord]]:
     """One whole utterance through ``decoder``: its best hypothesis and (``path``) the real words
     on its best path (for an alignment search neither: asking crashes it)."""
     decoder.start_utt()
     try:
-        decoder.process_raw(raw, no_search=False, full_utt=True)
+        decoder.process_raw(raw, no_search=False, full_utt=full_utt)
     finally:
         decoder.end_utt()
     if not path:
         return None, []
-    return decoder.hyp(), [PathWord(str(seg.word), int(seg.start_frame), int(seg.end_frame),
-                                    max(0.0, min(1.0, float(seg.prob))))
-                           for seg in decoder.seg() if is_word(str(seg.word))]
+    return decoder.hyp(), path_of(decoder)
+
+
+def path_of(decoder: Any) -> list[PathWord]:
+    """The real words on ``decoder``'s best path for the utterance it just ended."""
+    return [PathWord(str(seg.word), int(seg.start_frame), int(seg.end_frame), max(0.0, min(1.0, float(seg.prob))))
+            for seg in decoder.seg() if is_word(str(seg.word))]
 
 
 _NOISE: dict[float, bytes] = {}
