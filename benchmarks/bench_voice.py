@@ -141,6 +141,7 @@ def run_condition(recognizer, voice: str, noise: float, folder: Path, whole: boo
     import voicegen
 
     from anovax.voice.gate import WakeGate
+    from anovax.voice.understand import understands
     from anovax.voice.listener import Recording, VoicePipeline, audio_seconds
 
     tally = Tally()
@@ -154,7 +155,7 @@ def run_condition(recognizer, voice: str, noise: float, folder: Path, whole: boo
         delivered: list[tuple[str, float]] = []
         pipeline = VoicePipeline(recognizer, WakeGate(clock=rec.now),
                                  on_command=lambda text: delivered.append((text, time.perf_counter())),
-                                 stop_speaking=lambda: None)
+                                 stop_speaking=lambda: None, understands=understands)
         decisions = []
         phrases = 0
         for cut in rec.phrases(None if whole else recognizer):
@@ -175,7 +176,9 @@ def run_condition(recognizer, voice: str, noise: float, folder: Path, whole: boo
                 tally.process_ms.append(process)
                 tally.to_on_speech_ms.append(endpoint + process)
         tally.split += phrases > 1
-        woke = any(d.action in ("wake", "command") for d in decisions)
+        # a wake phrase counts when it acted (a "Did you say …?" question is not the command); any
+        # response to a non-wake phrase, a question included, is a false wake
+        woke = any(d.action in (("wake", "command") if is_wake else ("wake", "command", "doubt")) for d in decisions)
         if is_wake:
             tally.wake_total += 1
             tally.woke += woke

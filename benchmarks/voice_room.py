@@ -70,6 +70,7 @@ class Outcome:
     name_worst: float | None = None
     understood: bool | None = None
     wake_fit: float | None = None
+    posteriors: tuple = ()
 
 
 @dataclass
@@ -122,6 +123,7 @@ class Room:
         heard = pipeline.handle(Phrase(audio, start, clock[0]))
         clock[0] += 0.5  # the pause between phrases
         name_fit = posterior = worst = wake_fit = None
+        posteriors: tuple = ()
         if seen and seen[0].words:
             words = seen[0].words
             names = [w for w in words if w.word == "anova"]
@@ -131,9 +133,10 @@ class Room:
             wake_fit = words[at - 1].fit if names and at > 0 else None
             after = [w.posterior for w in words[words.index(names[0]) + 1:]] if names else [w.posterior for w in words]
             posterior = sum(after) / len(after) if after else None
+            posteriors = tuple(round(p, 3) for p in after)
         rest = heard.decision.heard.split("anova", 1)[-1].strip()
         return Outcome(text, heard.decision.heard, heard.decision.action, " ".join(commands), seconds,
-                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit)
+                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors)
 
 
 class _Recorded:
@@ -173,7 +176,7 @@ def run_parallel(fn: Callable[[tuple], object], jobs: list[tuple], workers: int 
     workers = workers or max(1, min(2, os.cpu_count() or 1))
     if workers == 1:
         return [fn(job) for job in jobs]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
         return list(pool.imap(fn, jobs, chunksize=4))
 
 

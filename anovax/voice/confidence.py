@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from anovax.voice.recognizer import VARIANT
 
@@ -78,3 +79,41 @@ def score_alignment(alignment: Iterable[object]) -> tuple[WordScore, ...]:
         scored.append(WordScore(VARIANT.sub("", label), int(word.start), frames, sum(s for _, s in phones) / frames,
                                 min(s / d for d, s in phones)))
     return tuple(scored)
+
+
+#: live decoding is fed in blocks this size (128 ms of 16 kHz 16-bit audio), as a microphone's
+#: chunks arrive
+LIVE_BLOCK_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class PathWord:
+    """A real word on a decoder's best path: its label ("anova(2)"), frames and lattice posterior."""
+
+    label: str
+    start: int
+    end: int
+    posterior: float
+
+
+def decode(decoder: Any, raw: bytes, *, path: bool = True, full_utt: bool = True) -> tuple[Any, list[PathWord]]:
+    """One whole utterance through ``decoder``: its best hypothesis and (``path``) the real words
+    on its best path (for an alignment search neither: asking crashes it)."""
+    decoder.start_utt()
+    try:
+        if full_utt:
+            decoder.process_raw(raw, no_search=False, full_utt=True)
+        else:  # pocketsphinx 5.1's flat search crashed on a long phrase fed as one live block
+            for at in range(0, len(raw), LIVE_BLOCK_BYTES):
+                decoder.process_raw(raw[at:at + LIVE_BLOCK_BYTES], no_search=False, full_utt=False)
+    finally:
+        decoder.end_utt()
+    if not path:
+        return None, []
+    return decoder.hyp(), path_of(decoder)
+
+
+def path_of(decoder: Any) -> list[PathWord]:
+    """The real words on ``decoder``'s best path for the utterance it just ended."""
+    return [PathWord(str(seg.word), int(seg.start_frame), int(seg.end_frame), max(0.0, min(1.0, float(seg.prob))))
+            for seg in decoder.seg() if is_word(str(seg.word))]

@@ -43,7 +43,6 @@ and the question rules still apply.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections import deque
@@ -55,11 +54,17 @@ from anovax.cancel import is_stop_utterance
 from anovax.voice.answers import sounds_like_an_answer, spoken_answer
 from anovax.voice.holds import TALK_GRACE_S, TalkHolds
 from anovax.voice.trust import Trust
+from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
+    NAME,
+    SLEEP_PHRASE,
+    WAKE_WORDS,
+    _find,
+    _wake_span,
+    _without_name,
+    _Word,
+    _words,
+)
 
-NAME = "anova"
-#: wake words as word sequences; "wake up" is two words, matched as a unit
-WAKE_WORDS: tuple[tuple[str, ...], ...] = (("wake", "up"), ("hey",), ("hello",), ("hi",), ("yo",))
-SLEEP_PHRASE: tuple[str, ...] = ("go", "to", "sleep")
 #: words that cut speech off
 BARGE_WORDS = frozenset({"stop", "cancel"})
 #: words that may come with a barge-in word without changing what it means ("anova stop it please")
@@ -70,10 +75,11 @@ BARGE_FILLERS = frozenset({NAME, "please", "now", "it", "that", "talking", "hey"
 SPEECH_TAIL_S = 0.3
 #: after the name alone, how long the gate waits for the command (one phrase)
 DEFAULT_TIMEOUT_S = 8.0
+#: after a voice command ends (or while it runs), how long "stop" / "cancel that" needs no name
+STOP_WINDOW_S = 8.0
 
 Action = Literal["drop", "wake", "command", "sleep", "barge_in", "answer", "doubt"]
 
-_WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -109,48 +115,6 @@ class _Question:
     deadline: float
 
 
-@dataclass(frozen=True)
-class _Word:
-    word: str
-    start: int  # offset in the original text, so a command keeps its original casing
-
-
-def _words(text: str) -> list[_Word]:
-    return [_Word(m.group().lower(), m.start()) for m in _WORD.finditer(text)]
-
-
-def _find(seq: list[str], pattern: tuple[str, ...], start: int = 0) -> int:
-    for i in range(start, len(seq) - len(pattern) + 1):
-        if tuple(seq[i:i + len(pattern)]) == pattern:
-            return i
-    return -1
-
-
-def _without_name(seq: list[str]) -> list[str]:
-    """The words without a leading "anova"/"hey anova" or a trailing "anova" ("yes anova")."""
-    span = _wake_span(seq)
-    if span is not None and span[0] == 0:
-        seq = seq[span[1]:]
-    elif seq[:1] == [NAME]:
-        seq = seq[1:]
-    return seq[:-1] if seq[-1:] == [NAME] else seq
-
-
-def _wake_span(seq: list[str]) -> tuple[int, int] | None:
-    """(first, past-last) indices of "<wake word> anova" or "anova <wake word>", else None."""
-    for i, word in enumerate(seq):
-        if word != NAME:
-            continue
-        for wake in WAKE_WORDS:
-            n = len(wake)
-            if i >= n and tuple(seq[i - n:i]) == wake:
-                return i - n, i + 1
-        for wake in WAKE_WORDS:
-            if tuple(seq[i + 1:i + 1 + len(wake)]) == wake:
-                return i, i + 1 + len(wake)
-    return None
-
-
 class WakeGate:
     """Asleep/awake state plus the assistant's speaking state; thread-safe.
 
@@ -176,6 +140,9 @@ class WakeGate:
         #: recent (start, end) of the assistant's utterances, for the overlap rule
         self._spoken: deque[tuple[float, float]] = deque(maxlen=16)
         self._question: _Question | None = None
+        #: voice commands running now (the listener says), and when the last one began or ended
+        self._running = 0
+        self._last_command = float("-inf")
 
     # -- state ---------------------------------------------------------------------------
 
@@ -225,10 +192,19 @@ class WakeGate:
             return NAME in seq or self._awake or self.holds.recent()
 
     def touch(self) -> None:
-        """Restart the sleep timeout (a command just finished: the user is still in a conversation)."""
+        """Restart the sleep timeout (a command just finished: the user is still in a conversation),
+        and the window in which "stop" needs no name."""
         with self._lock:
+            now = self._clock()
+            self._last_command = now
             if self._awake:
-                self._last_activity = self._clock()
+                self._last_activity = now
+
+    def command_running(self, running: bool) -> None:
+        """A voice command started (True) or ended (False): while one runs, "stop" needs no name."""
+        with self._lock:
+            self._running = max(0, self._running + (1 if running else -1))
+            self._last_command = self._clock()
 
     def question_asked(self, question_id: str, timeout_s: float) -> None:
         """A question now waits for a yes or no for ``timeout_s`` (CONFIRM_REQUESTED)."""
@@ -337,6 +313,9 @@ class WakeGate:
                 trust: Trust) -> GateDecision:
         asleep = "asleep (timed out)" if slept else "asleep"
         span = _wake_span(seq)
+        if span is None and is_stop_utterance(heard) and (self._running or now - self._last_command <= STOP_WINDOW_S):
+            # "cancel that" while a voice command runs or just after it: the cancel path, no name
+            return GateDecision("command", self._rest(words, heard, 0), "stop after a command", heard)
         if span is None:
             why = f"{asleep}: no wake words" if NAME not in seq else f"{asleep}: '{NAME}' without a wake word"
             return GateDecision("drop", "", why, heard)
@@ -352,6 +331,7 @@ class WakeGate:
             return GateDecision("sleep", "", "asked to go to sleep", heard)
         if not trust.command_clear(seq, span[1], command):
             return GateDecision("doubt", command, "wake words; not sure what was said", heard)
+        self._last_command = now
         return GateDecision("command", command, "wake words with a command", heard)
 
     def _answer(self, seq: list[str], heard: str, start: float, now: float,

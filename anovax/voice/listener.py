@@ -69,6 +69,7 @@ from anovax.voice.pipeline import Heard, State, VoicePipeline, VoiceState, follo
 from anovax.voice.stt import Recognizer
 from anovax.voice.takeback import STOP_TEXT, RecentCommands, stop_text
 from anovax.voice.understand import understands
+from anovax.voice.worker import deliver, drain, run_commands
 
 if TYPE_CHECKING:  # imported lazily: a broken install must not stop the text console
     import speech_recognition as sr
@@ -374,28 +375,11 @@ class VoiceInput:
     def _queue_command(self, text: str) -> None:
         stop = stop_text(text, self._recent)
         if stop is not None:
-            text = stop
             # a control message: it must not wait behind the command it stops. The assistant
             # handles a stop at once, so this runs on the listener thread; queued voice commands
             # are dropped first (they are what "stop" is about too).
-            while True:
-                try:
-                    if self._commands.get_nowait() is None:
-                        self._commands.put_nowait(None)  # keep close()'s sentinel
-                        break
-                    self._recent.ended()  # dropped: it will never run
-                except queue.Empty:
-                    break
-            try:
-                result = self._on_speech(text)
-            except Exception:  # noqa: BLE001 - the listener thread must not die
-                log.exception("voice stop failed")
-                return
-            if self._on_result is not None:
-                try:
-                    self._on_result(result)
-                except Exception:  # noqa: BLE001
-                    log.exception("voice result callback failed")
+            drain(self._commands, self._recent)
+            deliver(self._on_speech, stop, self._on_result)
             return
         self._recent.began()  # before the worker can take it (and end it)
         try:
@@ -411,22 +395,5 @@ class VoiceInput:
             log.warning("doubtful voice command dropped, %d still waiting", COMMAND_QUEUE)
 
     def _run_commands(self) -> None:
-        while (item := self._commands.get()) is not None:
-            if isinstance(item, Doubt):  # asked here: the question waits as long as a command would
-                if not confirmed(self.confirmations, item, self._stop.is_set):
-                    continue
-                item = item.text
-            text = item
-            try:
-                result = self._on_speech(text)
-            except Exception:  # noqa: BLE001 - on_speech never raises, but this thread must not die
-                log.exception("voice command failed")
-                continue
-            finally:
-                self._recent.ended()
-            self.gate.touch()  # the timeout counts from the end of the command, not its start
-            if self._on_result is not None:
-                try:
-                    self._on_result(result)
-                except Exception:  # noqa: BLE001
-                    log.exception("voice result callback failed")
+        run_commands(self._commands, on_speech=self._on_speech, on_result=self._on_result, gate=self.gate,
+                     recent=self._recent, ask=lambda doubt: confirmed(self.confirmations, doubt, self._stop.is_set))

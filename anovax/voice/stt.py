@@ -35,7 +35,7 @@ import random
 import tempfile
 import threading
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from anovax import paths
 from anovax.errors import SttError
-from anovax.voice.confidence import Hearing, WordScore, is_word, score_alignment
+from anovax.voice.confidence import Hearing, PathWord, WordScore, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
@@ -206,7 +206,7 @@ class SphinxCommandRecognizer:
             try:
                 # full_utt only for the first phrase: after it, the same (live) cepstral mean as a
                 # phrase decoded while it is spoken, so both give the same words (utterance.py)
-                hyp, path = _decode(self._decoder, raw, full_utt=not self._warm)
+                hyp, path = decode(self._decoder, raw, full_utt=not self._warm)
                 self._warm = True
             except Exception as exc:  # noqa: BLE001
                 raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
@@ -232,9 +232,9 @@ class SphinxCommandRecognizer:
             aligner = self._aligner
             aligner.set_align_text(" ".join(w.label for w in path[:name + 1]))
             piece = raw[: end * _FRAME_BYTES]
-            _decode(aligner, piece, path=False)
+            decode(aligner, piece, path=False)
             aligner.set_alignment()  # a second pass gives phones and their scores
-            _decode(aligner, piece, path=False)
+            decode(aligner, piece, path=False)
             alignment = aligner.get_alignment()  # (its truth value crashes pocketsphinx 5.1)
             aligned = score_alignment(alignment if alignment is not None else ())
         except Exception:  # noqa: BLE001 - audio pocketsphinx cannot align: nobody vouches for the name
@@ -287,35 +287,6 @@ class SphinxCommandRecognizer:
             _write_atomic(self.dict_path, "".join(lines))
             _write_atomic(self.lm_path, arpa.getvalue())
         self.built = True
-
-
-@dataclass(frozen=True)
-class PathWord:
-    """A real word on a decoder's best path: its label ("anova(2)"), frames and lattice posterior."""
-
-    label: str
-    start: int
-    end: int
-    posterior: float
-
-
-def _decode(decoder: Any, raw: bytes, *, path: bool = True, full_utt: bool = True) -> tuple[Any, list[PathWord]]:
-    """One whole utterance through ``decoder``: its best hypothesis and (``path``) the real words
-    on its best path (for an alignment search neither: asking crashes it)."""
-    decoder.start_utt()
-    try:
-        decoder.process_raw(raw, no_search=False, full_utt=full_utt)
-    finally:
-        decoder.end_utt()
-    if not path:
-        return None, []
-    return decoder.hyp(), path_of(decoder)
-
-
-def path_of(decoder: Any) -> list[PathWord]:
-    """The real words on ``decoder``'s best path for the utterance it just ended."""
-    return [PathWord(str(seg.word), int(seg.start_frame), int(seg.end_frame), max(0.0, min(1.0, float(seg.prob))))
-            for seg in decoder.seg() if is_word(str(seg.word))]
 
 
 _NOISE: dict[float, bytes] = {}

@@ -1,0 +1,56 @@
+"""The wake words and the word-level matching the wake gate does: the name, the words that wake
+it, and where in a phrase they are. Pure functions over recognised text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+NAME = "anova"
+#: wake words as word sequences; "wake up" is two words, matched as a unit
+WAKE_WORDS: tuple[tuple[str, ...], ...] = (("wake", "up"), ("hey",), ("hello",), ("hi",), ("yo",))
+SLEEP_PHRASE: tuple[str, ...] = ("go", "to", "sleep")
+
+_WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Word:
+    word: str
+    start: int  # offset in the original text, so a command keeps its original casing
+
+
+def _words(text: str) -> list[_Word]:
+    return [_Word(m.group().lower(), m.start()) for m in _WORD.finditer(text)]
+
+
+def _find(seq: list[str], pattern: tuple[str, ...], start: int = 0) -> int:
+    for i in range(start, len(seq) - len(pattern) + 1):
+        if tuple(seq[i:i + len(pattern)]) == pattern:
+            return i
+    return -1
+
+
+def _without_name(seq: list[str]) -> list[str]:
+    """The words without a leading "anova"/"hey anova" or a trailing "anova" ("yes anova")."""
+    span = _wake_span(seq)
+    if span is not None and span[0] == 0:
+        seq = seq[span[1]:]
+    elif seq[:1] == [NAME]:
+        seq = seq[1:]
+    return seq[:-1] if seq[-1:] == [NAME] else seq
+
+
+def _wake_span(seq: list[str]) -> tuple[int, int] | None:
+    """(first, past-last) indices of "<wake word> anova" or "anova <wake word>", else None."""
+    for i, word in enumerate(seq):
+        if word != NAME:
+            continue
+        for wake in WAKE_WORDS:
+            n = len(wake)
+            if i >= n and tuple(seq[i - n:i]) == wake:
+                return i - n, i + 1
+        for wake in WAKE_WORDS:
+            if tuple(seq[i + 1:i + 1 + len(wake)]) == wake:
+                return i, i + 1 + len(wake)
+    return None

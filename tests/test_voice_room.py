@@ -1,0 +1,98 @@
+"""Voice in a room with other people, through the front door (issue 19): rendered speech in a
+recording, played to ``python -m anovax --audio-file`` (the same recogniser, trust checks, wake
+gate and planner as the microphone), the events read back from ``--json``.
+
+- "hey Anna, can you pass the salt" does nothing (the recogniser forces it into "hey anova can
+  you press …": the name does not fit the audio, or the rest is no request it understands);
+- after a real "hey anova, what time is it", the room's chatter does nothing;
+- "hey anova, open the calculator" still opens it, in the voices the thresholds were tuned on and
+  in a festival voice they never saw.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+voicegen = pytest.importorskip("voicegen")
+pytest.importorskip("speech_recognition")
+pytest.importorskip("pocketsphinx")
+if not voicegen.have_espeak():
+    pytest.skip("espeak-ng is not installed (Debian package espeak-ng)", allow_module_level=True)
+
+from test_voice_listener import recording  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+#: ordinary speech not addressed to AnovaX (SLURP-style requests to some other assistant)
+CHATTER = ("lights off in the kitchen please", "play some music for me", "what's the weather like tomorrow",
+           "remind me to call my sister")
+
+
+@pytest.fixture
+def env(tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"} and not k.startswith("ANOVAX_")}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), ANOVAX_MEMORY=str(tmp_path / "memory.json"),
+               ANOVAX_LOG="off", PYTHONPATH=str(REPO))
+    return env
+
+
+def play(env, tmp_path: Path, phrases: list[str], voice: str) -> list[dict]:
+    """``phrases`` said one after another by ``voice`` into one recording, played to the assistant;
+    the events it printed."""
+    parts = [voicegen.render(text, tmp_path / f"p{i}.wav", voice=voice) for i, text in enumerate(phrases)]
+    path = recording(tmp_path / "said.wav", parts)
+    proc = subprocess.run([sys.executable, "-m", "anovax", "--audio-file", str(path), "--simulate", "--json"],
+                          capture_output=True, text=True, env=env, cwd=REPO, timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip().startswith("{")]
+
+
+def commands(events: list[dict]) -> list[str]:
+    return [e["data"]["text"] for e in events if e.get("type") == "COMMAND_RECEIVED"]
+
+
+@pytest.mark.parametrize("voice", voicegen.VOICES)
+def test_hey_anna_can_you_pass_the_salt_does_nothing(env, tmp_path, voice):
+    events = play(env, tmp_path, ["hey anna, can you pass the salt"], voice)
+    assert commands(events) == [], events
+    assert not [e for e in events if e.get("type") == "VOICE_HEARD" and e["data"]["action"] == "command"], events
+
+
+@pytest.mark.parametrize("voice", voicegen.VOICES[:2])
+def test_chatter_after_a_real_wake_does_nothing(env, tmp_path, voice):
+    events = play(env, tmp_path, ["hey anova, what time is it", *CHATTER], voice)
+    assert commands(events) == ["what time is it"], [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
+
+
+@pytest.mark.parametrize("voice", [*voicegen.VOICES, *(voicegen.HELD_OUT_VOICES[:1] if voicegen.have_festival() else ())])
+def test_hey_anova_open_the_calculator_still_opens_it(env, tmp_path, voice):
+    events = play(env, tmp_path, ["hey anova, open the calculator"], voice)
+    assert commands(events) == ["open the calculator"], [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
+    done = next(e for e in events if e.get("type") == "COMMAND_DONE")
+    assert [s["tool"] for s in done["data"]["outcome"]["steps"]] == ["open_app"], done
+
+
+def test_a_long_phrase_after_the_first_does_not_crash_the_recogniser(tmp_path):
+    """pocketsphinx 5.1's flat search died with a segfault (the whole assistant with it) on a long
+    phrase decoded live in one block after the first phrase; run in a process of its own."""
+    first = voicegen.render("hey anova", tmp_path / "a.wav")
+    long = voicegen.render("convert one thousand and thirty from g. m. t. plus two hundred and thirty to g. m. t. "
+                           "zero hundred", tmp_path / "b.wav")
+    script = (
+        "import sys, speech_recognition as sr\n"
+        "from anovax.voice.stt import SphinxCommandRecognizer\n"
+        f"r = SphinxCommandRecognizer(cache_dir={str(tmp_path / 'stt')!r})\n"
+        "for path in sys.argv[1:]:\n"
+        "    with sr.AudioFile(path) as f: audio = sr.Recognizer().record(f)\n"
+        "    print(repr(r.recognize(audio)), repr(r.hear(audio, lambda t: True).text))\n")
+    proc = subprocess.run([sys.executable, "-c", script, str(first), str(long)], capture_output=True, text=True,
+                          cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(proc.stdout.splitlines()) == 2, proc.stdout
