@@ -10,7 +10,7 @@ import pytest
 
 from anovax.voice.confidence import Hearing, WordScore
 from anovax.voice.gate import WakeGate
-from anovax.voice.trust import NAME_FIT_MIN, POSTERIOR_MIN, Trust
+from anovax.voice.trust import ASK_NAME_FIT, NAME_FIT_FLOOR, NAME_FIT_MIN, NOISE_POSTERIOR, POSTERIOR_MIN, Trust
 
 
 class Clock:
@@ -49,17 +49,35 @@ def test_a_clear_name_and_a_clear_request_act(gate):
 
 def test_a_forced_name_is_dropped_whatever_follows(gate):
     # "hey Anna, open notepad" heard as "hey anova open notepad": the name did not fit the audio
-    assert decide(gate, "hey anova open notepad", name_fit=NAME_FIT_MIN - 5) == ("drop", "")
+    assert decide(gate, "hey anova open notepad", name_fit=NAME_FIT_FLOOR - 1, posterior=1.0) == ("drop", "")
     assert decide(gate, "hey anova", name_fit=NAME_FIT_MIN - 0.1) == ("drop", "")
     assert not gate.awake
 
 
+def test_a_poorly_said_name_passes_only_with_a_very_clear_request(gate):
+    between = (NAME_FIT_MIN + NAME_FIT_FLOOR) / 2
+    assert decide(gate, "hey anova open notepad", name_fit=between, posterior=0.99) == ("command", "open notepad")
+    assert decide(gate, "hey anova open notepad", name_fit=between, posterior=0.7) == ("drop", "")
+
+
+def test_trailing_words_heard_with_almost_no_confidence_are_noise(gate):
+    words = hearing("hey anova up")
+    noisy = Hearing("hey anova up", (*words.words[:2], WordScore("up", 60, 30, None, None, NOISE_POSTERIOR / 2)))
+    decision = gate.decide("hey anova up", trust=Trust(noisy, understands))
+    assert decision.action == "wake" and gate.awake  # the name alone: the next phrase is the command
+
+
+def test_an_unclear_request_after_a_name_that_only_just_passed_is_dropped_not_asked(gate):
+    assert decide(gate, "hey anova can you press us alt", name_fit=ASK_NAME_FIT - 5) == ("drop", "")
+
+
 def test_words_the_planner_does_not_understand_are_asked_about(gate):
-    assert decide(gate, "hey anova can you press us alt") == ("doubt", "can you press us alt")
+    assert decide(gate, "hey anova can you press us alt", name_fit=ASK_NAME_FIT + 2) == ("doubt", "can you press us alt")
 
 
 def test_a_request_the_recogniser_was_torn_on_is_asked_about(gate):
-    assert decide(gate, "hey anova open notepad", posterior=POSTERIOR_MIN - 0.1) == ("doubt", "open notepad")
+    assert decide(gate, "hey anova open notepad", name_fit=ASK_NAME_FIT + 2, posterior=POSTERIOR_MIN - 0.1) == \
+        ("doubt", "open notepad")
 
 
 def test_after_the_name_alone_the_next_phrase_is_judged_the_same_way(gate):
@@ -70,7 +88,7 @@ def test_after_the_name_alone_the_next_phrase_is_judged_the_same_way(gate):
 
 
 def test_scoring_that_failed_vouches_for_nothing(gate):
-    failed = Hearing("hey anova open notepad", unscored=True)
+    failed = Hearing("hey anova open notepad", hearing("hey anova open notepad").words, unscored=True)
     assert gate.decide("hey anova open notepad", trust=Trust(failed, understands)).action == "drop"
 
 
@@ -82,7 +100,7 @@ def test_an_unscored_online_recogniser_is_taken_at_its_word(gate):
 def test_a_broken_understanding_check_vouches_for_nothing(gate):
     def broken(_text: str) -> bool:
         raise RuntimeError("grammar failed to load")
-    decision = gate.decide("hey anova open notepad", trust=Trust(hearing("hey anova open notepad"), broken))
+    decision = gate.decide("hey anova open notepad", trust=Trust(hearing("hey anova open notepad", name_fit=-5), broken))
     assert decision.action == "doubt"
 
 

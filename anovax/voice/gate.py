@@ -36,9 +36,8 @@ its window), after rules 1-3 and awake or asleep alike:
 
 Outside a question "yes" and "no" are ordinary words: dropped asleep, a command awake.
 
-Hold-to-talk (``talk_started``/``talk_ended``: a held hotkey or orb button): asleep, a phrase said
-with the key held (holds.py) is a command without the wake word, for that phrase only. Rules 1-3
-and the question rules still apply.
+Hold-to-talk (``talk_started``/``talk_ended``, holds.py): asleep, a phrase said with the key held
+is a command without the wake word, for that phrase only; rules 1-3 and the question rules apply.
 """
 
 from __future__ import annotations
@@ -278,39 +277,46 @@ class WakeGate:
             return GateDecision(action, text, reason, heard)
 
         trust = trust if trust is not None else Trust()
+
+        def text(first: int, end: int) -> str:
+            return self._span(words, heard, first, end)
         if not self._awake and held and _wake_span(seq) is None and _find(seq, SLEEP_PHRASE) < 0:
             first = 1 if seq[0] == NAME else 0
-            command = self._rest(words, heard, first)
+            judged = trust.judge(seq, None, first, text)
+            command = text(first, judged.end)
             if not command:
                 return out("drop", "talk key held: only the name")
-            if not trust.command_clear(seq, first, command):
+            if not judged.command:
                 return out("doubt", "talk key held; not sure what was said", command)
             return out("command", "talk key held", command)
         if not self._awake:
-            return self._asleep(words, seq, heard, now, slept, trust)
+            return self._asleep(words, seq, heard, now, slept, trust, text)
         self._last_activity = now
         if _find(seq, SLEEP_PHRASE) >= 0:
             self._awake = False
             return out("sleep", "asked to go to sleep")
         span = _wake_span(seq)
+        name: int | None = None
         if span is not None:
-            if not trust.name_clear(seq, span[1] - 1 if seq[span[1] - 1] == NAME else span[0]):
-                return out("drop", "awake: the name was not clearly said")
-            first = span[1]
+            name, first = (span[1] - 1 if seq[span[1] - 1] == NAME else span[0]), span[1]
         elif seq == [NAME]:
             return out("wake", "already awake")
         else:
             first = 1 if seq[0] == NAME else 0  # "anova, open notepad" said to an awake assistant
-        command = self._rest(words, heard, first)
+        judged = trust.judge(seq, name, first, text)
+        if not judged.name:
+            return out("drop", "awake: the name was not clearly said")
+        command = text(first, judged.end)
         if not command:
             return out("wake", "already awake")
         self._awake = False  # one phrase after the name: chatter that follows needs the name again
-        if not trust.command_clear(seq, first, command):
+        if not judged.command:
             return out("doubt", "awake: not sure what was said", command)
+        self._last_command = now
         return out("command", "awake", command)
 
     def _asleep(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,
-                trust: Trust) -> GateDecision:
+                trust: Trust, text: Callable[[int, int], str]) -> GateDecision:
         asleep = "asleep (timed out)" if slept else "asleep"
         span = _wake_span(seq)
         if span is None and is_stop_utterance(heard) and (self._running or now - self._last_command <= STOP_WINDOW_S):
@@ -320,16 +326,19 @@ class WakeGate:
             why = f"{asleep}: no wake words" if NAME not in seq else f"{asleep}: '{NAME}' without a wake word"
             return GateDecision("drop", "", why, heard)
         name = span[1] - 1 if seq[span[1] - 1] == NAME else span[0]
-        if not trust.name_clear(seq, name):
+        judged = trust.judge(seq, name, span[1], text)
+        if not judged.name:
             return GateDecision("drop", "", f"{asleep}: the name was not clearly said", heard)
-        command = self._rest(words, heard, span[1])
+        command = text(span[1], judged.end)
         if not command:
             self._awake = True  # the name alone: the next phrase is the command
             self._last_activity = now
             return GateDecision("wake", "", "wake words", heard)
         if _find([w.word for w in words[span[1]:]], SLEEP_PHRASE) >= 0:
             return GateDecision("sleep", "", "asked to go to sleep", heard)
-        if not trust.command_clear(seq, span[1], command):
+        if not judged.command:
+            if not judged.ask:  # a name that only just passed and words that make no request
+                return GateDecision("drop", "", f"{asleep}: not sure it was said to me", heard)
             return GateDecision("doubt", command, "wake words; not sure what was said", heard)
         self._last_command = now
         return GateDecision("command", command, "wake words with a command", heard)
@@ -368,11 +377,17 @@ class WakeGate:
         return GateDecision("drop", "", "the assistant is speaking", heard)
 
     @staticmethod
+    def _span(words: list[_Word], heard: str, first: int, end: int) -> str:
+        """The original text of words ``first`` to ``end`` (exclusive), without trailing punctuation."""
+        if first >= min(end, len(words)):
+            return ""
+        stop = len(heard) if end >= len(words) else words[end].start
+        return heard[words[first].start:stop].strip().rstrip(".,!?;:").strip()
+
+    @staticmethod
     def _rest(words: list[_Word], heard: str, index: int) -> str:
         """The original text from word ``index`` on, without trailing punctuation."""
-        if index >= len(words):
-            return ""
-        return heard[words[index].start:].strip().rstrip(".,!?;:").strip()
+        return WakeGate._span(words, heard, index, len(words))
 
     def _expire(self, now: float) -> bool:
         """Fall asleep if awake, silent and not speaking for the timeout. Lock held."""

@@ -4,16 +4,23 @@ The offline recogniser only knows AnovaX's own sentences, so it turns "hey Anna,
 salt" into "hey anova can you press us alt". Two checks keep such phrases from acting:
 
 - **the name**: "anova" aligned back onto the audio must fit it (``confidence.WordScore.fit`` at
-  least ``NAME_FIT_MIN``). A forced "anova" has phones nobody said, squeezed and scoring badly.
+  least ``NAME_FIT_MIN``, or ``NAME_FIT_FLOOR`` when the request after it was heard very clearly).
+  A forced "anova" has phones nobody said, squeezed and scoring badly.
 - **the command**: the words after the name must be a request the offline planner understands
   (the grammar is the definition of a command; forced words rarely make one), and the recogniser
-  must not have been torn between sentences (mean lattice posterior at least ``POSTERIOR_MIN``).
+  must not have been torn between sentences (lattice posteriors: ``POSTERIOR_MIN`` on average,
+  ``WORD_POSTERIOR_MIN`` each). Trailing words it barely heard are noise and left out.
+
+Unclear request, clear name: the gate asks "Did you say …?"; unclear name: nothing happens.
 
 A phrase from a recogniser that scores nothing (the online one: it is not closed-vocabulary, so it
 does not force words) is trusted as text; one whose scoring failed is not.
 
-Thresholds were tuned on espeak-ng voices only (benchmarks/bench_voice_room.py holds the tuning
-corpus and reports festival's voices, never tuned on, beside them).
+Thresholds were tuned on espeak-ng voices (f2, klatt4, m1; clean and pink noise) reading the
+first half of SLURP's lm.txt (``python -m benchmarks.bench_voice_room --tune``): on 168 wake
+phrases, 288 sound-alikes and 72 "hey nova" homophones they gave 154 wakes right (91.7%), 0
+sound-alike responses and 15 homophone responses. Reported figures come from the other half and
+from festival's voices, which tuning never saw (README, docs/EVALUATION.md).
 """
 
 from __future__ import annotations
@@ -23,16 +30,41 @@ from dataclasses import dataclass, field
 
 from anovax.voice.confidence import Hearing
 
-#: the name's alignment score per frame below which it was not clearly said. Tuned on espeak-ng
-#: f2 / klatt4 / m1, clean and with pink noise at 10-20 dB SNR: 0 of 40 forced names pass (the
-#: closest -23.1), 95% of real ones do.
-NAME_FIT_MIN = -23.0
-#: the command words' mean lattice posterior below which the recogniser was guessing
-POSTERIOR_MIN = 0.5
+#: the name's alignment fit (per frame) below which it was not clearly said...
+NAME_FIT_MIN = -26.0
+#: ...unless the request after it was heard very clearly (``STRONG_MEAN``, ``STRONG_MIN``): some
+#: voices say the name itself poorly (espeak-ng's m1: -29 to -30), forced names rarely come with
+#: a clear request
+NAME_FIT_FLOOR = -34.0
+STRONG_MEAN = 0.9
+STRONG_MIN = 0.3
+#: the command words' mean lattice posterior below which the recogniser was guessing, and the
+#: least any one word may have
+POSTERIOR_MIN = 0.6
+WORD_POSTERIOR_MIN = 0.02
+#: trailing words heard with less than this are noise after the phrase, not words ("hey anova up")
+NOISE_POSTERIOR = 0.1
+#: an unclear request is asked about ("Did you say …?") only when the name was this clear;
+#: otherwise it is dropped (a question is still a response to a room that did not call)
+ASK_NAME_FIT = -12.0
 
 
 def _always(_text: str) -> bool:
     return True
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the gate may rely on in one phrase."""
+
+    #: the name was clearly said (True when the phrase holds no name to check)
+    name: bool
+    #: the command is ``seq[first:end]``: trailing noise words left out
+    end: int
+    #: the command was clearly heard and is a request the planner understands
+    command: bool
+    #: an unclear command is worth a "Did you say …?" (else it is dropped)
+    ask: bool
 
 
 @dataclass(frozen=True)
@@ -43,32 +75,43 @@ class Trust:
     hearing: Hearing | None = None
     understands: Callable[[str], bool] = field(default=_always)
 
-    def name_clear(self, seq: list[str], index: int) -> bool:
-        """Was word ``index`` of ``seq`` (the name) clearly said?"""
+    def judge(self, seq: list[str], name: int | None, first: int, text: Callable[[int, int], str]) -> Judgement:
+        """Judge the phrase ``seq``: the name at index ``name`` (None: none to check), the command
+        from word ``first`` on; ``text(first, end)`` gives the command's original words."""
         hearing = self.hearing
-        if hearing is None or not hearing.words:
-            return hearing is None or not hearing.unscored
-        word = _score_at(hearing, seq, index)
-        return word is not None and word.fit is not None and word.fit >= NAME_FIT_MIN
+        if hearing is None or (not hearing.words and not hearing.unscored):
+            # text only, or a recogniser that does not force words (the online one)
+            command = text(first, len(seq))
+            return Judgement(True, len(seq), bool(command.strip()) and self._understood(command), True)
+        if not hearing.words:  # scoring failed: nobody vouches for anything
+            return Judgement(False, len(seq), False, False)
+        posts = [_score_at(hearing, seq, i) for i in range(len(seq))]
+        end = len(seq)
+        while end > first and posts[end - 1] is not None and posts[end - 1].posterior < NOISE_POSTERIOR:
+            end -= 1
+        words = posts[first:end]
+        command = text(first, end) if end > first else ""
+        clear = strong = False
+        if command and all(w is not None for w in words):
+            values = [w.posterior for w in words]  # type: ignore[union-attr]
+            mean, least = sum(values) / len(values), min(values)
+            understood = self._understood(command)
+            clear = understood and mean >= POSTERIOR_MIN and least >= WORD_POSTERIOR_MIN
+            strong = understood and mean >= STRONG_MEAN and least >= STRONG_MIN
+        if name is None:
+            return Judgement(True, end, clear, True)
+        score = posts[name]
+        fit = score.fit if score is not None else None
+        if fit is None or hearing.unscored:
+            return Judgement(False, end, clear, False)
+        name_ok = fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong)
+        return Judgement(name_ok, end, clear, fit >= ASK_NAME_FIT)
 
-    def command_clear(self, seq: list[str], first: int, text: str) -> bool:
-        """Are the words of ``seq`` from ``first`` on (``text``) a request that was clearly said?"""
-        if not text.strip():
-            return False
+    def _understood(self, command: str) -> bool:
         try:
-            if not self.understands(text):
-                return False
+            return bool(self.understands(command))
         except Exception:  # noqa: BLE001 - a broken check vouches for nothing
             return False
-        hearing = self.hearing
-        if hearing is None or not hearing.words:
-            return hearing is None or not hearing.unscored
-        # (a failed alignment of the name says nothing about the command: the posteriors do)
-        scores = [_score_at(hearing, seq, i) for i in range(first, len(seq))]
-        posteriors = [s.posterior for s in scores if s is not None]
-        if len(posteriors) != len(scores) or not posteriors:
-            return False
-        return sum(posteriors) / len(posteriors) >= POSTERIOR_MIN
 
 
 def _score_at(hearing: Hearing, seq: list[str], index: int):  # noqa: ANN202 - WordScore | None
