@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--tune", action="store_true", help="score the tuning half instead and print the scores")
     ap.add_argument("--voices", choices=("tuned", "held-out", "all"), default="all")
     ap.add_argument("--dump", help="with --tune: write each first phrase's scores here (JSON lines)")
-    ap.add_argument("--reps", type=int, default=2, help="sound-alike and chatter sets per voice and noise")
+    ap.add_argument("--reps", type=int, default=3, help="sound-alike and chatter sets per voice and noise")
     args = ap.parse_args(argv)
     import voicegen
 

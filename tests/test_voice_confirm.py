@@ -178,7 +178,8 @@ def test_unclear_answers_and_noise_are_not_a_yes(said, tmp_path, cli_env):
     # no answer: the window ran out, or the recording (the only front end) ended first
     assert answered["answer"] in ("timeout", "nobody"), [e["data"] for e in events(lines, "VOICE_HEARD")]
     heard = [e["data"] for e in events(lines, "VOICE_HEARD")]
-    assert [h["action"] for h in heard[1:]] == ["drop"] * len(heard[1:]) and len(heard) >= 3, heard
+    # (said while asleep after the command, they are dropped unreported: only the command shows)
+    assert [h["action"] for h in heard[1:]] == ["drop"] * len(heard[1:]) and len(heard) >= 1, heard
     assert typed(lines)[0]["typed_text"] == "" and code == 3
 
 

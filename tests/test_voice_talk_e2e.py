@@ -61,10 +61,13 @@ def test_a_phrase_said_with_the_key_held_runs_without_the_wake_word(x11, pulse_e
         def launches() -> list[str]:  # the windows opened (the console takes the desktop's action list)
             return [w.app for w in desktop.windows]
 
+        def unshown() -> int:  # dropped while asleep: counted, never shown (issue 19)
+            return voice.pipeline.unshown if voice.pipeline is not None else 0
+
         phrase = renders("open the calculator")
         pulse_env.play(phrase)  # no key, no wake word: dropped
-        wait_for(heard, timeout_s=60, what="the first phrase to be heard")
-        assert heard()[-1]["action"] == "drop", heard()
+        wait_for(lambda: unshown() == 1, timeout_s=60, what="the first phrase to be dropped")
+        assert heard() == [] and launches() == []
 
         xdo(x11, "keydown", "Control_R")
         wait_for(lambda: voice.state.state == "talking", what=lambda: f"talking; state {voice.state}")
@@ -81,10 +84,10 @@ def test_a_phrase_said_with_the_key_held_runs_without_the_wake_word(x11, pulse_e
         # the grace after the release over, the same words are dropped again
         wait_for(lambda: not voice.gate.holds.covers(time.monotonic(), time.monotonic()),
                  what="the hold's grace to pass")
-        count = len(heard())
+        count = unshown()
         pulse_env.play(phrase)
-        wait_for(lambda: len(heard()) > count, timeout_s=60, what="the third phrase to be heard")
-        assert heard()[-1]["action"] == "drop" and launches() == ["Calculator"]
+        wait_for(lambda: unshown() > count, timeout_s=60, what="the third phrase to be dropped")
+        assert launches() == ["Calculator"]
     finally:
         voice.close()
         assistant.close()

@@ -52,6 +52,7 @@ from typing import Literal
 from anovax.cancel import is_stop_utterance
 from anovax.voice.answers import sounds_like_an_answer, spoken_answer
 from anovax.voice.holds import TALK_GRACE_S, TalkHolds
+from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
 from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
     NAME,
@@ -231,8 +232,6 @@ class WakeGate:
                 return GateDecision("sleep", "", f"no speech for {self.timeout_s:g} s")
             return None
 
-    # -- phrases -------------------------------------------------------------------------
-
     def decide(self, heard: str, started_at: float | None = None, ended_at: float | None = None,
                trust: Trust | None = None) -> GateDecision:
         """Decide what one recognised phrase is; ``started_at``/``ended_at`` are when its capture
@@ -319,8 +318,8 @@ class WakeGate:
                 trust: Trust, text: Callable[[int, int], str]) -> GateDecision:
         asleep = "asleep (timed out)" if slept else "asleep"
         span = _wake_span(seq)
-        if span is None and is_stop_utterance(heard) and (self._running or now - self._last_command <= STOP_WINDOW_S):
-            # "cancel that" while a voice command runs or just after it: the cancel path, no name
+        recent = self._running or now - self._last_command <= STOP_WINDOW_S
+        if span is None and recent and (is_stop_utterance(heard) or takes_back(heard)):  # the cancel path
             return GateDecision("command", self._rest(words, heard, 0), "stop after a command", heard)
         if span is None:
             why = f"{asleep}: no wake words" if NAME not in seq else f"{asleep}: '{NAME}' without a wake word"
