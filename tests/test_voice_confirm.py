@@ -224,15 +224,20 @@ def test_the_microphone_answers_while_the_command_waits(answer, said, recognizer
     assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
     replies = []
     assistant.bus.subscribe("t", lambda e: replies.append(e.data) if e.type.value == "CONFIRM_ANSWERED" else None)
+    voice = None
     try:
         # "yes" before any question: asleep, it is just a word (dropped, never reported), then the command
         mic = RealTimeMicrophone(recording(tmp_path / "cmd.wav", [said("yes"), said(COMMAND)]))
         voice, results, heard = listening(assistant, mic, recognizer)
         assert assistant.confirmations.frontends() == ("voice",)  # registered while it listens
-        wait_for(lambda: assistant.confirmations.pending is not None, 60,
-                 lambda: f"the question; heard {[h.decision for h in heard]}")
+        try:
+            wait_for(lambda: assistant.confirmations.pending is not None, 30, "the question")
+        except AssertionError:  # not heard as a command (the wake gate's recall is not 100%): said again
+            mic.feed(recording(tmp_path / "again.wav", [said(COMMAND)]))
+            wait_for(lambda: assistant.confirmations.pending is not None, 60,
+                     lambda: f"the question; heard {[h.decision for h in heard]}")
         assert [h.decision.action for h in heard] == ["command"] and not typed_by(desktop)
-        assert voice.pipeline.unshown == 1
+        assert voice.pipeline.unshown >= 1
         mic.feed(recording(tmp_path / "answer.wav", [said(answer)]))
         wait_for(lambda: results, 60, lambda: f"the command's end; heard {[h.decision for h in heard]}")
         wait_for(lambda: replies, what="CONFIRM_ANSWERED")
@@ -247,6 +252,8 @@ def test_the_microphone_answers_while_the_command_waits(answer, said, recognizer
         assert assistant.confirmations.frontends() == ()  # and unregistered once it stops
         assert not any(t.name.startswith("voice-") for t in threading.enumerate())
     finally:
+        if voice is not None:  # a failure here must not leave its threads to the next test
+            voice.close()
         assistant.close()
 
 
