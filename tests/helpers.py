@@ -71,3 +71,9 @@ def wait_or_exit(predicate: Callable[[], object], timeout_s: float, what: str, *
         return wait_for(predicate, timeout_s, what)
     except AssertionError as exc:
         raise SystemExit(f"{prog}: {exc}") from None
+
+
+def voice_threads(voice) -> list[str]:  # noqa: ANN001 - a VoiceInput
+    """The names of ``voice``'s own threads still alive (after ``close`` there should be none).
+    Only its own: a thread another test left behind must not fail this one."""
+    return [t.name for t in (voice._listener, voice._worker) if t.is_alive()]

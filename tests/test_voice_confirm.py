@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import wait_for
+from helpers import wait_for, voice_threads
 from shell_recorder import ShellRecorder
 
 from anovax.app import Status, build_assistant
@@ -250,7 +250,7 @@ def test_the_microphone_answers_while_the_command_waits(answer, said, recognizer
             assert typed_by(desktop) == []
         voice.close()
         assert assistant.confirmations.frontends() == ()  # and unregistered once it stops
-        assert not any(t.name.startswith("voice-") for t in threading.enumerate())
+        assert not voice_threads(voice), voice_threads(voice)
     finally:
         if voice is not None:  # a failure here must not leave its threads to the next test
             voice.close()
@@ -300,6 +300,7 @@ def test_the_real_microphone_path_answers(pulse_env, said, recognizer, tmp_path)
     settings = Settings(planner="offline", memory_path=tmp_path / "memory.json", log_path=None)
     desktop = SimulatedDesktop()
     assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop)
+    voice = None
     try:
         from anovax.voice.listener import VoiceInput
 
@@ -313,14 +314,20 @@ def test_the_real_microphone_path_answers(pulse_env, said, recognizer, tmp_path)
             pytest.skip(f"PortAudio does not reach PulseAudio here: {states[-1].detail}")
         assert assistant.confirmations.frontends() == ("voice",)
         pulse_env.play(said(COMMAND))
-        wait_for(lambda: assistant.confirmations.pending is not None, 60,
-                 lambda: f"the question; heard {[h.decision for h in heard]}")
+        try:
+            wait_for(lambda: assistant.confirmations.pending is not None, 30, "the question")
+        except AssertionError:  # not heard as a command (the wake gate's recall is not 100%): said again
+            pulse_env.play(said(COMMAND))
+            wait_for(lambda: assistant.confirmations.pending is not None, 60,
+                     lambda: f"the question; heard {[h.decision for h in heard]}")
         pulse_env.play(said("yes"))
         wait_for(lambda: results, 60, lambda: f"the command's end; heard {[h.decision for h in heard]}")
         assert results[0].status is Status.DONE and typed_by(desktop) == ["ls"], [h.decision for h in heard]
         voice.close()
         assert assistant.confirmations.frontends() == ()
     finally:
+        if voice is not None:  # a failure here must not leave its threads to the next test
+            voice.close()
         assistant.close()
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import wait_for
+from helpers import wait_for, voice_threads
 
 from anovax.app import Status, build_assistant
 from anovax.desktop.base import Cancelled, CancelToken
@@ -382,7 +382,7 @@ def test_listening_thread_hands_commands_to_on_speech(renders, recognizer, assis
     types = [e.type.value for e in assistant.bus.recent()]
     assert "VOICE_HEARD" in types and "VOICE_STATE" in types
     voice.close()
-    assert not any(t.name.startswith("voice-") for t in threading.enumerate()), [t.name for t in threading.enumerate()]
+    assert not voice_threads(voice), voice_threads(voice)
     assert mic.closed.is_set()
 
 
@@ -394,7 +394,7 @@ def test_close_stops_even_in_the_middle_of_an_endless_phrase(recognizer, assista
     reads = mic.reads
     wait_for(lambda: mic.reads > reads + 20, what="the listener to be inside a phrase")
     voice.close(timeout_s=5)
-    assert not any(t.name.startswith("voice-") for t in threading.enumerate()), [t.name for t in threading.enumerate()]
+    assert not voice_threads(voice), voice_threads(voice)
     assert states[-1].state == "stopped" and mic.closed.is_set()
 
 
@@ -551,7 +551,7 @@ def test_microphone_path_reaches_on_speech(pulse_env, renders, recognizer, assis
     assert calls == ["open the browser"], [h.decision for h in heard]
     assert [h.decision.action for h in heard] == ["command"]  # the chatter while asleep is never reported
     assert voice.pipeline.unshown == 1
-    assert not any(t.name.startswith("voice-") for t in threading.enumerate()), [t.name for t in threading.enumerate()]
+    assert not voice_threads(voice), voice_threads(voice)
 
 
 def test_it_does_not_wake_on_its_own_speech(pulse_env, renders, recognizer, tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import threading
 import time
 
 import pytest
-from helpers import wait_for
+from helpers import wait_for, voice_threads
 
 from anovax.app import build_assistant
 from anovax.desktop.simulated import SimulatedDesktop
@@ -91,7 +91,7 @@ def test_a_phrase_said_with_the_key_held_runs_without_the_wake_word(x11, pulse_e
     finally:
         voice.close()
         assistant.close()
-    assert not any(t.name.startswith("voice-") for t in threading.enumerate())
+    assert not voice_threads(voice), voice_threads(voice)
 
 
 def test_muted_only_a_phrase_said_with_the_key_held_is_heard(x11, pulse_env, renders, tmp_path):  # noqa: F811
