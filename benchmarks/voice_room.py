@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,22 +71,6 @@ class Outcome:
     understood: bool | None = None
     wake_fit: float | None = None
     posteriors: tuple = ()
-
-
-@dataclass
-class Tally:
-    phrases: int = 0
-    woke: list[str] = field(default_factory=list)  # any response: command, doubt (a question) or wake
-    acted: list[str] = field(default_factory=list)  # a command ran
-    audio_s: float = 0.0
-
-    def add(self, outcome: Outcome, *, woke: bool, acted: bool) -> None:
-        self.phrases += 1
-        self.audio_s += outcome.seconds
-        if woke:
-            self.woke.append(f"{outcome.said!r} heard as {outcome.heard!r} → {outcome.action}")
-        if acted:
-            self.acted.append(f"{outcome.said!r} heard as {outcome.heard!r} → {outcome.command!r}")
 
 
 class Room:

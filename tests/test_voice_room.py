@@ -25,7 +25,7 @@ pytest.importorskip("pocketsphinx")
 if not voicegen.have_espeak():
     pytest.skip("espeak-ng is not installed (Debian package espeak-ng)", allow_module_level=True)
 
-from test_voice_listener import recording  # noqa: E402
+from test_voice_listener import cli_env, recording  # noqa: E402,F401 - cli_env is a fixture
 
 REPO = Path(__file__).resolve().parents[1]
 #: ordinary speech not addressed to AnovaX (SLURP-style requests to some other assistant)
@@ -33,23 +33,13 @@ CHATTER = ("lights off in the kitchen please", "play some music for me", "what's
            "remind me to call my sister")
 
 
-@pytest.fixture
-def env(tmp_path):
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"GEMINI_API_KEY", "GOOGLE_API_KEY", "DISPLAY"} and not k.startswith("ANOVAX_")}
-    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_DATA_HOME=str(tmp_path / "data"),
-               XDG_CACHE_HOME=str(tmp_path / "cache"), ANOVAX_MEMORY=str(tmp_path / "memory.json"),
-               ANOVAX_LOG="off", PYTHONPATH=str(REPO))
-    return env
-
-
-def play(env, tmp_path: Path, phrases: list[str], voice: str) -> list[dict]:
+def play(cli_env, tmp_path: Path, phrases: list[str], voice: str) -> list[dict]:
     """``phrases`` said one after another by ``voice`` into one recording, played to the assistant;
     the events it printed."""
     parts = [voicegen.render(text, tmp_path / f"p{i}.wav", voice=voice) for i, text in enumerate(phrases)]
     path = recording(tmp_path / "said.wav", parts)
     proc = subprocess.run([sys.executable, "-m", "anovax", "--audio-file", str(path), "--simulate", "--json"],
-                          capture_output=True, text=True, env=env, cwd=REPO, timeout=180)
+                          capture_output=True, text=True, env=cli_env, cwd=REPO, timeout=180)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip().startswith("{")]
 
@@ -59,21 +49,21 @@ def commands(events: list[dict]) -> list[str]:
 
 
 @pytest.mark.parametrize("voice", voicegen.VOICES)
-def test_hey_anna_can_you_pass_the_salt_does_nothing(env, tmp_path, voice):
-    events = play(env, tmp_path, ["hey anna, can you pass the salt"], voice)
+def test_hey_anna_can_you_pass_the_salt_does_nothing(cli_env, tmp_path, voice):
+    events = play(cli_env, tmp_path, ["hey anna, can you pass the salt"], voice)
     assert commands(events) == [], events
     assert not [e for e in events if e.get("type") == "VOICE_HEARD" and e["data"]["action"] == "command"], events
 
 
 @pytest.mark.parametrize("voice", voicegen.VOICES[:2])
-def test_chatter_after_a_real_wake_does_nothing(env, tmp_path, voice):
-    events = play(env, tmp_path, ["hey anova, what time is it", *CHATTER], voice)
+def test_chatter_after_a_real_wake_does_nothing(cli_env, tmp_path, voice):
+    events = play(cli_env, tmp_path, ["hey anova, what time is it", *CHATTER], voice)
     assert commands(events) == ["what time is it"], [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
 
 
 @pytest.mark.parametrize("voice", [*voicegen.VOICES, *(voicegen.HELD_OUT_VOICES[:1] if voicegen.have_festival() else ())])
-def test_hey_anova_open_the_calculator_still_opens_it(env, tmp_path, voice):
-    events = play(env, tmp_path, ["hey anova, open the calculator"], voice)
+def test_hey_anova_open_the_calculator_still_opens_it(cli_env, tmp_path, voice):
+    events = play(cli_env, tmp_path, ["hey anova, open the calculator"], voice)
     assert commands(events) == ["open the calculator"], [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
     done = next(e for e in events if e.get("type") == "COMMAND_DONE")
     assert [s["tool"] for s in done["data"]["outcome"]["steps"]] == ["open_app"], done

@@ -7,9 +7,10 @@ phones the speaker never said ("OW V" of "anova", for "Anna") get squeezed and s
 
 - ``fit``: the word's alignment score per 10 ms frame, averaged over its phones (pocketsphinx's
   integer log scale), measured for the name and the words before it (the audio up to the name's
-  end is aligned: cheap, and noise later in the phrase cannot make the alignment fail). Measured on espeak-ng voices, clean and noisy: "anova" said, -3 to -28;
-  "anova" forced onto "Anna", "Hannah", "another"..., -23 to -100 (tuning figures in
-  benchmarks/bench_voice.py's docstring).
+  end is aligned: cheap, and noise later in the phrase cannot make the alignment fail). On
+  espeak-ng voices, clean and noisy (``python -m benchmarks.bench_voice_room --tune``): "anova"
+  said, 5th percentile -24.7, median -16.2; forced onto "Anna", "Hannah", "another"..., median
+  -30.9 but up to -12.3. The two overlap: trust.py weighs the fit with the request's posteriors.
 - ``posterior``: the word's probability in the command decoder's lattice: low when other
   sentences of the command language model explain the audio about as well.
 
