@@ -51,6 +51,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     from anovax.voice.pipeline import follow_events
     from anovax.voice.playback import PlaybackClock, RecordingPlayer
     from anovax.voice.stt import SttError, make_recognizer
+    from anovax.voice.understand import understands
 
     settings = assistant.settings
     try:
@@ -112,12 +113,6 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
                   f"{len(codes)} command{'s' if len(codes) != 1 else ''} ({recognizer.name} recogniser).\n")
         out.flush()
     return max(codes, default=0)
-
-
-def understands(text: str) -> bool:
-    from anovax.voice.understand import understands as planner_understands
-
-    return planner_understands(text)
 
 
 def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callable[..., None] | None = None,
