@@ -118,6 +118,8 @@ class Settings:
     remote_width: int = 1280
     #: the screen stream's frame-rate cap
     remote_fps: float = 15.0
+    #: where the phone remote keeps its bans across restarts (the state folder); None: in memory only
+    remote_bans_path: Path | None = None
     #: what web_search opens: an http(s) address with {query} where the encoded words go
     search_url: str = DEFAULT_SEARCH_URL
     #: what youtube_search opens, the same way
@@ -372,5 +374,6 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
     _remote_values(values)
     values["notices"] = _templates(values)
     values.setdefault("log_path", default_log_path(env))
+    values.setdefault("remote_bans_path", paths.state_dir(env) / "remote_bans.json")
     known = {f.name for f in fields(Settings)}
     return Settings(**{k: v for k, v in values.items() if k in known})

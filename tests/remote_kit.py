@@ -22,6 +22,7 @@ from anovax.desktop import SimulatedDesktop
 from anovax.events import EventBus
 from anovax.memory import Memory
 from anovax.remote import AuthPolicy, Guard, Limits, RemoteServer, SyntheticScreen
+from anovax.remote.bans import BanStore
 from anovax.remote.state import assistant_state
 from anovax.settings import Settings
 
@@ -183,7 +184,10 @@ class Stream:
 
 
 def start_remote(tmp_path, *, limits: Limits = TEST_LIMITS, policy: AuthPolicy | None = None, clock=None,
-                 token: str | None = None, confirm_timeout_s: float | None = None, **settings: Any) -> Remote:
+                 token: str | None = None, confirm_timeout_s: float | None = None, bans_path=None,
+                 **settings: Any) -> Remote:
+    """A started remote on a loopback port; ``bans_path`` keeps its bans in that file (as the
+    assistant keeps them in its state folder)."""
     bus = EventBus()
     submit = RecordingSubmit()
     screen = SyntheticScreen(320, 180)
@@ -192,6 +196,8 @@ def start_remote(tmp_path, *, limits: Limits = TEST_LIMITS, policy: AuthPolicy |
     guard_kwargs: dict[str, Any] = {"policy": policy or AuthPolicy(max_failures=5)}
     if clock is not None:
         guard_kwargs["clock"] = clock
+    if bans_path is not None:
+        guard_kwargs["store"] = BanStore(bans_path)
     confirmations = Confirmations(bus, timeout_s=confirm_timeout_s) if confirm_timeout_s is not None else None
     server = RemoteServer(dataclasses.replace(base, **settings), bus, submit, frames=screen, limits=limits,
                           guard=Guard(token, **guard_kwargs), confirmations=confirmations)

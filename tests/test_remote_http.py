@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import threading
 
@@ -39,7 +40,8 @@ def test_h01_no_token_on_command_is_401_and_nothing_is_queued(remote):
     assert resp.header("WWW-Authenticate") == 'Bearer realm="anovax"'
     assert resp.json() == {"error": "unauthorized"}
     assert remote.submit.calls == []
-    assert remote.server._ctx.guard.failures("127.0.0.1") == 1
+    # a missing credential is not a guess: it never counts towards a ban (a web page's <img> tags)
+    assert remote.server._ctx.guard.failures("127.0.0.1") == 0
 
 
 def test_h02_no_token_on_events_is_401_before_any_stream(remote):
@@ -58,21 +60,29 @@ def test_h04_wrong_token_looks_exactly_like_no_token(remote):
     missing = remote.request("POST", "/api/command", body={"text": "x"})
     wrong = remote.request("POST", "/api/command", body={"text": "x"}, headers={"Authorization": "Bearer wrongwrong"})
     assert (wrong.status, wrong.body) == (missing.status, missing.body)
-    assert remote.server._ctx.guard.failures("127.0.0.1") == 2 and remote.submit.calls == []
+    # only the wrong one was a guess: a missing credential never counts
+    assert remote.server._ctx.guard.failures("127.0.0.1") == 1 and remote.submit.calls == []
 
 
-def test_h05_brute_force_bans_the_address_even_with_the_right_token(remote):
+def test_h05_brute_force_bans_the_guesser_but_not_the_owner(remote):
     for _ in range(5):
         assert remote.request("POST", "/api/command", body={"text": "x"},
                               headers={"Authorization": "Bearer guess"}).status == 401
-    resp = remote.request("POST", "/api/command", body={"text": "open notepad"}, headers=remote.auth)
-    assert resp.status == 403 and remote.submit.calls == []
-    assert remote.request("GET", "/", headers=remote.auth).status == 403  # every route, the page too
+    guess = remote.request("POST", "/api/command", body={"text": "x"}, headers={"Authorization": "Bearer guess6"})
+    assert guess.status == 403 and guess.json() == {"error": "forbidden"} and remote.submit.calls == []
+    page = remote.request("GET", "/")  # a browser without credentials: a page that says so, not JSON
+    assert page.status == 403 and page.header("Content-Type").startswith("text/html")
+    assert b"Locked out" in page.body and b":unban" in page.body
+    assert page.header("Content-Security-Policy") and page.header("X-Frame-Options") == "DENY"
     [ban] = remote.server.bans()
     assert ban.ip == "127.0.0.1" and ban.failures == 5
     wait_for(lambda: any(e.type == EventType.REMOTE_BANNED for e in remote.seen), what="REMOTE_BANNED event")
+    # the owner, with a valid credential, is served from the banned address
+    resp = remote.request("POST", "/api/command", body={"text": "open notepad"}, headers=remote.auth)
+    assert resp.status == 202 and remote.submit.calls == [("open notepad", "phone")]
+    assert remote.request("GET", "/", headers=remote.auth).status == 200
     assert remote.server.unban("127.0.0.1") == 1 and remote.server.bans() == []
-    assert remote.request("POST", "/api/command", body={"text": "open notepad"}, headers=remote.auth).status == 202
+    assert remote.request("GET", "/").status == 200
 
 
 def test_h05_ban_expires_and_unban_all(tmp_path):
@@ -81,13 +91,13 @@ def test_h05_ban_expires_and_unban_all(tmp_path):
     try:
         for _ in range(2):
             r.request("GET", "/api/state", headers={"Authorization": "Bearer nope"})
-        assert r.request("GET", "/api/state", headers=r.auth).status == 403
+        assert r.request("GET", "/api/state").status == 403
         clock.advance(61)
-        assert r.request("GET", "/api/state", headers=r.auth).status == 200
+        assert r.request("GET", "/api/state").status == 401
         for _ in range(2):
-            r.request("GET", "/api/state")
+            r.request("GET", "/api/state", headers={"Authorization": "Bearer nope"})
         assert r.server.unban() == 1  # the orb's button: every ban at once
-        assert r.request("GET", "/api/state", headers=r.auth).status == 200
+        assert r.request("GET", "/api/state").status == 401
     finally:
         stop_remote(r)
 
@@ -101,8 +111,11 @@ def test_h06_tokens_are_compared_in_constant_time(remote, monkeypatch):
         offered = token[:prefix] + "x" * (len(token) - prefix)
         assert remote.request("GET", "/api/state", headers={"Authorization": f"Bearer {offered}"}).status == 401
     assert len(compared) >= 3
-    # a 64 KB credential is refused without comparing anything
-    assert remote.request("GET", "/api/state", headers={"Authorization": "Bearer " + "a" * 60000}).status == 401
+    # an overlong credential is refused without comparing anything; a 60 KB one by the server itself
+    compared.clear()
+    assert remote.request("GET", "/api/state", headers={"Authorization": "Bearer " + "a" * 300}).status == 401
+    assert remote.request("GET", "/api/state", headers={"Authorization": "Bearer " + "a" * 60000}).status == 431
+    assert compared == []
 
 
 def test_h07_token_in_the_query_string_is_never_accepted(remote):
@@ -235,9 +248,10 @@ def test_h15_the_page_cannot_be_framed(remote):
 
 def test_h16_forwarded_for_is_ignored_for_bans(remote):
     for i in range(5):
-        remote.request("GET", "/api/state", headers={"X-Forwarded-For": f"10.0.0.{i}", "X-Real-IP": "10.9.9.9"})
+        remote.request("GET", "/api/state", headers={"X-Forwarded-For": f"10.0.0.{i}", "X-Real-IP": "10.9.9.9",
+                                                     "Authorization": "Bearer guess"})
     assert [b.ip for b in remote.server.bans()] == ["127.0.0.1"]
-    assert remote.request("GET", "/api/state", headers={**remote.auth, "X-Forwarded-For": "10.0.0.77"}).status == 403
+    assert remote.request("GET", "/api/state", headers={"X-Forwarded-For": "10.0.0.77"}).status == 403
 
 
 # -- C. resource exhaustion ------------------------------------------------------------------
@@ -300,8 +314,8 @@ def test_h20_slowloris_sockets_are_cut_and_the_phone_still_gets_in(remote):
             s.close()
 
 
-def _closed(sock: socket.socket) -> bool:
-    sock.settimeout(0.01)
+def _closed(sock: socket.socket, wait_s: float = 0.01) -> bool:
+    sock.settimeout(wait_s)
     try:
         return sock.recv(100) == b""
     except TimeoutError:
@@ -310,17 +324,35 @@ def _closed(sock: socket.socket) -> bool:
         return True
 
 
-def test_connection_cap_per_address_answers_503(tmp_path):
-    limits = TEST_LIMITS.__class__(**{**TEST_LIMITS.__dict__, "max_connections_per_ip": 3})
+def test_connection_cap_per_address_answers_503_when_nothing_can_be_evicted(tmp_path):
+    limits = dataclasses.replace(TEST_LIMITS, max_connections_per_ip=3)
     r = start_remote(tmp_path, limits=limits)
-    held = [socket.create_connection(("127.0.0.1", r.port)) for _ in range(3)]
+    # open streams are being served: they are never evicted, so a fourth connection is refused
+    held = [r.open_stream("/api/events", r.auth) for _ in range(3)]
     try:
-        wait_for(lambda: r.request("GET", "/api/state", headers=r.auth).status == 503, what="connection cap")
+        resp = r.request("GET", "/api/state", headers=r.auth)
+        assert resp.status == 503 and resp.header("Retry-After") == "5"
+        assert resp.header("Content-Security-Policy") and resp.json() == {"error": "too many connections"}
     finally:
         for s in held:
             s.close()
     wait_for(lambda: r.request("GET", "/api/state", headers=r.auth).status == 200, what="cap released")
     stop_remote(r)
+
+
+def test_at_the_cap_the_oldest_connection_without_headers_is_evicted(tmp_path):
+    limits = dataclasses.replace(TEST_LIMITS, max_connections_per_ip=3)
+    r = start_remote(tmp_path, limits=limits)
+    idle = [socket.create_connection(("127.0.0.1", r.port)) for _ in range(3)]
+    try:
+        wait_for(lambda: r.server.http_stats.accepted >= 3, what="idle sockets accepted")
+        assert r.request("GET", "/api/state", headers=r.auth).status == 200
+        assert r.server.http_stats.evicted >= 1 and r.server.http_stats.refused == 0
+        assert _closed(idle[0], wait_s=5)  # the oldest one went
+    finally:
+        for s in idle:
+            s.close()
+        stop_remote(r)
 
 
 def test_h21_too_many_event_streams_is_503_and_the_slot_comes_back(remote):

@@ -9,9 +9,14 @@ Credentials, all compared with ``hmac.compare_digest``:
 * a **stream ticket** (single use, 60 s, one path) in ``?ticket=`` for clients that can
   neither set headers nor keep cookies on an ``EventSource`` or ``<img>``.
 
-Every wrong or missing credential counts against the peer's IP address (never a
-forwarded-for header); past the threshold the address is banned, even with the right
-token, until the ban expires or the desktop lifts it.
+Bans stop guessing, not owners. Only a *wrong* token, stream ticket or pairing code counts
+against the peer's IP address (never a forwarded-for header); a missing one never does (a web
+page's ``<img>`` tags, the phone's own unpaired page), nor does a session cookie this process does
+not know (the paired phone after a restart: 256 random bits are not guessed). Past the threshold
+the address is banned until the ban expires or the desktop lifts it (the orb's "Unban phones",
+the console's ``:unban``); a request that carries a valid credential is still served from a
+banned address, so a hostile page on the phone's network cannot lock the phone out. Bans are
+kept in the state folder (bans.py) and survive a restart.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+
+from anovax.remote.bans import BanStore, StoredBan
 
 #: longer credentials are rejected before any comparison (and a header that long is an attack)
 MAX_CREDENTIAL_CHARS = 256
@@ -81,9 +88,13 @@ class Guard:
     """Holds every credential and counter; thread-safe (request threads share it)."""
 
     def __init__(self, token: str | None = None, policy: AuthPolicy | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, store: BanStore | None = None,
+                 wall: Callable[[], float] = time.time) -> None:
         self.policy = policy or AuthPolicy()
         self._clock = clock
+        self._wall = wall
+        self._store = store
+        self._save_lock = threading.Lock()
         self._fixed = bool(token)
         self._token = token or secrets.token_urlsafe(32)
         self._lock = threading.Lock()
@@ -93,6 +104,11 @@ class Guard:
         self._tickets: dict[str, tuple[str, float]] = {}  # ticket → path, expires at
         self._failures: dict[str, deque[float]] = {}
         self._bans: dict[str, tuple[float, int]] = {}  # ip → until, failures
+        if store is not None:
+            now, wall_now = clock(), wall()
+            for ban in store.load():
+                if ban.until > wall_now:
+                    self._bans[ban.ip] = (now + min(ban.until - wall_now, self.policy.ban_s), ban.failures)
 
     # -- credentials ----------------------------------------------------------------------
 
@@ -213,7 +229,8 @@ class Guard:
             count = len(window)
             del self._failures[ip]
             self._bans[ip] = (now + self.policy.ban_s, count)
-            return Ban(ip, count, self.policy.ban_s)
+        self._persist()
+        return Ban(ip, count, self.policy.ban_s)
 
     def failures(self, ip: str) -> int:
         """Failed attempts from ``ip`` still inside the window (0 once banned: the ban holds the count)."""
@@ -234,7 +251,20 @@ class Guard:
             for target in targets:
                 del self._bans[target]
                 self._failures.pop(target, None)
-            return len(targets)
+        if targets:
+            self._persist()
+        return len(targets)
+
+    def _persist(self) -> None:
+        """Write the current bans (wall-clock ends) to the store; the save lock keeps writes in order."""
+        if self._store is None:
+            return
+        with self._save_lock:
+            with self._lock:
+                now, wall_now = self._clock(), self._wall()
+                bans = [StoredBan(ip, wall_now + (until - now), n) for ip, (until, n) in self._bans.items()
+                        if until > now]
+            self._store.save(bans)
 
     def _prune(self, now: float) -> None:
         horizon = now - self.policy.failure_window_s

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Flask, Response, g, jsonify, request
@@ -13,9 +13,10 @@ from anovax.cancel import is_stop_utterance
 from anovax.events import Event
 from anovax.remote.auth import Via
 from anovax.remote.confirm import BODY_HINT, deliver, parse_answer, pending_view
+from anovax.remote.gate import count_failure, locked_out
 from anovax.remote.server import (
-    MAX_TEXT_CHARS, POLL_S, REPLAY_ON_CONNECT, SESSION_COOKIE, STREAM_PATHS, RemoteContext, ctx, error, page_file,
-    peer_gone, read_json_body, see_other, sse_line, streaming,
+    MAX_TEXT_CHARS, POLL_S, REPLAY_ON_CONNECT, SESSION_COOKIE, STREAM_PATHS, RemoteContext, client_gone, ctx, error,
+    page_file, read_json_body, see_other, sse_line, streaming,
 )
 from anovax.remote.streams import SseClient
 from anovax.textclean import clean_text
@@ -48,11 +49,16 @@ def index() -> Response:
 def pair() -> Response:
     c = ctx()
     ip = request.remote_addr or "?"
-    session = c.guard.pair(request.args.get("code"))
+    if request.method == "HEAD":
+        # a link preview or a scanner looking before the phone opens it: nothing spent, nothing counted
+        return Response(status=204)
+    code = request.args.get("code") or None
+    session = c.guard.pair(code) if code is not None else None
     if session is None:
-        ban = c.guard.fail(ip)
-        if ban is not None and c.on_ban is not None:
-            c.on_ban(ip, ban.failures)
+        if c.guard.banned(ip):
+            return locked_out(api=False)
+        if code is not None:  # a wrong or spent code is a guess; no code at all is not
+            count_failure(c, ip)
         return error(401, "this pairing link was used or has expired: show a new one on the desktop")
     if c.on_pair is not None:
         c.on_pair(ip)
@@ -156,11 +162,11 @@ def events() -> Response:
         c.events.detach(client)
         if seat is not None:
             seat()
-    body = _sse(c, client, replay, g.identity.generation, request.environ.get("werkzeug.socket"), session)
+    body = _sse(c, client, replay, g.identity.generation, client_gone(request.environ), session)
     return streaming(body, release, "text/event-stream")
 
 
-def _sse(c: RemoteContext, client: SseClient, replay: list[Event], generation: int, sock: Any,
+def _sse(c: RemoteContext, client: SseClient, replay: list[Event], generation: int, gone: Callable[[], bool],
          session: str | None) -> Iterator[bytes]:
     yield b"retry: 3000\n\n"
     last = 0
@@ -176,7 +182,7 @@ def _sse(c: RemoteContext, client: SseClient, replay: list[Event], generation: i
         try:
             event = client.queue.get(timeout=POLL_S)
         except queue.Empty:
-            if peer_gone(sock):
+            if gone():
                 return
             # a comment now and then also finds peers that vanished without closing
             if time.monotonic() - written >= c.limits.keepalive_s:
@@ -203,18 +209,18 @@ def screen() -> Response:
     c = ctx()
     if not c.screen.attach():
         return error(503, "too many screen viewers", **{"Retry-After": str(c.limits.retry_after_s)})
-    body = _mjpeg(c, g.identity.generation, request.environ.get("werkzeug.socket"))
+    body = _mjpeg(c, g.identity.generation, client_gone(request.environ))
     return streaming(body, c.screen.detach, f"multipart/x-mixed-replace; boundary={BOUNDARY}")
 
 
-def _mjpeg(c: RemoteContext, generation: int, sock: Any) -> Iterator[bytes]:
+def _mjpeg(c: RemoteContext, generation: int, gone: Callable[[], bool]) -> Iterator[bytes]:
     seq = 0
     while not c.stopping.is_set() and c.guard.generation == generation:
         frame = c.screen.next_frame(seq, POLL_S)
         if frame is None:
             if c.screen.error is not None and not c.screen.capturing:
                 return  # no display: end the stream instead of hanging the phone
-            if peer_gone(sock):
+            if gone():
                 return
             continue
         seq = frame.seq

@@ -1,14 +1,14 @@
 """RemoteServer: the phone remote inside the assistant's process, on threads of its own.
 
-Server: Werkzeug's threaded WSGI server (a thread per connection). Every open stream
-holds a thread, and waitress with its default 4 threads stopped answering from the 5th
-open stream on; the threaded server held 20 MJPEG viewers at 30 fps. What it lacks is
-added here: a read timeout (slowloris), connection caps in total and per address, quiet
-logs without query strings, and no version banner.
+Server: waitress, extended in wsgi.py (whole-request deadlines, connection caps with
+eviction, refused bodies never read, its own error pages with the security headers). Its
+event loop holds every socket; only complete requests reach its threads, so a slow or
+hostile client costs a socket and never a thread. The threads are sized to the stream caps
+plus spare (``Limits.threads``): an open SSE or MJPEG stream holds one for as long as it runs.
 
-Threads: "remote-http" runs the accept loop; each connection gets a daemon thread from
-the server; "remote-capture" runs only while someone watches. ``stop`` ends the accept
-loop, tells every stream to finish (they poll every 0.25 s) and joins "remote-http".
+Threads: "remote-http" runs the event loop; "remote-worker-N" serve requests; "remote-capture"
+runs only while someone watches. ``stop`` tells every stream to finish (they poll every
+0.25 s), ends the loop, closes every connection and joins the workers.
 """
 
 from __future__ import annotations
@@ -17,109 +17,41 @@ import logging
 import socket
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
-
-from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from anovax.confirm import Confirmations
 from anovax.events import EventBus, EventType
 from anovax.net import lan_address
 from anovax.remote.auth import Ban, Guard, allowed_hosts
 from anovax.remote.capture import FrameSource
-from anovax.remote.server import Limits, RemoteContext, Submit, create_app
+from anovax.remote.server import SECURITY_HEADERS, Limits, RemoteContext, Submit, create_app
+from anovax.remote.wsgi import HttpServer, ServerLimits, ServerStats
 from anovax.settings import Settings
 
 log = logging.getLogger(__name__)
 
 #: events about the remote itself belong to no command
 COMMAND_ID = "remote"
-#: sent stream data unacknowledged this long means the phone is gone (SSE keep-alives every 15 s)
-USER_TIMEOUT_MS = 30_000
 
 
-class _Handler(WSGIRequestHandler):
-    # streams are written as several small sends per event (chunk size, data, CRLF): with Nagle
-    # on, each waited for the phone's delayed ACK and SSE p99 rose to hundreds of milliseconds
-    disable_nagle_algorithm = True
-
-    def version_string(self) -> str:
-        return "AnovaX"  # no Werkzeug or Python version for a scanner to match
-
-    def setup(self) -> None:
-        self.timeout = getattr(self.server, "read_timeout_s", None)
-        super().setup()
-        if hasattr(socket, "TCP_USER_TIMEOUT"):
-            # a phone that vanished (WiFi off) sends no reset: without this, unacknowledged stream
-            # data would hold its thread and its stream slot for the ~15 minutes of TCP retries
-            try:
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS)
-            except OSError:
-                pass
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        # the path only: a pairing code in the query string must not reach a log file
-        path = getattr(self, "path", "").split("?", 1)[0]
-        log.debug("%s %s %s %s", self.address_string(), getattr(self, "command", "-"), path, code)
-
-    def log(self, type: str, message: str, *args: Any) -> None:
-        log.debug("http %s: %s", type, message % args if args else message)
+def server_limits(limits: Limits) -> ServerLimits:
+    return ServerLimits(threads=limits.threads, max_body_bytes=limits.max_body_bytes,
+                        header_timeout_s=limits.header_timeout_s, min_upload_bytes_per_s=limits.min_upload_bytes_per_s,
+                        read_timeout_s=limits.read_timeout_s, max_connections=limits.max_connections,
+                        max_connections_per_ip=limits.max_connections_per_ip, linger_s=limits.linger_s,
+                        linger_bytes=limits.linger_bytes)
 
 
-class _Server(ThreadedWSGIServer):
-    """The threaded server with connection caps: over a cap, a one-line 503 and close."""
+def url_host(host: str) -> str:
+    """A host as it goes in a URL: an IPv6 literal in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
-    def __init__(self, host: str, port: int, app: Any, limits: Limits) -> None:
-        # bind here: Werkzeug answers a taken port with sys.exit(1), which would end the assistant
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        listener = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listener.bind((host, port))
-            listener.listen(128)
-            super().__init__(host, port, app, handler=_Handler, fd=listener.fileno())
-        finally:
-            listener.close()  # the server holds its own duplicate
-        self.read_timeout_s = limits.read_timeout_s
-        self._limits = limits
-        self._active: Counter[str] = Counter()
-        self._active_lock = threading.Lock()
 
-    def process_request(self, request: Any, client_address: Any) -> None:
-        ip = str(client_address[0])
-        with self._active_lock:
-            busy = (sum(self._active.values()) >= self._limits.max_connections
-                    or self._active[ip] >= self._limits.max_connections_per_ip)
-            if not busy:
-                self._active[ip] += 1
-        if busy:
-            try:
-                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\n"
-                                b"Content-Length: 0\r\nConnection: close\r\n\r\n")
-            except OSError:
-                pass
-            self.shutdown_request(request)
-            return
-        thread = threading.Thread(target=self.process_request_thread, args=(request, client_address),
-                                  name=f"remote-conn-{ip}", daemon=True)
-        try:
-            thread.start()
-        except RuntimeError:  # no more threads: refuse this one, keep serving
-            self._release(ip)
-            self.shutdown_request(request)
-
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._release(str(client_address[0]))
-
-    def _release(self, ip: str) -> None:
-        with self._active_lock:
-            self._active[ip] -= 1
-            if self._active[ip] <= 0:
-                del self._active[ip]
+def serve(app: Any, host: str, port: int, limits: Limits) -> HttpServer:
+    """The WSGI ``app`` on a bound waitress server (not yet looping); OSError when the port is taken."""
+    return HttpServer(app, host, port, server_limits(limits), extra_headers=SECURITY_HEADERS.items())
 
 
 class RemoteServer:
@@ -139,8 +71,9 @@ class RemoteServer:
         self._ctx.on_ban = self._banned
         self._ctx.on_pair = self._paired
         self._lock = threading.Lock()
-        self._server: _Server | None = None
+        self._server: HttpServer | None = None
         self._thread: threading.Thread | None = None
+        self._halt = threading.Event()
         self._public_host = "127.0.0.1"
 
     # -- what the desktop shows -----------------------------------------------------------
@@ -158,7 +91,7 @@ class RemoteServer:
     @property
     def address(self) -> str:
         """Where a phone on the same network finds the remote, e.g. http://192.168.1.20:8765."""
-        return f"http://{self._public_host}:{self.port}"
+        return f"http://{url_host(self._public_host)}:{self.port}"
 
     @property
     def pairing_url(self) -> str:
@@ -209,7 +142,7 @@ class RemoteServer:
             bind = self.settings.remote_bind or lan_address() or "127.0.0.1"
             if self.app.debug:  # the debugger runs arbitrary code for anyone who can reach it
                 raise RuntimeError("refusing to serve the phone remote with Flask debug on")
-            server = _Server(bind, self.settings.remote_port, self.app, self.limits)
+            server = serve(self.app, bind, self.settings.remote_port, self.limits)
             lan = lan_address()
             self._public_host = (lan or "127.0.0.1") if bind in ("0.0.0.0", "::") else bind
             names = {"127.0.0.1", "localhost", "::1", bind, self._public_host}
@@ -221,27 +154,43 @@ class RemoteServer:
             self._ctx.stopping.clear()
             self._ctx.screen.reopen()
             self._server = server
-            self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2},
-                                            name="remote-http", daemon=True)
+            self._halt = threading.Event()
+            self._thread = threading.Thread(target=self._loop, args=(server, self._halt), name="remote-http",
+                                            daemon=True)
             self._thread.start()
         log.info("phone remote at %s", self.address)
         return self.address
 
     def stop(self, timeout_s: float = 5.0) -> None:
         with self._lock:
-            server, thread = self._server, self._thread
+            server, thread, halt = self._server, self._thread, self._halt
             self._server = self._thread = None
         if server is None or thread is None:
             return
-        self._ctx.stopping.set()  # streams notice within POLL_S and release their threads
-        server.shutdown()
-        thread.join(timeout_s)
-        server.server_close()
-        # connection threads are the server's daemons; wait (briefly) until every stream let go
+        self._ctx.stopping.set()  # streams notice within POLL_S, write their last bytes and let go
         deadline = time.monotonic() + min(timeout_s, 2.0)
         while (self._ctx.events.clients or self._ctx.screen.viewers) and time.monotonic() < deadline:
             time.sleep(0.02)
+        halt.set()
+        thread.join(timeout_s)
+        server.close_all()  # a request still running finds its client gone at its next write
+        server.task_dispatcher.shutdown(timeout=min(timeout_s, 2.0))
         self._ctx.screen.close(timeout_s)
+
+    @property
+    def http_stats(self) -> ServerStats | None:
+        """The server's counters (bytes read, connections refused, evicted, expired) while it runs."""
+        with self._lock:
+            return self._server.stats if self._server is not None else None
+
+    @staticmethod
+    def _loop(server: HttpServer, halt: threading.Event) -> None:
+        while not halt.is_set():
+            try:
+                server.serve_once()
+            except Exception:  # one broken socket must not end the remote for everyone
+                log.exception("phone remote event loop")
+                time.sleep(0.05)
 
     # -- events for the desktop -------------------------------------------------------------
 

@@ -1,14 +1,13 @@
 """The phone remote's Flask app: ``create_app(settings, bus, submit)``.
 
-Every request passes, in order: the Host allowlist (421), the ban list (403), the
-cross-site check on ``Origin``/``Sec-Fetch-Site`` (403), then for ``/api/*`` the
-credentials (401, counted towards a ban). Writes must be ``application/json`` (415)
-within ``max_body_bytes`` (413). Errors are JSON without tracebacks; every response
-carries the security headers. A command only enters the assistant's queue through
-``submit``, so it meets the same planner and ``safety_check`` as a spoken one; an answer to
-a held plan only reaches the ``Confirmations`` broker from a paired phone (remote/confirm.py).
+gate.py vets every request first (Host allowlist, cross-site check, credentials and bans);
+writes must be ``application/json`` within ``max_body_bytes`` (413) and nested at most
+``MAX_JSON_DEPTH`` deep (400). Errors are JSON without tracebacks; every response carries the
+security headers (wsgi.py adds them to the server's own error pages too). A command only
+enters the assistant's queue through ``submit``, so it meets the same planner and
+``safety_check`` as a spoken one; an answer to a held plan only reaches the ``Confirmations``
+broker from a paired phone (remote/confirm.py).
 """
-
 from __future__ import annotations
 
 import json
@@ -24,13 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, g, jsonify, redirect, request, send_from_directory
+from flask import Flask, Response, current_app, jsonify, redirect, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 from werkzeug.wsgi import ClosingIterator
 
 from anovax.confirm import Confirmations
 from anovax.events import Event, EventBus
-from anovax.remote.auth import Guard, Identity, allowed_hosts, host_ok, origin_ok
+from anovax.remote.auth import Guard, allowed_hosts
+from anovax.remote.bans import BanStore
 from anovax.remote.capture import FrameSource, MssScreen
 from anovax.remote.confirm import PhoneSeats
 from anovax.remote.streams import EventFanout, ScreenBroadcaster
@@ -46,6 +46,8 @@ MAX_TEXT_CHARS = 2000
 REPLAY_ON_CONNECT = 20
 #: stream threads look at the stop and revocation flags this often
 POLL_S = 0.25
+#: bodies are flat objects: deeper JSON is refused (400) before it reaches the parser
+MAX_JSON_DEPTH = 8
 #: the only paths that take a stream ticket (``?ticket=``); a ``?token=`` is never read anywhere
 STREAM_PATHS = ("/api/events", "/api/screen")
 
@@ -78,10 +80,26 @@ class Limits:
     #: commands one address may send per minute (429 beyond)
     commands_per_minute: int = 20
     retry_after_s: int = 5
-    #: a connection that sends nothing for this long is closed (slowloris); also a stuck reader
+    #: an idle keep-alive connection, or a response the client stopped reading, is closed after this
     read_timeout_s: float = 10.0
+    #: a request's headers must be complete this long after the connection opened (slowloris)
+    header_timeout_s: float = 5.0
+    #: the slowest body accepted: its deadline is header_timeout_s + max_body_bytes / this (9 s)
+    min_upload_bytes_per_s: int = 4096
+    #: at a cap the oldest connection still sending its headers is evicted, else a 503
     max_connections: int = 64
     max_connections_per_ip: int = 32
+    #: a refused request's socket is drained (and discarded) this long and this much at most before it
+    #: closes, so the client reads the answer instead of a reset
+    linger_s: float = 1.0
+    linger_bytes: int = 256 * 1024
+    #: request threads beyond the stream caps (every open stream holds one): commands, state and
+    #: pages are still served while every stream slot is taken
+    spare_threads: int = 6
+
+    @property
+    def threads(self) -> int:
+        return self.max_event_clients + self.max_screen_viewers + self.spare_threads
 
 
 @dataclass
@@ -145,55 +163,24 @@ def create_app(settings: Settings, bus: EventBus, submit: Submit, *,
     screen = ScreenBroadcaster(frames or MssScreen(), width=settings.remote_width, max_fps=settings.remote_fps,
                                max_viewers=limits.max_screen_viewers, on_viewers=on_viewers)
     app.extensions["anovax.remote"] = RemoteContext(
-        bus=bus, submit=submit, guard=guard or Guard(settings.remote_token or None), screen=screen,
+        bus=bus, submit=submit, guard=guard or Guard(settings.remote_token or None, store=_ban_store(settings)),
+        screen=screen,
         events=EventFanout(bus, max_clients=limits.max_event_clients, queue_size=limits.event_queue),
         limits=limits, state=state, hosts=allowed_hosts(("127.0.0.1", "localhost", "::1"), settings.remote_port),
         confirmations=confirmations, seats=PhoneSeats(confirmations) if confirmations is not None else None)
     app.url_map.merge_slashes = False  # "/static//etc/passwd" is a 404, not a redirect to a cleaned-up path
-    app.before_request(_gatekeeper)
+    from anovax.remote import gate, routes
+
+    app.before_request(gate.gatekeeper)
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
-    from anovax.remote import routes
-
     routes.register(app)
     return app
 
 
-def _gatekeeper() -> Response | None:
-    c = ctx()
-    if "__debugger__" in request.args:
-        return error(404, "not found")
-    if not host_ok(request.headers.get("Host"), c.hosts):
-        return error(421, "misdirected request")
-    ip = request.remote_addr or "?"  # the peer; X-Forwarded-For is never trusted
-    if c.guard.banned(ip):
-        return error(403, "forbidden")
-    page = request.method == "GET" and (request.path == "/" or request.path.startswith("/static/"))
-    if not page and not origin_ok(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"), c.hosts):
-        return error(403, "cross-site request refused")
-    if not request.path.startswith("/api/"):
-        return None
-    identity = _identify(c)
-    if identity is None:
-        ban = c.guard.fail(ip)
-        if ban is not None and c.on_ban is not None:
-            c.on_ban(ip, ban.failures)
-        return error(401, "unauthorized", **{"WWW-Authenticate": 'Bearer realm="anovax"'})
-    g.identity = identity
-    if request.routing_exception is not None:
-        return None  # Flask answers it next: 404, or 405 with Allow
-    if request.method not in ("GET", "HEAD") and request.mimetype != "application/json":
-        return error(415, "send application/json")
-    return None
-
-
-def _identify(c: RemoteContext) -> Identity | None:
-    header = request.headers.get("Authorization", "")
-    bearer = header[7:].strip() if header[:7].lower() == "bearer " else None
-    ticket = request.args.get("ticket") if request.method == "GET" and request.path in STREAM_PATHS else None
-    return c.guard.authenticate(bearer=bearer, session=request.cookies.get(SESSION_COOKIE), ticket=ticket,
-                                path=request.path)
+def _ban_store(settings: Settings) -> BanStore | None:
+    return BanStore(settings.remote_bans_path) if settings.remote_bans_path is not None else None
 
 
 def _secure_headers(response: Response) -> Response:
@@ -260,10 +247,48 @@ def read_json_body(limit: int) -> Any:
         raw = b""  # neither a length nor chunks: HTTP/1.1 says there is no body
     if len(raw) > limit:
         raise RequestEntityTooLarge()
+    if json_depth(raw) > MAX_JSON_DEPTH:
+        return None  # the routes take flat objects; deep nesting is only a way to exhaust the parser
     try:
         return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError: undecodable text is a 400
         return None
+
+
+def json_depth(raw: bytes) -> int:
+    """The deepest nesting of ``[``/``{`` in ``raw``, outside strings (counted before parsing)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def client_gone(environ: Mapping[str, Any]) -> Callable[[], bool]:
+    """A check a stream makes between writes: has its client gone away?
+
+    waitress keeps reading a connection while a stream is served (``channel_request_lookahead``)
+    and says so through ``waitress.client_disconnected``; a write to a closed or reset connection
+    also ends the stream (waitress raises, the stream's ``close`` runs). Other servers hand over
+    the socket, which is peeked at instead."""
+    probe = environ.get("waitress.client_disconnected")
+    if callable(probe):
+        return probe
+    sock = environ.get("werkzeug.socket")
+    return lambda: peer_gone(sock)
 
 
 def peer_gone(sock: socket.socket | None) -> bool:
