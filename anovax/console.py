@@ -24,6 +24,7 @@ from anovax.console_trace import format_plan, format_verdict
 from anovax.desktop import SimulatedDesktop
 from anovax.interrupts import interrupt_handled
 from anovax.port import AssistantPort
+from anovax.unban import unban_message
 
 
 def format_reply(result: CommandResult) -> str:
@@ -346,8 +347,7 @@ def console_control(text: str, remote: Any) -> str:
                 remote.stop()
             return "Phone remote off."
         if words == ["unban"]:
-            remote.unban()
-            return "Every banned address may try again."
+            return unban_message(remote.unban())
     except OSError as exc:  # the port is taken, or the address is gone
         return f"The phone remote can't start: {exc.strerror or exc}."
     return console_help()

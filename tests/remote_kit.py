@@ -276,19 +276,20 @@ def desktop_screen(tmp_path) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None, *, confirm_timeout_s: float | None = None
-                 ) -> Iterator[tuple[Assistant, RemoteServer, Any]]:
+def phone_remote(tmp_path, desktop: SimulatedDesktop | None = None, *, confirm_timeout_s: float | None = None,
+                 limits: Limits = TEST_LIMITS, frames: Any = None) -> Iterator[tuple[Assistant, RemoteServer, Any]]:
     """The assistant (offline, ``desktop`` or a simulated one) behind a started remote that streams
     ``desktop_screen``: yields (assistant, server, frames) and stops both afterwards.
-    ``confirm_timeout_s`` shortens the 20 s a held plan waits for a yes (timeout tests)."""
+    ``confirm_timeout_s`` shortens the 20 s a held plan waits for a yes (timeout tests); ``frames``
+    replaces the screen (a SyntheticScreen where no desktop is watched)."""
     settings = phone_settings(tmp_path)
     if confirm_timeout_s is not None:
         settings = dataclasses.replace(settings, confirm_timeout_s=confirm_timeout_s)
     assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=desktop or SimulatedDesktop())
     try:
-        with desktop_screen(tmp_path) as frames:
+        with (contextlib.nullcontext(frames) if frames is not None else desktop_screen(tmp_path)) as frames:
             server = RemoteServer(settings, assistant.bus, assistant.submit, state=assistant_state(assistant),
-                                  frames=frames, limits=TEST_LIMITS, confirmations=assistant.confirmations)
+                                  frames=frames, limits=limits, confirmations=assistant.confirmations)
             server.start()
             try:
                 yield assistant, server, frames

@@ -16,6 +16,7 @@ from anovax.orb.hints import has_microphone
 from anovax.orb.model import OrbModel, Snapshot
 from anovax.orb.style import PANEL, TEXT
 from anovax.orb.widgets import FONT, SMALL, Tooltip
+from anovax.unban import unban_message
 
 log = logging.getLogger(__name__)
 
@@ -263,8 +264,12 @@ class RemotePanel:
         self._worker.run(status, done)
 
     def unban(self) -> None:
-        if self.controls.remote_unban is not None:
-            self._worker.run(self.controls.remote_unban, lambda _r, _e: None)
+        if self.controls.remote_unban is None:
+            return
+
+        def done(result: Any, error: BaseException | None) -> None:
+            self._say(f"Phone remote: {error}" if error is not None else unban_message(result))
+        self._worker.run(self.controls.remote_unban, done)
 
     def cancel_refresh(self) -> None:
         if self._refresh_after is not None:

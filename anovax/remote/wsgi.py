@@ -36,7 +36,7 @@ from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
-from waitress.utilities import Error, RequestHeaderFieldsTooLarge
+from waitress.utilities import Error, RequestEntityTooLarge, RequestHeaderFieldsTooLarge
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +100,11 @@ class _Parser(HTTPRequestParser):
 
     def received(self, data: bytes) -> int:
         consumed = super().received(data)
+        body = self.body_rcv
+        if (self.chunked and self.error is None and body is not None
+                and len(body) + body.chunk_remainder >= self.adj.max_request_body_size):
+            # a chunk declared larger than the cap is refused now, not after reading up to it
+            self.error, self.completed = RequestEntityTooLarge("chunk over the body cap"), True
         if self.headers_finished and not self._checked and self.error is None and not self.empty:
             self._checked = True
             if len(getattr(self, "request_uri", "")) > MAX_REQUEST_LINE:
@@ -170,7 +175,7 @@ class _Channel(HTTPChannel):
             super().handle_read()
             return
         try:
-            data = self.socket.recv(64 * 1024)
+            data = self.socket.recv(max(1, min(64 * 1024, self.server.limits.linger_bytes - self.lingered)))
         except BlockingIOError:
             return
         except OSError:
