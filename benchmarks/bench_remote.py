@@ -204,18 +204,22 @@ def measure_sse(server: RemoteServer, bus: EventBus, clients: int, events: int, 
 
 
 def mjpeg_table(display: str, viewer_counts: list[int], seconds: float, fps: float, width: int) -> list[str]:
-    from werkzeug.serving import make_server
+    from anovax.remote.runtime import serve
 
     bus = EventBus()
     settings = Settings(log_path=None, remote_port=0, remote_bind="127.0.0.1", remote_width=width, remote_fps=fps)
     shared = RemoteServer(settings, bus, lambda text, source="": Future(), frames=MssScreen(display=display),
                           limits=LIMITS)
     shared.start()
-    from anovax.remote.runtime import _Handler
+    # the same server as AnovaX's (waitress with its threads sized for the viewers): only the capture differs
+    naive = serve(naive_app(display, width, fps), "127.0.0.1", 0, LIMITS)
+    halt = threading.Event()
 
-    # the same request handler as AnovaX's server (TCP_NODELAY, quiet logs): only the capture differs
-    naive = make_server("127.0.0.1", 0, naive_app(display, width, fps), threaded=True, request_handler=_Handler)
-    naive_thread = threading.Thread(target=naive.serve_forever, name="bench-naive", daemon=True)
+    def naive_loop() -> None:
+        while not halt.is_set():
+            naive.serve_once()
+
+    naive_thread = threading.Thread(target=naive_loop, name="bench-naive", daemon=True)
     naive_thread.start()
     auth = {"Authorization": f"Bearer {shared.token}"}
     rows = []
@@ -227,7 +231,10 @@ def mjpeg_table(display: str, viewer_counts: list[int], seconds: float, fps: flo
                 rows.append(f"| {label} | {viewers} | {sum(got) / len(got):.1f} | {min(got):.1f} | {cpu:.0f}% |")
                 time.sleep(0.5)  # let the previous viewers' threads finish
     finally:
-        naive.shutdown()
+        halt.set()
+        naive_thread.join(5)
+        naive.close_all()
+        naive.task_dispatcher.shutdown(timeout=2)
         shared.stop()
         bus.close()
     return rows

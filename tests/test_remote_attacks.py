@@ -88,3 +88,40 @@ def test_a_huge_credentialless_upload_is_answered_and_closed_unread(phone):
     assert result.sent_bytes < 32 * 1024 * 1024, result.sent_bytes
     assert not [e for e in assistant.bus.recent(0) if e.type.value == "COMMAND_RECEIVED"]
     assert result.seconds < 10  # closed by the server's bounded linger, not by the client's patience
+
+
+def test_a_phone_command_with_lone_surrogates_reaches_the_event_log_and_json_output(tmp_path):
+    import io
+    import json
+
+    from anovax.eventlog import JsonLines, JsonlLog
+
+    with phone_remote(tmp_path, limits=ATTACK_LIMITS, frames=SyntheticScreen(320, 180)) as (assistant, server, _):
+        cookie = pair(server)
+        log_path = tmp_path / "events.jsonl"
+        assistant.bus.subscribe("test-jsonl", JsonlLog(log_path))
+        ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")  # --json to a terminal that is not UTF-8
+        assistant.bus.subscribe("test-json", JsonLines(ascii_out))
+        body = b'{"text": "what time is it \\ud800 \\udcff caf\\u00e9 \\ud83d\\ude00 \\u2028"}'
+        resp = request(server.port, "POST", "/api/command", body=body,
+                       headers={**cookie, "Content-Type": "application/json"})
+        assert resp.status == 202
+        command_id = resp.json()["command_id"]
+
+        def logged() -> list[dict]:
+            if not log_path.exists():
+                return []
+            return [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
+
+        wait_for(lambda: any(e["type"] == "COMMAND_DONE" and e["command_id"] == command_id for e in logged()),
+                 timeout_s=20, what="the command's events in events.jsonl")
+        received = [e for e in logged() if e["type"] == "COMMAND_RECEIVED" and e["command_id"] == command_id]
+        assert received and "\ufffd \ufffd café \U0001F600" in json.dumps(received[0], ensure_ascii=False)
+
+        def printed() -> list[dict]:
+            ascii_out.flush()
+            return [json.loads(line) for line in ascii_out.buffer.getvalue().decode("ascii").splitlines()]
+
+        wait_for(lambda: any(e["type"] == "COMMAND_DONE" and e["command_id"] == command_id for e in printed()),
+                 timeout_s=10, what="the command in --json output")
+        assert any(e["type"] == "COMMAND_RECEIVED" and e["command_id"] == command_id for e in printed())

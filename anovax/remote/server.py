@@ -92,7 +92,7 @@ class Limits:
     #: a refused request's socket is drained (and discarded) this long and this much at most before it
     #: closes, so the client reads the answer instead of a reset
     linger_s: float = 1.0
-    linger_bytes: int = 256 * 1024
+    linger_bytes: int = 64 * 1024
     #: request threads beyond the stream caps (every open stream holds one): commands, state and
     #: pages are still served while every stream slot is taken
     spare_threads: int = 6
