@@ -1,5 +1,7 @@
 """The phone remote's HTTP server: waitress (pinned in pyproject.toml), with what a LAN sidecar needs added.
 
+(wsgi_parse.py holds the limits, the counters, the request parser's caps and the error pages.)
+
 waitress reads every request on one event loop and hands only complete requests (headers and
 a body already within its cap) to a fixed pool of threads, so a slow client costs a socket,
 never a thread. What it lacks, and this module adds by extending its internals:
@@ -22,117 +24,34 @@ Threads: the event loop is the RemoteServer's "remote-http" thread; requests run
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
-from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
-from waitress.utilities import Error, RequestEntityTooLarge, RequestHeaderFieldsTooLarge
+from waitress.task import ThreadedTaskDispatcher
+
+from anovax.remote.wsgi_parse import MAX_HEADER_BYTES, ErrorPage, RequestParser, ServerLimits, ServerStats, json_error
 
 log = logging.getLogger(__name__)
 
 #: the event loop wakes this often, and deadlines are checked as often
 TICK_S = 0.25
-#: more header lines than this is an attack (Python's http.server refuses 100 too)
-MAX_HEADER_LINES = 100
-MAX_REQUEST_LINE = 8 * 1024
-MAX_HEADER_BYTES = 32 * 1024
 #: a phone that vanished (WiFi off) sends no reset: unacknowledged stream data ends it after this
 USER_TIMEOUT_MS = 30_000
 IDENT = "AnovaX"  # no waitress or Python version for a scanner to match
 
 
-@dataclass(frozen=True)
-class ServerLimits:
-    """What the server enforces itself; ``Limits`` in server.py is where the numbers are set."""
-
-    threads: int
-    max_body_bytes: int
-    header_timeout_s: float
-    min_upload_bytes_per_s: int
-    read_timeout_s: float
-    max_connections: int
-    max_connections_per_ip: int
-    linger_s: float
-    linger_bytes: int
-
-    def body_deadline_s(self, length: int | None) -> float:
-        """How long a body may take once the headers are in: slower than this is not a phone."""
-        return self.header_timeout_s + (length or self.max_body_bytes) / max(1, self.min_upload_bytes_per_s)
-
-
-@dataclass
-class ServerStats:
-    """Counters since start, written only by the event loop (read them for tests and the bench)."""
-
-    accepted: int = 0
-    refused: int = 0
-    evicted: int = 0
-    expired: int = 0
-    #: request bytes taken from sockets, and bytes only drained while lingering before a close
-    bytes_read: int = 0
-    bytes_drained: int = 0
-
-
-class UriTooLong(Error):
-    code = 414
-    reason = "URI Too Long"
-
-
-def json_error(headers: Iterable[tuple[str, str]], message: str) -> tuple[bytes, list[tuple[str, str]]]:
-    body = json.dumps({"error": message}).encode()
-    return body, [("Content-Type", "application/json"), *headers]
-
-
-class _Parser(HTTPRequestParser):
-    """waitress's parser with caps on the request line and the number of header lines."""
-
-    _checked = False
-
-    def received(self, data: bytes) -> int:
-        consumed = super().received(data)
-        body = self.body_rcv
-        if (self.chunked and self.error is None and body is not None
-                and len(body) + body.chunk_remainder >= self.adj.max_request_body_size):
-            # a chunk declared larger than the cap is refused now, not after reading up to it
-            self.error, self.completed = RequestEntityTooLarge("chunk over the body cap"), True
-        if self.headers_finished and not self._checked and self.error is None and not self.empty:
-            self._checked = True
-            if len(getattr(self, "request_uri", "")) > MAX_REQUEST_LINE:
-                self.error, self.completed = UriTooLong("request line too long"), True
-            elif len(self.headers) > MAX_HEADER_LINES:
-                self.error, self.completed = RequestHeaderFieldsTooLarge("too many header lines"), True
-        return consumed
-
-
-class _ErrorTask(ErrorTask):
-    """The server's own answers, shaped like the app's: JSON, security headers, then a lingering close."""
-
-    def execute(self) -> None:
-        error = self.request.error
-        self.status = f"{error.code} {error.reason}"
-        body, headers = json_error(self.channel.server.extra_headers, error.reason.lower())
-        self.response_headers.extend(headers)
-        self.set_close_on_finish()
-        self.channel.linger_on_close = True  # the client may still be sending what we refused
-        self.content_length = len(body)
-        self.write(body)
-
-
 class _Channel(HTTPChannel):
     """One connection, with the clocks its deadlines are measured from."""
 
-    parser_class = _Parser
-    error_task_class = _ErrorTask
+    parser_class = RequestParser
+    error_task_class = ErrorPage
 
     def __init__(self, server: HttpServer, sock: socket.socket, addr: Any, adj: Adjustments, map: dict) -> None:
         now = time.monotonic()
