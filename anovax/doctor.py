@@ -23,6 +23,7 @@ from typing import Literal
 from anovax import __version__
 from anovax.desktop import apps
 from anovax.errors import PermanentToolError
+from anovax.net import url_host
 from anovax.probes import (
     MIC_TIMEOUT_S,
     X_TIMEOUT_S,
@@ -281,7 +282,7 @@ def check_remote(ctx: Context) -> Check:
     and that a phone must pair before it sees or controls anything."""
     settings = ctx.settings if isinstance(ctx.settings, Settings) else Settings()
     address = settings.remote_bind or ctx.probes.lan_address()
-    where = f"http://{address}:{settings.remote_port}" if address else None
+    where = f"http://{url_host(address)}:{settings.remote_port}" if address else None
     if settings.remote:
         summary = f"on: starts with the assistant at {where or f'port {settings.remote_port}'}"
     else:

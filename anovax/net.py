@@ -24,3 +24,8 @@ def lan_address(route_probe: tuple[str, int] = ROUTE_PROBE) -> str | None:
     finally:
         probe.close()
     return None if not address or address.startswith(("127.", "0.")) else address
+
+
+def url_host(host: str) -> str:
+    """A host as it goes in a URL: an IPv6 literal in brackets (``http://[::1]:8765/``)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host

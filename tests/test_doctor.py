@@ -534,3 +534,8 @@ def test_doctor_command_on_a_real_x_server(xvfb, env):
     assert checks["display"]["summary"] == f"X11 (DISPLAY={xvfb.display})"
     assert checks["window manager"]["summary"] == "Openbox"
     assert checks["focus checks"]["status"] == "ok"
+
+
+def test_remote_bound_to_ipv6_shows_a_bracketed_address():
+    check = by_name(run_checks(Settings(remote=True, remote_bind="::1", remote_port=9000), {}, probes()))["remote"]
+    assert "http://[::1]:9000" in check.summary

@@ -23,7 +23,7 @@ from typing import Any
 
 from anovax.confirm import Confirmations
 from anovax.events import EventBus, EventType
-from anovax.net import lan_address
+from anovax.net import lan_address, url_host
 from anovax.remote.auth import Ban, Guard, allowed_hosts
 from anovax.remote.capture import FrameSource
 from anovax.remote.server import SECURITY_HEADERS, Limits, RemoteContext, Submit, create_app
@@ -42,11 +42,6 @@ def server_limits(limits: Limits) -> ServerLimits:
                         read_timeout_s=limits.read_timeout_s, max_connections=limits.max_connections,
                         max_connections_per_ip=limits.max_connections_per_ip, linger_s=limits.linger_s,
                         linger_bytes=limits.linger_bytes)
-
-
-def url_host(host: str) -> str:
-    """A host as it goes in a URL: an IPv6 literal in brackets."""
-    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def serve(app: Any, host: str, port: int, limits: Limits) -> HttpServer:
