@@ -506,9 +506,11 @@ def test_stop_and_start_again(remote):
 def test_a_taken_port_is_an_oserror_not_an_exit(remote, tmp_path):
     # Werkzeug itself would print and sys.exit(1): the assistant must survive a busy port
     server = RemoteServer(Settings(remote_port=remote.port, remote_bind="127.0.0.1"), remote.bus, remote.submit)
+    workers = sum(t.name.startswith("remote-worker-") for t in threading.enumerate())
     with pytest.raises(OSError):
         server.start()
     assert not server.running
+    assert sum(t.name.startswith("remote-worker-") for t in threading.enumerate()) == workers  # none left behind
 
 
 def test_fixed_token_from_settings(tmp_path):

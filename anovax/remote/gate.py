@@ -66,7 +66,7 @@ def _identify(c: RemoteContext) -> Identity | None:
 def _offered_wrong(c: RemoteContext) -> bool:
     """Whether the refused request offered a token or a ticket: a guess. A stale session cookie is
     not one (sessions end with the process; 256 random bits are not guessed)."""
-    return bool(_bearer()) or bool(_ticket()) or bool(request.headers.get("Authorization", "").strip())
+    return bool(request.headers.get("Authorization", "").strip()) or bool(_ticket())
 
 
 def count_failure(c: RemoteContext, ip: str) -> None:

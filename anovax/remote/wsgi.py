@@ -24,6 +24,7 @@ Threads: the event loop is the RemoteServer's "remote-http" thread; requests run
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import time
@@ -208,8 +209,15 @@ class HttpServer(TcpWSGIServer):
             options.append((socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS))
         adj.socket_options = options
         dispatcher = _Dispatcher()
-        super().__init__(app, map={}, dispatcher=dispatcher, adj=adj)  # binds: OSError when the port is taken
-        dispatcher.set_thread_count(limits.threads)
+        try:
+            super().__init__(app, map={}, dispatcher=dispatcher, adj=adj)  # binds: OSError when the port is taken
+        except BaseException:
+            for part in (getattr(self, "trigger", None), getattr(self, "socket", None)):
+                if part is not None:
+                    with contextlib.suppress(OSError):
+                        part.close()  # a taken port must not leak the wake-up pipe or the socket
+            raise
+        dispatcher.set_thread_count(limits.threads)  # only once bound: a failed start leaves no threads
 
     @property
     def port(self) -> int:
