@@ -3,8 +3,9 @@
 Who may answer: only a **paired phone** (a request that proved itself with the session
 cookie). The bearer token is for scripts: a script that can send "open a terminal and run
 ls" must not also be the one that says yes to it, or the question would ask nobody. Stream
-tickets carry no session either, so they do not count. Unpaired and banned clients never
-get this far: the gatekeeper answers them 401/403 before any route runs.
+tickets carry no session either, so they do not count. Unpaired clients never get this far:
+the gatekeeper answers them 401 (403 from a banned address) before any route runs; the paired
+phone itself is served even from a banned address (gate.py).
 
 When the phone counts (``PhoneSeats``): the remote registers "phone" with the broker only
 while at least one paired phone holds its event stream (``/api/events``) open. Why the
