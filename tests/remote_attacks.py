@@ -84,6 +84,10 @@ class Trickler:
         self._thread.start()
         return self
 
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:

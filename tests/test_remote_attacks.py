@@ -67,7 +67,7 @@ def test_slow_sockets_from_two_addresses_do_not_deny_the_phone(phone):
         # the attack really held the server's slots: sockets were cut by deadlines or evicted
         stats = server.http_stats
         assert stats is not None and stats.expired + stats.evicted > 0, stats
-        assert all(t._thread is not None and t._thread.is_alive() for t in attackers)
+        assert all(a.alive for a in attackers)
     finally:
         for a in attackers:
             a.stop()

@@ -111,10 +111,9 @@ class _Channel(HTTPChannel):
     def writable(self) -> bool:
         return self.linger_until is None and bool(super().writable())
 
-    def _flush_some(self, do_close: bool = True) -> bool:
-        before = self.total_outbufs_len
-        sent = super()._flush_some(do_close=do_close)
-        self.bytes_sent += max(0, before - self.total_outbufs_len)
+    def send(self, data: bytes, do_close: bool = True) -> int:
+        sent = super().send(data, do_close=do_close)
+        self.bytes_sent += sent or 0  # progress, for telling a slow reader from one that stopped
         return sent
 
     def service(self) -> None:
