@@ -198,3 +198,20 @@ def test_a_stream_ends_when_its_client_goes_away_mid_stream(remote):
     sock.shutdown(socket.SHUT_RDWR)
     sock.close()
     wait_for(lambda: remote.server.viewers == 0, timeout_s=5, what="the viewer slot freed")
+
+
+def test_at_the_total_cap_another_addresss_newcomer_evicts_the_oldest_header_waiter(tmp_path):
+    if not can_bind("127.0.0.2"):
+        pytest.skip("127.0.0.2 cannot be used as a source address here")
+    r = start_remote(tmp_path, limits=dataclasses.replace(TEST_LIMITS, max_connections=4, header_timeout_s=30.0))
+    held = [connect(r.port, "127.0.0.2") for _ in range(4)]
+    try:
+        for s in held:
+            s.sendall(b"GET /api/state HTTP/1.1\r\n")  # and never the rest
+        wait_for(lambda: r.server.http_stats.accepted >= 4, what="the cap filled")
+        assert r.request("GET", "/api/state", headers=r.auth).status == 200
+        assert r.server.http_stats.evicted == 1 and r.server.http_stats.refused == 0
+    finally:
+        for s in held:
+            s.close()
+        stop_remote(r)
