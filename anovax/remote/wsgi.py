@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -176,8 +177,6 @@ class _Dispatcher(ThreadedTaskDispatcher):
     """waitress's thread pool, with the threads named for the remote."""
 
     def start_new_thread(self, target: Callable[[int], None], thread_no: int) -> None:
-        import threading
-
         threading.Thread(target=target, name=f"remote-worker-{thread_no}", args=(thread_no,), daemon=True).start()
 
 
@@ -192,6 +191,10 @@ class HttpServer(TcpWSGIServer):
         self.stats = ServerStats()
         self.extra_headers = list(extra_headers)
         self._next_check = 0.0
+        # a worker finishing a request wakes the loop through the trigger's pipe; once the pipe is
+        # closed its fd number may belong to another file, so no write may reach it
+        self._trigger_lock = threading.Lock()
+        self._trigger_closed = False
         adj = Adjustments(
             host=host, port=port, threads=limits.threads, ident=IDENT, expose_tracebacks=False,
             # room for lingering sockets beyond the caps; past it waitress stops accepting (a backstop)
@@ -302,11 +305,20 @@ class HttpServer(TcpWSGIServer):
                 self.stats.expired += channel.linger_until is None
                 channel._close_now()
 
+    def pull_trigger(self) -> None:
+        with self._trigger_lock:
+            if not self._trigger_closed:
+                self.trigger.pull_trigger()
+
+    def close(self) -> None:
+        with self._trigger_lock:
+            self._trigger_closed = True
+            self.trigger.close()
+        wasyncore.dispatcher.close(self)
+
     def close_all(self) -> None:
         """Close every connection and the listener (after the loop has stopped)."""
         for channel in self.connections():
-            try:
+            with contextlib.suppress(OSError):
                 channel._close_now()
-            except OSError:
-                pass
         self.close()
