@@ -11,8 +11,11 @@ Rendered speech (benchmarks/voice_room.py) through the real recogniser, trust ch
 3. Chatter after a real wake: "hey anova, what time is it", then ordinary speech with no name:
    commands run from the chatter. Target 0. Also after the name alone ("hey anova", then talk):
    the first phrase is taken as the command by design, so it is reported, not targeted.
-4. Wake + command recall: "<hey/hello/hi/yo> anova <command>" giving exactly that command, and
-   the bare name waking it. Target at least 95%.
+4. Wake + command recall: "<hey/hello/hi/yo> anova <command>" running the right action (the
+   offline planner's plan of what was heard equals its plan of what was said: "close my
+   calculator" for "close the calculator" counts, "open the google" for "open the terminal" does
+   not; how many were also heard word for word is shown below it), and the bare name waking it.
+   Target at least 95%.
 
 Ordinary speech is SLURP's lm.txt, second half (the first half tuned the thresholds). espeak-ng
 voices were tuned on; festival's kal and ked diphone voices never were, and are reported beside
@@ -67,11 +70,15 @@ def run_job(job: tuple) -> tuple:
 def summarise(results: list[tuple]) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for kind, texts, expected, voice, noise, outcomes in results:
-        row = out.setdefault(kind, {"n": 0, "bad": [], "phrases": 0, "doubts": 0})
+        row = out.setdefault(kind, {"n": 0, "bad": [], "phrases": 0, "doubts": 0, "inexact": 0})
         first = outcomes[0]
         if kind == "wake":
             row["n"] += 1
-            ok = (first.action == "command" and first.command == expected) if expected else first.action == "wake"
+            if expected:
+                ok = first.action == "command" and vr.same_action(first.command, expected)
+                row["inexact"] += ok and first.command != expected
+            else:
+                ok = first.action == "wake"
             if not ok:
                 row["bad"].append(f"{voice} {noise:g}: {texts[0]!r} heard as {first.heard!r} → {first.action}")
         elif kind in ("alike", "homophone"):
@@ -91,7 +98,7 @@ def summarise(results: list[tuple]) -> dict[str, dict]:
 
 def table(title: str, summary: dict[str, dict]) -> list[str]:
     def get(kind: str) -> dict:
-        return summary.get(kind, {"n": 0, "bad": [], "phrases": 0, "doubts": 0})
+        return summary.get(kind, {"n": 0, "bad": [], "phrases": 0, "doubts": 0, "inexact": 0})
     wake, alike, homo = get("wake"), get("alike"), get("homophone")
     after_cmd, after_name = get("after_command"), get("after_name")
     recall = (wake["n"] - len(wake["bad"])) / wake["n"] if wake["n"] else 0.0
@@ -106,8 +113,10 @@ def table(title: str, summary: dict[str, dict]) -> list[str]:
         f"{'PASS' if not after_cmd['bad'] else 'FAIL'} |",
         f"| {title} | chatter after \"hey anova\" alone | {len(after_name['bad'])} commands from "
         f"{after_name['phrases']} phrases ({after_name['doubts']} questions) | (the first phrase is the command) | |",
-        f"| {title} | wake + command recall | {wake['n'] - len(wake['bad'])} / {wake['n']} ({100 * recall:.1f}%) "
-        f"| ≥ 95% | {'PASS' if recall >= 0.95 else 'FAIL'} |",
+        f"| {title} | wake + command recall (the right action) | {wake['n'] - len(wake['bad'])} / {wake['n']} "
+        f"({100 * recall:.1f}%) | ≥ 95% | {'PASS' if recall >= 0.95 else 'FAIL'} |",
+        f"| {title} | … of which heard word for word | {wake['n'] - len(wake['bad']) - wake['inexact']} / {wake['n']} "
+        f"({vr.pct(wake['n'] - len(wake['bad']) - wake['inexact'], wake['n'])}) | | |",
     ]
 
 
@@ -178,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     o = outcomes[0]
                     f.write(json.dumps(dict(kind=kind, voice=voice, noise=noise, said=texts[0], heard=o.heard,
                                             action=o.action, fit=o.name_fit, worst=o.name_worst, post=o.posterior,
-                                            understood=o.understood, expected=_e, wake_fit=o.wake_fit, posts=list(o.posteriors))) + "\n")
+                                            understood=o.understood, expected=_e, wake_fit=o.wake_fit, posts=list(o.posteriors), ratio=o.name_ratio)) + "\n")
         return 0
     phrases = sum(len(r[1]) for r in all_results)
     print("### Voice in a room: sound-alikes, chatter, recall (rendered speech, real recogniser and gate)\n")

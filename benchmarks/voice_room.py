@@ -33,7 +33,7 @@ TUNED_VOICES = ("en-us+f2", "en-us+klatt4", "en-us+m1")
 HELD_OUT_VOICES = ("festival:kal_diphone", "festival:ked_diphone")
 NOISE = 0.1  # pink noise at 10-14 dB SNR against these voices (voicegen.py)
 
-WAKE_WORDS = ("hey", "hello", "hi", "yo")
+WAKE_WORDS = ("hey", "hello", "hi", "yo", "wake up")
 COMMANDS = ("open the browser", "what time is it", "open the calculator", "take a screenshot", "open notepad",
             "what's the date", "open the terminal", "type hello world", "set a timer for five minutes",
             "close the calculator", "switch to notepad", "what can i say")
@@ -71,6 +71,7 @@ class Outcome:
     understood: bool | None = None
     wake_fit: float | None = None
     posteriors: tuple = ()
+    name_ratio: float | None = None
 
 
 class Room:
@@ -106,12 +107,13 @@ class Room:
                                  understands=understands)
         heard = pipeline.handle(Phrase(audio, start, clock[0]))
         clock[0] += 0.5  # the pause between phrases
-        name_fit = posterior = worst = wake_fit = None
+        name_fit = posterior = worst = wake_fit = name_ratio = None
         posteriors: tuple = ()
         if seen and seen[0].words:
             words = seen[0].words
             names = [w for w in words if w.word == "anova"]
             name_fit = names[0].fit if names else None
+            name_ratio = names[0].ratio if names else None
             worst = names[0].worst if names else None
             at = words.index(names[0]) if names else 0
             wake_fit = words[at - 1].fit if names and at > 0 else None
@@ -120,7 +122,8 @@ class Room:
             posteriors = tuple(round(p, 3) for p in after)
         rest = heard.decision.heard.split("anova", 1)[-1].strip()
         return Outcome(text, heard.decision.heard, heard.decision.action, " ".join(commands), seconds,
-                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors)
+                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors,
+                       name_ratio)
 
 
 class _Recorded:
@@ -184,3 +187,18 @@ def seeded(seed: str) -> random.Random:
 
 def elapsed(started: float) -> str:
     return f"{time.perf_counter() - started:.0f} s"
+
+
+def same_action(heard: str, said: str) -> bool:
+    """True when the offline planner makes the same plan of ``heard`` as of ``said``: the
+    recogniser's "close my calculator" for "close the calculator" does what was asked, its
+    "open the google" for "open the terminal" does not. (The steps, tools and parameters; for a
+    plan without steps, its reply.)"""
+    from anovax.voice import understand
+
+    def key(text: str) -> tuple:
+        plan = understand.plan_of(text)
+        steps = tuple((s.tool, repr(sorted(dict(s.params).items()))) for s in plan.steps)
+        return steps, "" if steps else plan.final_response
+
+    return heard == said or key(heard) == key(said)

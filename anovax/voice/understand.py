@@ -23,10 +23,14 @@ def _planner():  # noqa: ANN202 - OfflinePlanner, imported lazily (the grammar l
     return OfflinePlanner()
 
 
-def understands(text: str) -> bool:
-    """True when the offline planner reads ``text`` as a request, every part of it."""
+def plan_of(text: str):  # noqa: ANN201 - Plan
+    """The offline planner's plan of ``text``."""
     with _LOCK:  # first use builds the planner once
         planner = _planner()
-    plan = planner.plan(str(text or ""))
-    reply = plan.final_response or ""
+    return planner.plan(str(text or ""))
+
+
+def understands(text: str) -> bool:
+    """True when the offline planner reads ``text`` as a request, every part of it."""
+    reply = plan_of(text).final_response or ""
     return not any(marker in reply for marker in _NOT_UNDERSTOOD)
