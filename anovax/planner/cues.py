@@ -116,10 +116,15 @@ def cues(clause: str, state: RequestState) -> Piece:
         if about_you_or_me:
             return about_you_or_me
         if topics.DATETIME_CUE.search(low):
-            return search_instead(q, "datetime")
+            return _guess(search_instead(q, "datetime"))
         if question and q and not _garbled(low, clause):
-            return search_instead(q, "answer")
+            return _guess(search_instead(q, "answer"))
     return unknown()
+
+
+def _guess(piece: Piece) -> Piece:
+    piece.guess = True
+    return piece
 
 
 def _garbled(low: str, clause: str) -> bool:

@@ -8,6 +8,7 @@ so every alias lives in exactly one place.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import lru_cache
@@ -33,6 +34,13 @@ _OPENERS = "\"'“‘("
 def load_grammar() -> Intents:
     """Parse grammar.yaml once per process, with the lists built from lexicon.py and the tools' phrases."""
     return Intents.from_dict(grammar_data(TOOLS))
+
+
+@lru_cache(maxsize=1)
+def grammar_fingerprint() -> str:
+    """A hash of everything the grammar is built from (templates, lists, the tools' phrases)."""
+    text = json.dumps(grammar_data(TOOLS), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def grammar_data(tools: Any) -> dict[str, Any]:

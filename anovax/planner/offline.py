@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 from typing import Any
 
 from anovax import factnames
@@ -34,6 +35,7 @@ from anovax.planner.apps import canonical_app
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
 from anovax.planner.clauses import COMMAND_STARTS, split_clauses
 from anovax.planner.cues import cues
+from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.keyboard import typing
@@ -75,10 +77,12 @@ class OfflinePlanner:
 
     name = "offline"
 
-    def __init__(self, *, strict: bool = False) -> None:
+    def __init__(self, *, strict: bool = False, cache_dir: Path | None = None) -> None:
         self._intents = load_grammar()
         self._strict = strict
         self._jokes = Jokes()
+        #: the fuzzy fallback, loaded (or trained) the first time a clause needs it
+        self._fuzzy = FuzzyReader(cache_dir)
 
     # -- public -----------------------------------------------------------------------------
 
@@ -175,6 +179,11 @@ class OfflinePlanner:
             if piece is not None:
                 return piece
         piece = cues(clause, state)
+        if (piece.kind == "unknown" or piece.guess) and len(clause) <= MAX_GRAMMAR_CHARS:
+            # no template matched and the cues only guessed: the matcher trained on the templates may know
+            guessed = self._fuzzy.piece(clause, state)
+            if guessed is not None:
+                return guessed
         fixed = corrected(clause) if piece.kind == "unknown" and len(clause) <= MAX_GRAMMAR_CHARS else None
         if fixed is not None:  # "opne notepad": a verb one letter off, tried only when nothing understood it
             return self._grammar(fixed, state) or piece
