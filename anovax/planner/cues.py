@@ -63,6 +63,13 @@ _QUESTION_LEAD = re.compile(
 )
 
 
+#: a genre said alone ("some indie", "death metal now"): a request to play it
+_BARE_GENRE = re.compile(
+    r"(?:(?:some|a bit of|a little|more|play|me|us)\s+)*(?:" + "|".join(re.escape(g) for g in sorted(lx.GENRES, key=len, reverse=True))
+    + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?(?:\s+(?:now|please|again|next))*"
+)
+
+
 def search_instead(q: str, topic: str) -> Piece:
     """A web search the user did not ask for, with the reply for ``topic`` (a _SAY_SEARCH key)."""
     return web(q, _SAY_SEARCH[topic].format(q=q))
@@ -98,6 +105,8 @@ def cues(clause: str, state: RequestState) -> Piece:
     out_of_scope = topics.domain(low)
     if out_of_scope:
         return Piece("decline", out_of_scope[1])
+    if _BARE_GENRE.fullmatch(low):
+        return media(clause, explicit_play=True)
     if topics.WEATHER_CUE.search(low):
         wq = _weather_query(low)
         return web(wq, _SAY_SEARCH["weather"].format(q=wq if wq.startswith("weather") else "the weather"))

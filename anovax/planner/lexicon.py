@@ -240,3 +240,13 @@ CAPABILITIES = (
     "I can open apps, switch between, arrange and close their windows, type text, press keys, search the web "
     "or YouTube, tell the time and date, set timers and reminders, take screenshots and tell jokes."
 )
+
+
+#: music genres, said alone ("some indie", "death metal now") a request to play them
+GENRES: tuple[str, ...] = tuple("""jazz blues rock pop indie folk country classical metal punk grunge soul funk disco
+    reggae ska techno house trance dubstep edm electronic ambient lofi lo-fi rap hip-hop gospel opera
+    salsa samba tango flamenco bluegrass swing motown r&b rnb kpop k-pop jpop emo hardcore""".split()) + (
+    "hip hop", "death metal", "heavy metal", "classic rock", "hard rock", "soft rock", "alternative rock",
+    "drum and bass", "easy listening", "smooth jazz", "rhythm and blues", "lo fi", "chill out", "chillout",
+    "new age", "baroque", "big band", "acid jazz", "bossa nova", "afrobeat", "afrobeats", "latin",
+)

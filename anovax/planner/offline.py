@@ -39,6 +39,7 @@ from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.keyboard import typing
+from anovax.planner.media import on_youtube, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
 from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
@@ -89,7 +90,8 @@ class OfflinePlanner:
     def warm_up(self) -> None:
         """Plan a few typical requests once, so the first real command doesn't pay for
         compiling the grammar's patterns (~20 ms)."""
-        for text in ("open notepad and type hello", "what's the time and the date", "search for the weather"):
+        for text in ("open notepad and type hello", "what's the time and the date", "search for the weather",
+                     "screenshot my desktop"):  # the last needs the fuzzy model: load it now, not on a request
             self._plan(text, None)
 
     def plan(self, text: str, context: str = "", *, current_app: str | None = None,
@@ -140,6 +142,9 @@ class OfflinePlanner:
         if fact:
             return _remember(fact), False
 
+        scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
+        if scoped is not None:
+            request = scoped
         facts = fact_keys(context) if isinstance(context, str) else ()
         state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts)
         pieces: list[Piece] = []
@@ -159,6 +164,8 @@ class OfflinePlanner:
                     piece = Piece("refuse", said)
             if piece.kind == "refuse":  # one unsafe clause refuses the whole request
                 return Plan((), piece.say), True
+            if scoped is not None:
+                piece = on_youtube(piece, clause)
             if piece.app:
                 state.current_app = piece.app
             pieces.append(piece)
