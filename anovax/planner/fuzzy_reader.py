@@ -53,4 +53,7 @@ class FuzzyReader:
                     _LOG.debug("fuzzy: %r is ambiguous (%s vs %s)", clause, best[1], tools)
                     return None
                 break
-        return best[2] if best is not None else None
+        if best is None:
+            return None
+        best[2].fuzzy = True
+        return best[2]

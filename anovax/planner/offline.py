@@ -33,7 +33,7 @@ from anovax.plan import Plan
 from anovax.planner import lexicon as lx
 from anovax.planner.apps import canonical_app
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
-from anovax.planner.clauses import COMMAND_STARTS, split_clauses
+from anovax.planner.clauses import COMMAND_STARTS, soft_split, split_clauses
 from anovax.planner.cues import cues
 from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.grammar import load_grammar, matches
@@ -153,23 +153,43 @@ class OfflinePlanner:
             # more than a plan (and one sub-goal) can hold: plan the start, say so
             clauses = clauses[:MAX_CLAUSES]
             pieces.append(Piece("chat", "That was a lot at once, so I only planned the first part."))
-        for clause in clauses:
-            piece = self._clause(clause, state)
-            piece.clause = clause.strip(" ,;")
-            if piece.kind != "refuse" and not _content_only(piece):
-                # Destructive words refuse an action ("delete my files"), never the words
-                # of a search or of dictation ("search for password manager reviews").
-                said = refusal_for(clause)
-                if said:
-                    piece = Piece("refuse", said)
-            if piece.kind == "refuse":  # one unsafe clause refuses the whole request
-                return Plan((), piece.say), True
-            if scoped is not None:
-                piece = on_youtube(piece, clause)
-            if piece.app:
-                state.current_app = piece.app
-            pieces.append(piece)
+        for whole in clauses:
+            for clause, piece in self._clause_pieces(whole, state):
+                piece.clause = clause.strip(" ,;")
+                if piece.kind != "refuse" and not _content_only(piece):
+                    # Destructive words refuse an action ("delete my files"), never the words
+                    # of a search or of dictation ("search for password manager reviews").
+                    said = refusal_for(clause)
+                    if said:
+                        piece = Piece("refuse", said)
+                if piece.kind == "refuse":  # one unsafe clause refuses the whole request
+                    return Plan((), piece.say), True
+                if scoped is not None:
+                    piece = on_youtube(piece, clause)
+                if piece.app:
+                    state.current_app = piece.app
+                pieces.append(piece)
         return assemble(merge_openers(pieces)), False
+
+    def _clause_pieces(self, clause: str, state: RequestState) -> list[tuple[str, Piece]]:
+        """The clause read whole; if that was only a guess, its parts at every joiner
+        ("screenshot and the time please") when the grammar reads each of them."""
+        piece = self._clause(clause, state)
+        if piece.kind not in ("unknown", "decline") and not piece.guess and not piece.fuzzy:
+            return [(clause, piece)]
+        parts = soft_split(strip_filler(clause.strip(" ,;")))
+        if len(parts) < 2:
+            return [(clause, piece)]
+        read = []
+        for part in parts:
+            part = strip_filler(part)
+            got = None
+            if len(part) <= MAX_GRAMMAR_CHARS:
+                got = self._grammar(part, state) or self._fuzzy.piece(part, state)
+            if got is None or got.kind in ("unknown", "decline", "refuse"):
+                return [(clause, piece)]
+            read.append((part, got))
+        return read
 
     def _clause(self, clause: str, state: RequestState) -> Piece:
         """What one clause amounts to: the best grammar match its handler accepts, else the cues."""

@@ -33,6 +33,8 @@ class Piece:
     clause: str = ""
     #: the topic cues' last resort (a question searched as it stands): the fuzzy matcher may do better
     guess: bool = False
+    #: read by the fuzzy matcher, not a template (a split into parts the templates read wins)
+    fuzzy: bool = False
 
 
 class Jokes:
