@@ -48,7 +48,8 @@ _FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "goodbye": ("chat", "Okay.", ()),
 }
 #: verbs that open only apps and sites we know ("go to sleep", "pull up a recipe")
-_KNOWN_ONLY = re.compile(r"^(?:go to|switch to|bring up|pull up|load|boot up|fire up|browse to|navigate to)\b")
+_KNOWN_ONLY = re.compile(r"^(?:go to|switch to|bring up|pull up|load|boot up|fire up|browse to|navigate to|"
+                         r"i need|i want|give me|get me|bring me)\b")
 
 
 def _fixed(kind: str, say: str, tools: tuple[str, ...]) -> Handler:

@@ -36,6 +36,7 @@ from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, pl
 from anovax.planner.clauses import COMMAND_STARTS, soft_split, split_clauses
 from anovax.planner.cues import cues
 from anovax.planner.fuzzy_reader import FuzzyReader
+from anovax.planner.goals import goal, question_and_video
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.keyboard import typing
@@ -145,6 +146,9 @@ class OfflinePlanner:
         scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
         if scoped is not None:
             request = scoped
+        with_video = question_and_video(strip_filler(request))
+        if with_video is not None:
+            return assemble([with_video]), False
         facts = fact_keys(context) if isinstance(context, str) else ()
         state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts)
         pieces: list[Piece] = []
@@ -203,6 +207,9 @@ class OfflinePlanner:
                 return typing(clause[m.end():], m.group(1).lower(), state) or unknown()
         else:
             piece = self._grammar(clause, state)
+            if piece is not None:
+                return piece
+            piece = goal(clause)  # "help me learn spanish": a guide and a video
             if piece is not None:
                 return piece
         piece = cues(clause, state)
