@@ -10,7 +10,8 @@ intent, its words and word pairs. ``FuzzyModel.match`` reads a clause the same w
    placeholder, for the intents that use that list.
 3. For an intent with a free-text slot, the words the intent never uses become the slot (the
    span from the first such word to the last): "i'd love a search about {query}".
-4. The result is scored with the intent's word-pair model (interpolated with single words,
+4. It must start and end the way one of the intent's templates does.
+5. The result is scored with the intent's word-pair model (interpolated with single words,
    smoothed), per token. Only slot combinations the intent's templates have are allowed, and
    an intent must share a real word or list value with the clause (not only "the" or "me").
 
@@ -266,6 +267,9 @@ def _read(name: str, model: IntentModel, words: list[tuple[str, int, int]],
     anchors = [t for t in final if (t[1:-1] not in model.wildcards if t.startswith("{")
                                     else t in model.unigrams and t not in FUNCTION)]
     if not anchors:
+        return None
+    # it must start and end as some template does ("find me info on" is not "find x on youtube")
+    if f"{_START} {final[0]}" not in model.bigrams or f"{final[-1]} {_END}" not in model.bigrams:
         return None
     # per word of the clause, so a slot that swallows words pays for each as an unknown word would
     absorbed = len(toks) - len(final)

@@ -142,3 +142,16 @@ def on_youtube(piece: Piece, clause: str) -> Piece:
     if found.kind == "unknown":
         return piece
     return Piece("act", found.say, [*others, *found.steps], app=piece.app, clause=piece.clause)
+
+
+#: "after this song, play x" / "next play x": a wish to queue, which offline is a search for x
+_QUEUE_LEAD = re.compile(
+    r"^(?:(?:after|when) (?:this|the current|the) (?:song|track|one|episode|tune)(?: (?:is over|ends|finishes|is done|is finished))?"
+    r"|next(?: up)?|then|afterwards)[,\s]+(?=(?:play|queue|put on)\b)",
+    re.I,
+)
+
+
+def without_queue_lead(clause: str) -> str:
+    """"after this song play thriller" -> "play thriller" (there is no queue to put it in)."""
+    return _QUEUE_LEAD.sub("", clause, count=1)

@@ -40,7 +40,7 @@ from anovax.planner.goals import goal, question_and_video
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.keyboard import typing
-from anovax.planner.media import on_youtube, youtube_scope
+from anovax.planner.media import on_youtube, without_queue_lead, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
 from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
@@ -197,7 +197,7 @@ class OfflinePlanner:
 
     def _clause(self, clause: str, state: RequestState) -> Piece:
         """What one clause amounts to: the best grammar match its handler accepts, else the cues."""
-        clause = strip_filler(clause.strip(" ,;"))
+        clause = without_queue_lead(strip_filler(clause.strip(" ,;")))
         if not clause or not any(ch.isalnum() for ch in clause):
             return unknown()
         if len(clause) > MAX_GRAMMAR_CHARS:
