@@ -10,7 +10,8 @@ intent, its words and word pairs. ``FuzzyModel.match`` reads a clause the same w
    placeholder, for the intents that use that list.
 3. For an intent with a free-text slot, the words the intent never uses become the slot (the
    span from the first such word to the last): "i'd love a search about {query}".
-4. It must start and end the way one of the intent's templates does.
+4. It must start and end the way one of the intent's templates does, and hold every content
+   word of at least one sampled sentence ("the date" is not "the time and the date").
 5. The result is scored with the intent's word-pair model (interpolated with single words,
    smoothed), per token. Only slot combinations the intent's templates have are allowed, and
    an intent must share a real word or list value with the clause (not only "the" or "me").
@@ -63,8 +64,10 @@ BIGRAM_WEIGHT = 0.6
 ALPHA = 0.1
 #: log-probability of a word swallowed by a free-text slot (beyond the one slot token)
 ABSORBED_LOGP = math.log(0.02)
+#: log-probability of a little word ("the", "could") the intent does not use, dropped
+DROPPED_LOGP = math.log(0.1)
 #: lowest mean log-probability per token a match may have
-THRESHOLD = -3.2
+THRESHOLD = -3.1
 #: how far (mean log-probability per token) the best intent must lead the next
 MARGIN = 0.15
 #: longer clauses are not guessed at (dictation and long questions are the cues' business)
@@ -91,6 +94,9 @@ class IntentModel:
     #: the two words before and the word after a free-text slot, as seen in the samples ("search
     #: for </s>", "<s> play on"): the slot's frame must be one of these, not halves of two templates
     frames: list[str] = field(default_factory=list)
+    #: the smallest sets of content words (and closed-list slots) a sample holds: a clause must
+    #: hold every word of one of them ("the date" is not "the time and the date")
+    keysets: list[list[str]] = field(default_factory=list)
 
     def logprob(self, seq: list[str]) -> float:
         """Log-probability of ``seq`` (start and end marks added), interpolated and smoothed."""
@@ -178,6 +184,7 @@ def train(grammar: Intents, per_template: int = PER_TEMPLATE) -> FuzzyModel:
     combos: dict[str, set[tuple[str, ...]]] = {}
     wild_use: dict[str, Counter[str]] = {}
     frames: dict[str, set[str]] = {}
+    keys: dict[str, set[frozenset[str]]] = {}
     for sample in samples(grammar, per_template, intents=frozenset(grammar.intents) - NEVER_GUESSED):
         slots = [t[1:-1] for t in sample.tokens if t.startswith("{")]
         wilds = [s for s in slots if s in wild]
@@ -193,6 +200,8 @@ def train(grammar: Intents, per_template: int = PER_TEMPLATE) -> FuzzyModel:
         b.update(f"{x} {y}" for x, y in zip(seq, seq[1:]))
         combos.setdefault(name, set()).add(tuple(sorted(slots)))
         wild_use.setdefault(name, Counter()).update(wilds)
+        keys.setdefault(name, set()).add(frozenset(
+            t for t in sample.tokens if t not in FUNCTION and (not t.startswith("{") or t[1:-1] not in wild)))
         for w in wilds:
             i = seq.index(placeholder(w))
             frames.setdefault(name, set()).add(f"{seq[i - 2] if i > 1 else _START} {seq[i - 1]} {seq[i + 1]}")
@@ -200,10 +209,19 @@ def train(grammar: Intents, per_template: int = PER_TEMPLATE) -> FuzzyModel:
         name: IntentModel(dict(uni[name]), dict(bi[name]), dict(ctx[name]), [list(c) for c in sorted(combos[name])],
                           [w for w, _n in wild_use[name].most_common()],
                           sorted({s for c in combos[name] for s in c if s in closed}), sum(uni[name].values()),
-                          sorted(frames.get(name, ())))
+                          sorted(frames.get(name, ())), _minimal(keys[name]))
         for name in uni
     }
     return FuzzyModel(models, closed)
+
+
+def _minimal(sets: set[frozenset[str]]) -> list[list[str]]:
+    """The sets none of the others is a subset of, smallest first (sorted lists, for JSON)."""
+    out: list[frozenset[str]] = []
+    for ks in sorted(sets, key=lambda k: (len(k), sorted(k))):
+        if not any(k <= ks for k in out):
+            out.append(ks)
+    return [sorted(k) for k in out]
 
 
 def _key(text: str) -> str:
@@ -261,9 +279,15 @@ def _read(name: str, model: IntentModel, words: list[tuple[str, int, int]],
         return None
     # unknown little words ("i", "could", "the") are dropped, each at the cost of an unknown word
     final = [t for t in seq if t is not None and (t.startswith("{") or t in model.unigrams)]
-    dropped = sum(1 for t in seq if t is not None and not t.startswith("{") and t not in model.unigrams)
-    if dropped * 2 > len(toks):
+    unused = len([t for t in seq if t is not None]) - len(final)
+    if unused * 2 >= len(toks):
         return None  # mostly words the intent never uses
+    # little words at the edges no template puts there ("a screenshot") are dropped too
+    while len(final) > 1 and final[0] in FUNCTION and f"{_START} {final[0]}" not in model.bigrams:
+        final.pop(0)
+    while len(final) > 1 and final[-1] in FUNCTION and f"{final[-1]} {_END}" not in model.bigrams:
+        final.pop()
+    dropped = len([t for t in seq if t is not None]) - len(final)
     anchors = [t for t in final if (t[1:-1] not in model.wildcards if t.startswith("{")
                                     else t in model.unigrams and t not in FUNCTION)]
     if not anchors:
@@ -271,9 +295,12 @@ def _read(name: str, model: IntentModel, words: list[tuple[str, int, int]],
     # it must start and end as some template does ("find me info on" is not "find x on youtube")
     if f"{_START} {final[0]}" not in model.bigrams or f"{final[-1]} {_END}" not in model.bigrams:
         return None
+    held = set(final)
+    if not any(held.issuperset(k) for k in model.keysets):
+        return None
     # per word of the clause, so a slot that swallows words pays for each as an unknown word would
-    absorbed = len(toks) - len(final)
-    score = (model.logprob(final) + absorbed * ABSORBED_LOGP) / (len(toks) + 1)
+    swallowed = sum(len(e.text.split()) - 1 for e in entities.values() if e.is_wildcard)
+    score = (model.logprob(final) + swallowed * ABSORBED_LOGP + dropped * DROPPED_LOGP) / (len(toks) + 1)
     return FuzzyMatch(_Intent(name), entities, score, list(entities.values()))
 
 

@@ -77,10 +77,13 @@ def heard_as(sentence: str, intent: str) -> bool:
     return False
 
 
+_WHEN = re.compile(r"(?:the )?(?:today|now|tonight|tomorrow|yesterday|the moment|this (?:morning|afternoon|evening|week)|here)")
+
+
 def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
     place = query(slot(r, "place", clause))
-    if not place or len(place.split()) > 5:
-        return None
+    if not place or len(place.split()) > 5 or _WHEN.fullmatch(lower_words(place)):
+        return None  # "the time for today" names a day, not a place
     return web("current time in " + place, f"I can't tell the time in other places offline, so I'm searching the web for the time in {place}.")
 
 
