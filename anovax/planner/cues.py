@@ -63,10 +63,16 @@ _QUESTION_LEAD = re.compile(
 )
 
 
+#: words that ask for something to be played (with a media word: a podcast, a station, a song)
+_MEDIA_REQUEST = re.compile(
+    r"^(?:(?:can|could|would|will) you |please |i (?:want|need|would like|'d like) (?:you )?to )?"
+    r"(?:play|put on|listen to|hear|tune in(?:to| to)?|tune to|find me|get me|give me|start|turn on|switch on|queue up|stream)\b"
+)
 #: a genre said alone ("some indie", "death metal now"): a request to play it
 _BARE_GENRE = re.compile(
-    r"(?:(?:some|a bit of|a little|more|play|me|us)\s+)*(?:" + "|".join(re.escape(g) for g in sorted(lx.GENRES, key=len, reverse=True))
-    + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?(?:\s+(?:now|please|again|next))*"
+    r"(?:(?:(?:can|could|may) (?:i|we) (?:get|have|hear)|give me|get me|i want|i need|i feel like|i'm in the mood for|"
+    r"how about|let's have|some|a bit of|a little|more|play|me|us)\s+)*(?P<g>(?:" + "|".join(re.escape(g) for g in sorted(lx.GENRES, key=len, reverse=True))
+    + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?)(?:\s+(?:now|please|again|next))*"
 )
 
 
@@ -98,6 +104,10 @@ def cues(clause: str, state: RequestState) -> Piece:
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
+    if _MEDIA_REQUEST.search(low) and topics.MEDIA_CUE.search(low) and not topics.domain(low):
+        # "tune in to bbc radio two", "could you find me a podcast on history": a request to
+        # play something wins over the news or a question it mentions
+        return media(clause, explicit_play=True)
     for cue, topic in _STRONG_CUES:
         if cue.search(low):
             return search_instead(q, topic)
@@ -105,8 +115,9 @@ def cues(clause: str, state: RequestState) -> Piece:
     out_of_scope = topics.domain(low)
     if out_of_scope:
         return Piece("decline", out_of_scope[1])
-    if _BARE_GENRE.fullmatch(low):
-        return media(clause, explicit_play=True)
+    genre = _BARE_GENRE.fullmatch(low)
+    if genre:
+        return media(genre.group("g"), explicit_play=True)
     if topics.WEATHER_CUE.search(low):
         wq = _weather_query(low)
         return web(wq, _SAY_SEARCH["weather"].format(q=wq if wq.startswith("weather") else "the weather"))

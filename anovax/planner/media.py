@@ -27,7 +27,9 @@ _LEAD_MEDIA_WORDS = re.compile(
 )
 #: "i'd love to hear", "we feel like listening to": a wish to hear, whatever words lead up to it
 _WANT_TO_HEAR = re.compile(
-    r"^(?:[a-z']+ ){0,5}?(?:hear|hearing|listen to|listening to|tune in to|tune into)\s+(?=\S)", re.I
+    r"^(?:[a-z']+ ){0,5}?(?:hear|hearing|listen to|listening to|tune in to|tune into)\s+(?=\S)"
+    r"|^(?:change|switch|set|turn|tune|move)(?: over)?(?: the)?(?: radio| station| channel| dial)?(?: over)? to\s+(?=\S)",
+    re.I,
 )
 _LEFT_OFF = re.compile(r"\s*\b(?:from )?where (?:i|we) (?:left off|stopped|paused)(?: (?:it|last|yesterday|last night))?\b", re.I)
 _TRAIL_MEDIA_WORDS = re.compile(r"(?:\s+(?:please|for me|now|right now|next|again|on|for us))+$", re.I)
