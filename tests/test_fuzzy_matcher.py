@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from anovax.planner import fuzzy
+from anovax.planner import fuzzy, fuzzy_train
 from anovax.planner.fuzzy_cache import load_model, model_key
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.offline import OfflinePlanner
@@ -18,7 +18,7 @@ from anovax.planner.offline import OfflinePlanner
 
 @pytest.fixture(scope="module")
 def model() -> fuzzy.FuzzyModel:
-    return fuzzy.train(load_grammar())
+    return fuzzy_train.train(load_grammar())
 
 
 @pytest.fixture(scope="module")

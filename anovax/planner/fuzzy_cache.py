@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from anovax import paths
-from anovax.planner import fuzzy, sampling
+from anovax.planner import fuzzy, fuzzy_train, sampling
 from anovax.planner.grammar import grammar_fingerprint, load_grammar
 
 _LOG = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ def default_dir() -> Path:
 def model_key() -> str:
     """The cache key: the grammar's fingerprint with the trainer's own source (a changed
     trainer or setting never reads a model the old code made)."""
-    code = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (fuzzy, sampling) if m.__file__)
+    code = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (fuzzy, fuzzy_train, sampling) if m.__file__)
     return hashlib.sha256(f"{grammar_fingerprint()}|{code}".encode()).hexdigest()[:20]
 
 
@@ -45,7 +45,7 @@ def load_model(cache_dir: Path | None = None) -> fuzzy.FuzzyModel:
         pass
     except (OSError, ValueError, TypeError, KeyError) as exc:
         _LOG.warning("fuzzy model cache %s unreadable (%s); training it again", path, exc)
-    model = fuzzy.train(load_grammar())
+    model = fuzzy_train.train(load_grammar())
     _store(path, model)
     return model
 
