@@ -78,6 +78,9 @@ def goal(clause: str) -> Piece | None:
     for frame, pattern in _FRAMES:
         m = pattern.match(low)
         if m:
+            if frame == "learn" and m.group("x").startswith("how to "):  # "learn how to juggle"
+                frame, x = "how", m.group("x")[len("how to "):]
+                return _searches(x, *_SEARCHES["how"], low)
             web, video = _SEARCHES[frame]
             verb = (m.groupdict().get("v") or "plan").replace("planning", "plan").replace("make a plan for", "plan")
             return _searches(m.group("x"), web.replace("{v}", verb), video, low)

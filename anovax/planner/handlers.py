@@ -154,7 +154,8 @@ def _info_request(clause: str, r: Any, state: RequestState) -> Piece | None:
 
 
 def _youtube_search(clause: str, r: Any, state: RequestState) -> Piece | None:
-    q = query(slot(r, "query", clause))
+    # "watch cat videos on youtube": the site is where to look, not what to look for
+    q = query(re.sub(r"\s+(?:on|from|in|using|via) youtube$", "", slot(r, "query", clause), flags=re.I))
     if not q:
         return None
     return youtube(q)

@@ -83,6 +83,9 @@ EXTRA_PRONUNCIATIONS: dict[str, tuple[str, ...]] = {
     "unminimise": ("AH N M IH N AH M AY Z",),
     "unminimize": ("AH N M IH N AH M AY Z",),
     "un": ("AH N",),
+    "whens": ("W EH N Z",),  # the memory templates' "whens my ...", "wheres my ...", "whos my ..."
+    "wheres": ("W EH R Z",),
+    "whos": ("HH UW Z",),
     "mozilla": ("M OW Z IH L AH",),
     "newline": ("N UW L AY N",),
     "pagedown": ("P EY JH D AW N",),
