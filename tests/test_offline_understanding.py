@@ -142,3 +142,25 @@ def test_compound_requests_in_any_order(planner, text, want):
 
 def test_dictation_with_a_joiner_stays_whole(planner):
     assert steps(planner.plan("type fish and chips plus peas")) == [("type_text", {"text": "fish and chips plus peas"})]
+
+
+# --- other everyday phrasings of the abilities ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("do you have the time", [("get_time", {})]),
+        ("what year are we in", [("get_date", {})]),
+        ("snap a picture of my display", [("screenshot", {})]),
+        ("can you get the calculator open for me", [("open_app", {"name": "calculator"})]),
+        ("i'd like to use the browser", [("open_app", {"name": "browser"})]),
+        ("find me videos of baby otters", [("youtube_search", {"query": "baby otters"})]),
+        ("i want to watch penguin documentaries on youtube", [("youtube_search", {"query": "penguin documentaries"})]),
+        ("i want to learn how to whistle", [("web_search", {"query": "how to whistle"}),
+                                            ("youtube_search", {"query": "how to whistle"})]),
+        ("first open the calculator then open notepad", [("open_app", {"name": "calculator"}), ("open_app", {"name": "notepad"})]),
+    ],
+)
+def test_everyday_phrasings(planner, text, want):
+    assert steps(planner.plan(text)) == want

@@ -215,6 +215,7 @@ SMALL_NUMBERS: dict[str, int] = {
 LEAD_FILLER = re.compile(
     r"^(?:(?:hey|hi|hello|yo|ok|okay|wake up)[\s,]+(?:olly|alexa|siri|google|anovax?|assistant)\b|olly\b|alexa\b|siri\b|anovax?\b"
     r"|please\b|kindly\b|just\b|now\b|so\b|ok(?:ay)?\s+(?=\w)|(?:can|could|would|will) you(?: please)?(?: kindly)?\b"
+    r"|(?:first|firstly|first of all|to start|to begin)\b,?(?=\s+(?:open|launch|start|type|write|search|take|press|go|play|tell|find|show|close|switch)\b)"
     r"|(?:i want|i need|i'd like|i would like) you to\b|(?:go ahead and|be a dear and)\b"
     r"|(?:i'd like|i would like) (?:to )?(?=(?:open|launch|search|type|take|see|know)\b))[\s,.!?]*",
     re.I,

@@ -21,6 +21,7 @@ _PLAYBACK_CONTROL = re.compile(
 )
 _LEAD_MEDIA_WORDS = re.compile(
     r"^(?:(?:please|can you|could you|would you|i want to|i'd like to|i would like to|i need to|i wanna|let me|let's|lets|"
+    r"i'd like|i would like|i want|i need|i'd love|i would love|"
     r"play|playing|start|resume|continue|continue playing|put on|turn on|switch on|listen to|hear|tune in to|tune into|tune to|"
     r"turn to|queue|queue up|open|go to|get|find|me|us|some|a little|a bit of|my|for me)\s+)+",
     re.I,
