@@ -102,6 +102,9 @@ def test_a_question_and_a_video(planner):
         ("some smooth jazz please", "smooth jazz"),
         ("after this song play wonderwall", "wonderwall"),
         ("on youtube: knitting for beginners", "knitting for beginners"),
+        ("read me a bedtime story", "bedtime story audiobook"),
+        ("turn the radio on", "the radio"),
+        ("some tunes please", "tunes"),
         ("look up sourdough starters using youtube", "sourdough starters"),
     ],
 )

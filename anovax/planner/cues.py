@@ -13,7 +13,7 @@ import re
 
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
-from anovax.planner.media import media
+from anovax.planner.media import audiobook, media
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import lower_words, query
 from anovax.planner.grammar import command_words
@@ -68,11 +68,16 @@ _MEDIA_REQUEST = re.compile(
     r"^(?:(?:can|could|would|will) you |please |i (?:want|need|would like|'d like) (?:you )?to )?"
     r"(?:play|put on|listen to|hear|tune in(?:to| to)?|tune to|find me|get me|give me|start|turn on|switch on|queue up|stream)\b"
 )
+#: "read me a story", "read the book dune": a wish for an audiobook
+_READ_BOOK = re.compile(
+    r"^(?:read|narrate|continue reading|start reading|keep reading)(?: (?:me|us|to me|to us))? "
+    r"(?P<x>(?:.* )?(?:book|novel|story|stories|audio ?books?|chapter)\b.*)$"
+)
 #: a genre said alone ("some indie", "death metal now"): a request to play it
 _BARE_GENRE = re.compile(
     r"(?:(?:(?:can|could|may) (?:i|we) (?:get|have|hear)|give me|get me|i want|i need|i feel like|i'm in the mood for|"
     r"how about|let's have|some|a bit of|a little|more|play|me|us)\s+)*(?P<g>(?:" + "|".join(re.escape(g) for g in sorted(lx.GENRES, key=len, reverse=True))
-    + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?)(?:\s+(?:now|please|again|next))*"
+    + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?|music|tunes|songs)(?:\s+(?:now|please|again|next))*"
 )
 
 
@@ -118,6 +123,9 @@ def cues(clause: str, state: RequestState) -> Piece:
     genre = _BARE_GENRE.fullmatch(low)
     if genre:
         return media(genre.group("g"), explicit_play=True)
+    book = _READ_BOOK.match(low)
+    if book:  # "read me a story": an audiobook is the nearest thing offline
+        return audiobook(book.group("x"))
     if topics.WEATHER_CUE.search(low):
         wq = _weather_query(low)
         return web(wq, _SAY_SEARCH["weather"].format(q=wq if wq.startswith("weather") else "the weather"))

@@ -158,3 +158,11 @@ _QUEUE_LEAD = re.compile(
 def without_queue_lead(clause: str) -> str:
     """"after this song play thriller" -> "play thriller" (there is no queue to put it in)."""
     return _QUEUE_LEAD.sub("", clause, count=1)
+
+
+def audiobook(spoken: str) -> Piece:
+    """A YouTube search for an audiobook of what ``spoken`` names ("a story" -> "story audiobook")."""
+    q = re.sub(r"^(?:(?:a|an|the|my|some|me|us)\s+)+", "", lower_words(spoken)).strip()
+    if not re.search(r"\baudio ?books?\b", q):
+        q = f"{q} audiobook"
+    return youtube(q)
