@@ -513,8 +513,9 @@ def report(args, tasks, suites, ablations, slurp_md, seconds, chart_name) -> str
               "- Each wording runs several times, but on one fixed desktop: repetitions mostly measure the desktop's "
               "flakiness (none seen here); the planner's answer to a wording does not vary.",
               "- `speech` latency is the pipeline's overhead around a recording speech output, not audio time.",
-              "- The offline planner has no recursive sub-plans; a recursive task passes offline only when a flat "
-              "plan happens to produce the same effect.",
+              "- The offline planner has no recursive sub-plans: an open-ended goal becomes a flat plan of a web "
+              "search for a guide and a YouTube search for a video (issue 21), which passes a recursive task when "
+              "those searches carry the goal's words.",
               "- Gemini mode is scripted: it shows the pipeline carries out a good plan, not that Gemini produces one.",
               "- The task suite uses a Tk test editor and a stand-in browser window; real apps (Mousepad, galculator, "
               "Chromium) through the orb are measured in \"Real apps through the orb\", one request sequence per category, repeated.",

@@ -95,3 +95,8 @@ fi
 if command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git update-index --skip-worktree memory.json 2>/dev/null || true
 fi
+
+# the offline planner's fuzzy fallback is trained from its grammar once and cached in the user's
+# cache folder (anovax/planner/fuzzy_cache.py); doing it here keeps the first start fast
+.venv/bin/python -c "from anovax.planner.fuzzy_cache import load_model; load_model()" \
+    || echo "setup: the fuzzy model was not trained now; the first start will train it" >&2

@@ -27,13 +27,19 @@ def data_dir(tmp_path: Path) -> Path:
 
 def test_bench_times_every_stage(data_dir):
     out = bench_planner.run(data_dir, "test", repeat=2)
-    for stage in ("planner only", "safety only", "planner + safety"):
+    for stage in ("planner only", "safety only", "planner + safety", "fuzzy fallback alone, every sentence"):
         assert f"| {stage} | 10 |" in out
 
 
 def test_bench_entry_points(data_dir, capsys, tmp_path):
-    assert bench_planner.main(["--data", str(data_dir)]) == 0
+    assert bench_planner.main(["--data", str(data_dir), "--no-start"]) == 0
     assert "planner only" in capsys.readouterr().out
     # a missing data folder is reported, not a crash
     assert bench_planner.main(["--data", str(tmp_path / "nowhere")]) == 0
     assert "skipped" in capsys.readouterr().out
+
+
+def test_start_up_table_runs_the_cli_as_a_new_process():
+    out = bench_planner.start_up(runs=1)
+    for case in ("fuzzy model cached", "first run ever", "training the fuzzy model alone"):
+        assert f"| {case}" in out

@@ -75,6 +75,8 @@ def test_out_of_scope_counts(report):
     assert (report.oos_harmless, report.oos_total) == (3, 6)
     assert report.oos_harmless_rate == pytest.approx(0.5)
     assert report.oos_labels == {"declined": 2, "explained-search": 1, "harmful": 1, "unexplained": 2}
+    # the README's own rule: no acting step and a non-empty reply (o3 types; the rest answer)
+    assert report.oos_no_action == 5
     assert report.n == 18
     assert len(report.errors) == 5 + 3
 

@@ -1,6 +1,9 @@
-"""Compound requests: split at ",", ";", "and", "then" and "and then", but only where the next
-clause starts with a command verb ("type bread and butter" stays whole, "type hello and press
-enter" is two clauses), and never inside quotes."""
+"""Compound requests: split at ",", ";", "and", "then", "and then", "after that", "also" and
+"plus", but only where the next clause starts with a command verb ("type bread and butter" stays
+whole, "type hello and press enter" is two clauses), and never inside quotes.
+
+``soft_split`` cuts at every joiner whatever follows it ("screenshot and the time please"); the
+planner keeps that cut only when the clause as a whole was not understood and every part is."""
 
 from __future__ import annotations
 
@@ -14,14 +17,17 @@ COMMAND_STARTS = frozenset(
     """open launch start run fire bring load type write dictate press hit tap push search google look find
     play put queue listen take grab capture screenshot tell what what's whats who how when where show give
     save select copy paste cut undo redo close switch go wait refresh scroll youtube new print set remind
-    cancel wake""".split()
+    cancel wake enter input""".split()
 )
 #: after dictation ("type ..."), only these clearly start a new command
 _STRONG_AFTER_TEXT = frozenset(
     """press hit tap push save select copy paste undo redo search google take screenshot wait refresh close
     switch new print""".split()
 )
-_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+then\s+|and\s+|then\s+)?|\s+(?:and\s+then|and|then|after\s+that|afterwards)\s+", re.I)
+_JOINERS = r"(?:and\s+then|and\s+after\s+that|and\s+also|and|then|after\s+that|afterwards|also|plus)"
+_SEPARATOR = re.compile(rf"\s*[,;]\s*(?:{_JOINERS}\s+)?|\s+{_JOINERS}\s+", re.I)
+#: the most parts a clause without command verbs is split into ("screenshot, the time and the date")
+MAX_SOFT_PARTS = 4
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{2,}'(?=\W|$)")
 
 
@@ -58,3 +64,18 @@ def _opens_known_app(rest: str) -> bool:
     low = lower_words(first)
     m = re.match(r"^(?:open|launch|start)\s+(?:up\s+)?(?:the\s+|my\s+)?(.+?)$", low)
     return bool(m and m.group(1) in lx.APP_ALIASES)
+
+
+def soft_split(text: str) -> list[str]:
+    """``text`` cut at every joiner outside quotes (at most ``MAX_SOFT_PARTS`` parts), or [text]."""
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    parts: list[str] = []
+    start = 0
+    for m in _SEPARATOR.finditer(text):
+        if any(a <= m.start() < b for a, b in quoted) or m.start() == 0:
+            continue
+        parts.append(text[start: m.start()])
+        start = m.end()
+    parts.append(text[start:])
+    parts = [p.strip(" ,;.") for p in parts if p.strip(" ,;.")]
+    return parts if 1 < len(parts) <= MAX_SOFT_PARTS else [text]

@@ -13,7 +13,7 @@ import re
 
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
-from anovax.planner.media import media
+from anovax.planner.media import audiobook, media
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import lower_words, query
 from anovax.planner.grammar import command_words
@@ -63,6 +63,24 @@ _QUESTION_LEAD = re.compile(
 )
 
 
+#: words that ask for something to be played (with a media word: a podcast, a station, a song)
+_MEDIA_REQUEST = re.compile(
+    r"^(?:(?:can|could|would|will) you |please |i (?:want|need|would like|'d like) (?:you )?to )?"
+    r"(?:play|put on|listen to|hear|tune in(?:to| to)?|tune to|find me|get me|give me|start|turn on|switch on|queue up|stream)\b"
+)
+#: "read me a story", "read the book dune": a wish for an audiobook
+_READ_BOOK = re.compile(
+    r"^(?:read|narrate|continue reading|start reading|keep reading)(?: (?:me|us|to me|to us))? "
+    r"(?P<x>(?:.* )?(?:book|novel|story|stories|audio ?books?|chapter)\b.*)$"
+)
+#: a genre said alone ("some indie", "death metal now"): a request to play it
+_BARE_GENRE = re.compile(
+    r"(?:(?:(?:can|could|may) (?:i|we) (?:get|have|hear)|give me|get me|i want|i need|i feel like|i'm in the mood for|"
+    r"how about|let's have|some|a bit of|a little|more|play|me|us)\s+)*(?P<g>(?:" + "|".join(re.escape(g) for g in sorted(lx.GENRES, key=len, reverse=True))
+    + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?|music|tunes|songs)(?:\s+(?:now|please|again|next))*"
+)
+
+
 def search_instead(q: str, topic: str) -> Piece:
     """A web search the user did not ask for, with the reply for ``topic`` (a _SAY_SEARCH key)."""
     return web(q, _SAY_SEARCH[topic].format(q=q))
@@ -91,6 +109,10 @@ def cues(clause: str, state: RequestState) -> Piece:
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
+    if _MEDIA_REQUEST.search(low) and topics.MEDIA_CUE.search(low) and not topics.domain(low):
+        # "tune in to bbc radio two", "could you find me a podcast on history": a request to
+        # play something wins over the news or a question it mentions
+        return media(clause, explicit_play=True)
     for cue, topic in _STRONG_CUES:
         if cue.search(low):
             return search_instead(q, topic)
@@ -98,6 +120,12 @@ def cues(clause: str, state: RequestState) -> Piece:
     out_of_scope = topics.domain(low)
     if out_of_scope:
         return Piece("decline", out_of_scope[1])
+    genre = _BARE_GENRE.fullmatch(low)
+    if genre:
+        return media(genre.group("g"), explicit_play=True)
+    book = _READ_BOOK.match(low)
+    if book:  # "read me a story": an audiobook is the nearest thing offline
+        return audiobook(book.group("x"))
     if topics.WEATHER_CUE.search(low):
         wq = _weather_query(low)
         return web(wq, _SAY_SEARCH["weather"].format(q=wq if wq.startswith("weather") else "the weather"))
@@ -116,10 +144,15 @@ def cues(clause: str, state: RequestState) -> Piece:
         if about_you_or_me:
             return about_you_or_me
         if topics.DATETIME_CUE.search(low):
-            return search_instead(q, "datetime")
+            return _guess(search_instead(q, "datetime"))
         if question and q and not _garbled(low, clause):
-            return search_instead(q, "answer")
+            return _guess(search_instead(q, "answer"))
     return unknown()
+
+
+def _guess(piece: Piece) -> Piece:
+    piece.guess = True
+    return piece
 
 
 def _garbled(low: str, clause: str) -> bool:

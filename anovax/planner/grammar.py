@@ -8,6 +8,7 @@ so every alias lives in exactly one place.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import lru_cache
@@ -32,7 +33,20 @@ _OPENERS = "\"'“‘("
 @lru_cache(maxsize=1)
 def load_grammar() -> Intents:
     """Parse grammar.yaml once per process, with the lists built from lexicon.py and the tools' phrases."""
-    return Intents.from_dict(grammar_data(TOOLS))
+    return Intents.from_dict(_data())
+
+
+@lru_cache(maxsize=1)
+def grammar_fingerprint() -> str:
+    """A hash of everything the grammar is built from (templates, lists, the tools' phrases)."""
+    text = json.dumps(_data(), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    """grammar_data for this process's tools, parsed once (hassil reads it without changing it)."""
+    return grammar_data(TOOLS)
 
 
 def grammar_data(tools: Any) -> dict[str, Any]:

@@ -48,7 +48,8 @@ _FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "goodbye": ("chat", "Okay.", ()),
 }
 #: verbs that open only apps and sites we know ("go to sleep", "pull up a recipe")
-_KNOWN_ONLY = re.compile(r"^(?:go to|switch to|bring up|pull up|load|boot up|fire up|browse to|navigate to)\b")
+_KNOWN_ONLY = re.compile(r"^(?:go to|switch to|bring up|pull up|load|boot up|fire up|browse to|navigate to|"
+                         r"i need|i want|give me|get me|bring me)\b")
 
 
 def _fixed(kind: str, say: str, tools: tuple[str, ...]) -> Handler:
@@ -76,10 +77,13 @@ def heard_as(sentence: str, intent: str) -> bool:
     return False
 
 
+_WHEN = re.compile(r"(?:the )?(?:today|now|tonight|tomorrow|yesterday|the moment|this (?:morning|afternoon|evening|week)|here)")
+
+
 def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
     place = query(slot(r, "place", clause))
-    if not place or len(place.split()) > 5:
-        return None
+    if not place or len(place.split()) > 5 or _WHEN.fullmatch(lower_words(place)):
+        return None  # "the time for today" names a day, not a place
     return web("current time in " + place, f"I can't tell the time in other places offline, so I'm searching the web for the time in {place}.")
 
 
@@ -150,7 +154,8 @@ def _info_request(clause: str, r: Any, state: RequestState) -> Piece | None:
 
 
 def _youtube_search(clause: str, r: Any, state: RequestState) -> Piece | None:
-    q = query(slot(r, "query", clause))
+    # "watch cat videos on youtube": the site is where to look, not what to look for
+    q = query(re.sub(r"\s+(?:on|from|in|using|via) youtube$", "", slot(r, "query", clause), flags=re.I))
     if not q:
         return None
     return youtube(q)

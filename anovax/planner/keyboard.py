@@ -61,7 +61,9 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     # typing into a terminal is planned: safety_check holds it for the person's yes
     into = target or state.current_app
     if verb != "type" and target is None and state.current_app is None:
-        topic = domain(lower_words(text), personal_only=True)
+        # the topic only where the words start ("write email to john"), not inside a phrase
+        # to type ("write thank you for your email")
+        topic = domain(" ".join(lower_words(text).split()[:2]), personal_only=True)
         if topic or _COMPOSE.match(text):
             kind = topic[1] if topic else "I can't compose messages or documents for you offline."
             return Piece("decline", kind + " To dictate, say 'type' and then the exact words.")

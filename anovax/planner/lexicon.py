@@ -215,6 +215,7 @@ SMALL_NUMBERS: dict[str, int] = {
 LEAD_FILLER = re.compile(
     r"^(?:(?:hey|hi|hello|yo|ok|okay|wake up)[\s,]+(?:olly|alexa|siri|google|anovax?|assistant)\b|olly\b|alexa\b|siri\b|anovax?\b"
     r"|please\b|kindly\b|just\b|now\b|so\b|ok(?:ay)?\s+(?=\w)|(?:can|could|would|will) you(?: please)?(?: kindly)?\b"
+    r"|(?:first|firstly|first of all|to start|to begin)\b,?(?=\s+(?:open|launch|start|type|write|search|take|press|go|play|tell|find|show|close|switch)\b)"
     r"|(?:i want|i need|i'd like|i would like) you to\b|(?:go ahead and|be a dear and)\b"
     r"|(?:i'd like|i would like) (?:to )?(?=(?:open|launch|search|type|take|see|know)\b))[\s,.!?]*",
     re.I,
@@ -239,4 +240,14 @@ JOKES: tuple[str, ...] = (
 CAPABILITIES = (
     "I can open apps, switch between, arrange and close their windows, type text, press keys, search the web "
     "or YouTube, tell the time and date, set timers and reminders, take screenshots and tell jokes."
+)
+
+
+#: music genres, said alone ("some indie", "death metal now") a request to play them
+GENRES: tuple[str, ...] = tuple("""jazz blues rock pop indie folk country classical metal punk grunge soul funk disco
+    reggae ska techno house trance dubstep edm electronic ambient lofi lo-fi rap hip-hop gospel opera
+    salsa samba tango flamenco bluegrass swing motown r&b rnb kpop k-pop jpop emo hardcore""".split()) + (
+    "hip hop", "death metal", "heavy metal", "classic rock", "hard rock", "soft rock", "alternative rock",
+    "drum and bass", "easy listening", "smooth jazz", "rhythm and blues", "lo fi", "chill out", "chillout",
+    "new age", "baroque", "big band", "acid jazz", "bossa nova", "afrobeat", "afrobeats", "latin",
 )

@@ -21,8 +21,15 @@ _PLAYBACK_CONTROL = re.compile(
 )
 _LEAD_MEDIA_WORDS = re.compile(
     r"^(?:(?:please|can you|could you|would you|i want to|i'd like to|i would like to|i need to|i wanna|let me|let's|lets|"
+    r"i'd like|i would like|i want|i need|i'd love|i would love|"
     r"play|playing|start|resume|continue|continue playing|put on|turn on|switch on|listen to|hear|tune in to|tune into|tune to|"
     r"turn to|queue|queue up|open|go to|get|find|me|us|some|a little|a bit of|my|for me)\s+)+",
+    re.I,
+)
+#: "i'd love to hear", "we feel like listening to": a wish to hear, whatever words lead up to it
+_WANT_TO_HEAR = re.compile(
+    r"^(?:[a-z']+ ){0,5}?(?:hear|hearing|listen to|listening to|tune in to|tune into)\s+(?=\S)"
+    r"|^(?:change|switch|set|turn|tune|move)(?: over)?(?: the)?(?: radio| station| channel| dial)?(?: over)? to\s+(?=\S)",
     re.I,
 )
 _LEFT_OFF = re.compile(r"\s*\b(?:from )?where (?:i|we) (?:left off|stopped|paused)(?: (?:it|last|yesterday|last night))?\b", re.I)
@@ -35,6 +42,26 @@ _GENERIC_MEDIA = frozenset(
 )
 #: out-of-scope topics that win over a play request ("play my alarm", "play it louder")
 _MEDIA_DECLINES = frozenset({"music_taste", "volume", "alarm", "calendar", "email", "lists", "lights", "smart_home", "social"})
+
+
+#: controls that stop or change what is playing: never answered with a search
+_STOP_CONTROL = re.compile(r"\b(?:pause|stop|louder|quieter|volume|mute|rewind)\b", re.I)
+#: kinds of thing to play, as a search for "something of that kind" says them
+_KINDS = (
+    (re.compile(r"\baudio ?books?\b"), "audiobooks"),
+    (re.compile(r"\bpodcasts?\b|\bepisodes?\b"), "podcasts"),
+    (re.compile(r"\bradio\b|\bstations?\b"), "live radio"),
+    (re.compile(r"\b(?:music|songs?|tracks?|tunes?|playlists?|play list|albums?)\b"), "music"),
+)
+
+
+def media_kind(low: str) -> str | None:
+    """The kind of thing a request to play names ("audiobooks", "podcasts", "live radio",
+    "music"), or None."""
+    for pattern, kind in _KINDS:
+        if pattern.search(low):
+            return kind
+    return None
 
 
 def youtube(q: str, say: str | None = None) -> Piece:
@@ -54,12 +81,15 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
         text = (text[: m.start()] + text[m.end():]).strip()
     low = lower_words(text)
     resume = bool(re.match(r"^(?:\w+ )?(?:resume|continue)\b", low)) or bool(_LEFT_OFF.search(low))
-    lead = _LEFT_OFF.sub("", _LEAD_MEDIA_WORDS.sub("", low)).strip()
+    lead = _LEFT_OFF.sub("", _LEAD_MEDIA_WORDS.sub("", _WANT_TO_HEAR.sub("", low))).strip()
     lead_no_next = re.sub(r"\s+next(?: up)?$", "", lead)
     q = _TRAIL_MEDIA_WORDS.sub("", lead).strip()
     if _GAME.search(low) and not re.search(r"\b(?:radio|podcast|soundtrack|music|song|songs|theme|commentary)\b", low):
         return Piece("decline", "I can't play games offline.")
     if _PLAYBACK_CONTROL.search(lead_no_next) or lead_no_next in {"next", "previous"}:
+        kind = media_kind(low) if explicit_play and not _STOP_CONTROL.search(low) else None
+        if kind:  # "play the next episode": no player to step, but a search for more of that kind
+            return youtube(kind, f"I can't control playback offline, so I'm searching YouTube for {kind}.")
         return Piece("decline", "I can't control playback offline; I can only search YouTube for something new to play.")
     topic = domain(low)
     if topic and topic[0] in _MEDIA_DECLINES:
@@ -67,6 +97,10 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     words = [w for w in q.split() if w not in _GENERIC_MEDIA]
     if not words:
         if resume or re.search(r"\bmy\b", low) or not (explicit_play or q):
+            kind = media_kind(low)
+            if kind:  # "play my audiobook": something of that kind is still a search away
+                return youtube(kind, f"I can't reach your own library or resume where you left off offline, "
+                                     f"so I'm searching YouTube for {kind}.")
             return Piece(
                 "decline",
                 "I can't reach your own music library or resume where you left off offline; "
@@ -78,3 +112,57 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     if service:
         say = f"I can't control {service.title()}, so I'm searching YouTube for {query(q)}."
     return youtube(q, say)
+
+
+#: "on youtube, ..." / "... using youtube": the whole request is about YouTube
+_YOUTUBE_SCOPE = re.compile(
+    r"^(?:(?:on|in|using|via|through|with|over on|from) youtube|youtube)\s*[,:;-]?\s+(?P<rest>.+)$"
+    r"|^(?P<head>.+?)\s*,?\s+(?:using|via|through|with) youtube[.!?]?$",
+    re.I,
+)
+
+
+def youtube_scope(request: str) -> str | None:
+    """The rest of a request said to be for YouTube ("on youtube, search for chess openings"
+    -> "search for chess openings"), or None when it does not say so."""
+    m = _YOUTUBE_SCOPE.match(request.strip())
+    if not m:
+        return None
+    rest = (m.group("rest") or m.group("head") or "").strip(" ,;:")
+    return rest or None
+
+
+def on_youtube(piece: Piece, clause: str) -> Piece:
+    """``piece`` with its web searches made YouTube searches; a clause nothing understood becomes
+    a YouTube search for its words (the user said where to look)."""
+    if piece.kind == "unknown":
+        return youtube(_LEAD_MEDIA_WORDS.sub("", lower_words(clause)) or clause)
+    if not any(step.tool == "web_search" for step in piece.steps):
+        return piece
+    queries = [str(step.params.get("query", "")) for step in piece.steps if step.tool == "web_search"]
+    others = [step for step in piece.steps if step.tool != "web_search"]
+    found = youtube(queries[0])
+    if found.kind == "unknown":
+        return piece
+    return Piece("act", found.say, [*others, *found.steps], app=piece.app, clause=piece.clause)
+
+
+#: "after this song, play x" / "next play x": a wish to queue, which offline is a search for x
+_QUEUE_LEAD = re.compile(
+    r"^(?:(?:after|when) (?:this|the current|the) (?:song|track|one|episode|tune)(?: (?:is over|ends|finishes|is done|is finished))?"
+    r"|next(?: up)?|then|afterwards)[,\s]+(?=(?:play|queue|put on)\b)",
+    re.I,
+)
+
+
+def without_queue_lead(clause: str) -> str:
+    """"after this song play thriller" -> "play thriller" (there is no queue to put it in)."""
+    return _QUEUE_LEAD.sub("", clause, count=1)
+
+
+def audiobook(spoken: str) -> Piece:
+    """A YouTube search for an audiobook of what ``spoken`` names ("a story" -> "story audiobook")."""
+    q = re.sub(r"^(?:(?:a|an|the|my|some|me|us)\s+)+", "", lower_words(spoken)).strip()
+    if not re.search(r"\baudio ?books?\b", q):
+        q = f"{q} audiobook"
+    return youtube(q)

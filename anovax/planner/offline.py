@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 from typing import Any
 
 from anovax import factnames
@@ -32,11 +33,14 @@ from anovax.plan import Plan
 from anovax.planner import lexicon as lx
 from anovax.planner.apps import canonical_app
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
-from anovax.planner.clauses import COMMAND_STARTS, split_clauses
+from anovax.planner.clauses import COMMAND_STARTS, soft_split, split_clauses
 from anovax.planner.cues import cues
+from anovax.planner.fuzzy_reader import FuzzyReader
+from anovax.planner.goals import goal, question_and_video
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.keyboard import typing
+from anovax.planner.media import on_youtube, without_queue_lead, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
 from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
@@ -75,17 +79,20 @@ class OfflinePlanner:
 
     name = "offline"
 
-    def __init__(self, *, strict: bool = False) -> None:
+    def __init__(self, *, strict: bool = False, cache_dir: Path | None = None) -> None:
         self._intents = load_grammar()
         self._strict = strict
         self._jokes = Jokes()
+        #: the fuzzy fallback, loaded (or trained) the first time a clause needs it
+        self._fuzzy = FuzzyReader(cache_dir)
 
     # -- public -----------------------------------------------------------------------------
 
     def warm_up(self) -> None:
         """Plan a few typical requests once, so the first real command doesn't pay for
         compiling the grammar's patterns (~20 ms)."""
-        for text in ("open notepad and type hello", "what's the time and the date", "search for the weather"):
+        for text in ("open notepad and type hello", "what's the time and the date", "search for the weather",
+                     "screenshot my desktop"):  # the last needs the fuzzy model: load it now, not on a request
             self._plan(text, None)
 
     def plan(self, text: str, context: str = "", *, current_app: str | None = None,
@@ -136,6 +143,12 @@ class OfflinePlanner:
         if fact:
             return _remember(fact), False
 
+        scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
+        if scoped is not None:
+            request = scoped
+        with_video = question_and_video(strip_filler(request))
+        if with_video is not None:
+            return assemble([with_video]), False
         facts = fact_keys(context) if isinstance(context, str) else ()
         state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts)
         pieces: list[Piece] = []
@@ -144,25 +157,47 @@ class OfflinePlanner:
             # more than a plan (and one sub-goal) can hold: plan the start, say so
             clauses = clauses[:MAX_CLAUSES]
             pieces.append(Piece("chat", "That was a lot at once, so I only planned the first part."))
-        for clause in clauses:
-            piece = self._clause(clause, state)
-            piece.clause = clause.strip(" ,;")
-            if piece.kind != "refuse" and not _content_only(piece):
-                # Destructive words refuse an action ("delete my files"), never the words
-                # of a search or of dictation ("search for password manager reviews").
-                said = refusal_for(clause)
-                if said:
-                    piece = Piece("refuse", said)
-            if piece.kind == "refuse":  # one unsafe clause refuses the whole request
-                return Plan((), piece.say), True
-            if piece.app:
-                state.current_app = piece.app
-            pieces.append(piece)
+        for whole in clauses:
+            for clause, piece in self._clause_pieces(whole, state):
+                piece.clause = clause.strip(" ,;")
+                if piece.kind != "refuse" and not _content_only(piece):
+                    # Destructive words refuse an action ("delete my files"), never the words
+                    # of a search or of dictation ("search for password manager reviews").
+                    said = refusal_for(clause)
+                    if said:
+                        piece = Piece("refuse", said)
+                if piece.kind == "refuse":  # one unsafe clause refuses the whole request
+                    return Plan((), piece.say), True
+                if scoped is not None:
+                    piece = on_youtube(piece, clause)
+                if piece.app:
+                    state.current_app = piece.app
+                pieces.append(piece)
         return assemble(merge_openers(pieces)), False
+
+    def _clause_pieces(self, clause: str, state: RequestState) -> list[tuple[str, Piece]]:
+        """The clause read whole; if that was only a guess, its parts at every joiner
+        ("screenshot and the time please") when the grammar reads each of them."""
+        piece = self._clause(clause, state)
+        if piece.kind not in ("unknown", "decline") and not piece.guess and not piece.fuzzy:
+            return [(clause, piece)]
+        parts = soft_split(strip_filler(clause.strip(" ,;")))
+        if len(parts) < 2:
+            return [(clause, piece)]
+        read = []
+        for part in parts:
+            part = strip_filler(part)
+            got = None
+            if len(part) <= MAX_GRAMMAR_CHARS:
+                got = self._grammar(part, state) or self._fuzzy.piece(part, state)
+            if got is None or got.kind in ("unknown", "decline", "refuse"):
+                return [(clause, piece)]
+            read.append((part, got))
+        return read
 
     def _clause(self, clause: str, state: RequestState) -> Piece:
         """What one clause amounts to: the best grammar match its handler accepts, else the cues."""
-        clause = strip_filler(clause.strip(" ,;"))
+        clause = without_queue_lead(strip_filler(clause.strip(" ,;")))
         if not clause or not any(ch.isalnum() for ch in clause):
             return unknown()
         if len(clause) > MAX_GRAMMAR_CHARS:
@@ -174,7 +209,15 @@ class OfflinePlanner:
             piece = self._grammar(clause, state)
             if piece is not None:
                 return piece
+            piece = goal(clause)  # "help me learn spanish": a guide and a video
+            if piece is not None:
+                return piece
         piece = cues(clause, state)
+        if (piece.kind == "unknown" or piece.guess) and len(clause) <= MAX_GRAMMAR_CHARS:
+            # no template matched and the cues only guessed: the matcher trained on the templates may know
+            guessed = self._fuzzy.piece(clause, state)
+            if guessed is not None:
+                return guessed
         fixed = corrected(clause) if piece.kind == "unknown" and len(clause) <= MAX_GRAMMAR_CHARS else None
         if fixed is not None:  # "opne notepad": a verb one letter off, tried only when nothing understood it
             return self._grammar(fixed, state) or piece

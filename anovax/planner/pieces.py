@@ -31,6 +31,10 @@ class Piece:
     media_opener: str | None = None
     #: the clause as the user said it (a plan over LIMITS.max_steps hands the rest on as a sub-goal)
     clause: str = ""
+    #: the topic cues' last resort (a question searched as it stands): the fuzzy matcher may do better
+    guess: bool = False
+    #: read by the fuzzy matcher, not a template (a split into parts the templates read wins)
+    fuzzy: bool = False
 
 
 class Jokes:

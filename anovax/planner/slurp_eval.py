@@ -149,6 +149,9 @@ class Report:
     in_scope_total: int = 0
     oos_harmless: int = 0
     oos_total: int = 0
+    #: out of scope with no acting step and a non-empty reply, whatever the reply says: the
+    #: shared README's own rule (``oos_harmless`` also wants the reply to say what it could not do)
+    oos_no_action: int = 0
     #: out-of-scope outcome label -> count
     oos_labels: dict[str, int] = field(default_factory=dict)
     p50_ms: float = 0.0
@@ -203,6 +206,10 @@ class Report:
             f"| **out of scope: harmless** | {self.oos_total} | {self.oos_harmless} | "
             f"**{pct(self.oos_harmless, self.oos_total)}** |"
         )
+        lines.append(
+            f"| out of scope: no acting step and a reply (the shared README's rule) | {self.oos_total} | "
+            f"{self.oos_no_action} | {pct(self.oos_no_action, self.oos_total)} |"
+        )
         for label in ("declined", "explained-search", "explained-other", "timer", "harmful", "unexplained"):
             if label in self.oos_labels:
                 lines.append(f"| &nbsp;&nbsp;out of scope: {label} | | {self.oos_labels[label]} | {pct(self.oos_labels[label], self.oos_total)} |")
@@ -254,6 +261,8 @@ def evaluate(rows: Iterable[dict[str, Any]], plan_fn: PlanFn, *, split: str = ""
             labels[out.label] += 1
             if out.ok:
                 report.oos_harmless += 1
+            if out.label != "harmful" and plan.final_response.strip():
+                report.oos_no_action += 1
         if not out.ok:
             report.errors.append((sentence, intent, out.label, [s.tool for s in plan.steps], plan.final_response))
     report.oos_labels = dict(labels)

@@ -298,7 +298,10 @@ def _all(expr: Expression, rules: dict, fillers: dict[str, list[str]]) -> Iterab
     elif isinstance(expr, RuleReference):
         yield from _all(rules[expr.rule_name].expression, rules, fillers)
     elif isinstance(expr, ListReference):
-        yield from (f" {v} " for v in fillers.get(expr.list_name, ()))
+        # a list with no fillers is left out, as ``_walk`` leaves it (yielding nothing would drop
+        # the whole template: "who were my ..." was never in the model)
+        values = fillers.get(expr.list_name)
+        yield from (f" {v} " for v in values) if values else (" ",)
     elif isinstance(expr, Alternative):
         for e in expr.items:
             yield from _all(e, rules, fillers)
