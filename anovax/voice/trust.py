@@ -24,7 +24,7 @@ first half of SLURP's lm.txt (``python -m benchmarks.bench_voice_room --tune --d
 wake phrases, 216 sound-alikes and 54 "hey nova" homophones they gave 140 right actions (83.3%),
 0 sound-alike responses and 5 homophone responses; the name's fit alone (without the phone loop)
 gave 146, 3 and 7 at its best setting. Reported figures come from the other half and from
-festival's voices, which tuning never saw (README, docs/EVALUATION.md).
+festival's voices, which tuning never saw (README, section Voice).
 """
 
 from __future__ import annotations
