@@ -167,3 +167,29 @@ def test_dictation_with_a_joiner_stays_whole(planner):
 )
 def test_everyday_phrasings(planner, text, want):
     assert steps(planner.plan(text)) == want
+
+
+# --- a wish to know said without a question word -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("i wonder who invented the telephone", "who invented the telephone"),
+        ("i'd like to know the boiling point of water", "the boiling point of water"),
+        ("facts about dolphins", "facts about dolphins"),
+        ("information on the eiffel tower", "information on the eiffel tower"),
+        ("biography of abraham lincoln", "biography of abraham lincoln"),
+        ("wikipedia barack obama", "barack obama"),
+        ("barack obama on wikipedia", "barack obama on wikipedia"),
+    ],
+)
+def test_a_wish_to_know_is_a_web_search_said_honestly(planner, text, query):
+    plan = planner.plan(text)
+    assert steps(plan) == [("web_search", {"query": query})]
+    assert "can't answer that myself offline" in plan.final_response
+
+
+@pytest.mark.parametrize("text", ["information about my account balance", "i wonder"])
+def test_a_wish_to_know_about_ones_own_data_or_nothing_is_not_searched(planner, text):
+    assert steps(planner.plan(text)) == []

@@ -58,7 +58,8 @@ _ASKS = re.compile(
 )
 _QUESTION_LEAD = re.compile(
     r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:tell me|let me know|find out|i want to know|i need to know|i'd like to know|"
-    r"do you know|give me|show me|search for|look up|find me|find)\s+",
+    r"do you know|give me|show me|search for|look up|find me|find|know|i (?:wonder|was wondering|am wondering|'m wondering)|wonder|"
+    r"(?:search |look up |check )?(?:on |in )?wikipedia(?: for| about)?)\s+",
     re.I,
 )
 
@@ -79,6 +80,10 @@ _BARE_GENRE = re.compile(
     r"how about|let's have|some|a bit of|a little|more|play|me|us)\s+)*(?P<g>(?:" + "|".join(re.escape(g) for g in sorted(lx.GENRES, key=len, reverse=True))
     + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?|music|tunes|songs)(?:\s+(?:now|please|again|next))*"
 )
+
+
+#: "barack obama on wikipedia": a look-up said at the end
+_ON_WIKIPEDIA = re.compile(r"\b(?:on|in|from) wikipedia$")
 
 
 def search_instead(q: str, topic: str) -> Piece:
@@ -134,7 +139,7 @@ def cues(clause: str, state: RequestState) -> Piece:
             return search_instead(q, topic)
     if topics.RECOMMEND_CUE.search(low) and not topics.PERSONAL_Q.search(low):
         return search_instead(q, "recommend")
-    question = bool(topics.QUESTION_START.search(low)) or clause.rstrip().endswith("?")
+    question = bool(topics.QUESTION_START.search(low) or _ON_WIKIPEDIA.search(low)) or clause.rstrip().endswith("?")
     if topics.MEDIA_CUE.search(low) and not question:
         return media(clause, explicit_play=False)
     if topics.DIRECTIONS_CUE.search(low):

@@ -148,6 +148,11 @@ QUESTION_START = re.compile(
     r"tell me (?:about|what|who|where|when|why|how|if|whether)|tell me the|give me (?:information|info|details|the)|"
     r"find (?:out|me|information|info)|i (?:want|need|would like|'d like) to know|do you know|search|look up|explain|describe|"
     r"tell me|give me|show me (?:the |a |some )?(?:bio|biography|information|info|details|facts|history|list|pictures?|photos?|images?|population|distance|height|age|size)|show (?:me )?(?:the )?bio|list (?:the |all |top )|at what|in what|on what|from what|for what|"
+    # asked without a question word: "i wonder who ...", "(i'd like to) know the ...", "facts about dolphins"
+    r"(?:i )?(?:wonder|was wondering|am wondering|'m wondering)(?= (?:what|who|where|when|why|which|how|if|whether)\b)|"
+    r"know (?:the|what|who|where|when|why|which|how|if|whether|about)|"
+    r"(?:some |any |more )?(?:facts?|information|info|details|history|biography|bio|background|trivia) (?:about|on|of|regarding|for)|"
+    r"wikipedia|"
     r"(?:the )?(?:(?!" + _NOT_SUPERLATIVE + r")\w+est|most \w+|best|worst) \w+)\b",
     re.I,
 )
