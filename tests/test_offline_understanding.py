@@ -193,3 +193,29 @@ def test_a_wish_to_know_is_a_web_search_said_honestly(planner, text, query):
 @pytest.mark.parametrize("text", ["information about my account balance", "i wonder"])
 def test_a_wish_to_know_about_ones_own_data_or_nothing_is_not_searched(planner, text):
     assert steps(planner.plan(text)) == []
+
+
+# --- playback controls: what a step or a shuffle names is searched, stopping is declined ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("skip to the next podcast", "podcasts"),
+        ("move to the next episode", "podcasts"),
+        ("skip this episode", "podcasts"),
+        ("shuffle songs by coldplay", "songs by coldplay"),
+    ],
+)
+def test_a_step_or_a_shuffle_searches_youtube_saying_it_cannot_control_playback(planner, text, query):
+    plan = planner.plan(text)
+    assert steps(plan) == [("youtube_search", {"query": query})]
+    assert "can't control playback" in plan.final_response
+
+
+@pytest.mark.parametrize("text", ["pause the audiobook", "stop the podcast", "shuffle my music", "skip the intro", "previous song",
+                                  "play all without shuffling"])
+def test_controls_that_name_nothing_to_play_are_declined(planner, text):
+    plan = planner.plan(text)
+    assert steps(plan) == []
+    assert "can't control playback" in plan.final_response

@@ -123,6 +123,10 @@ def cues(clause: str, state: RequestState) -> Piece:
             return search_instead(q, topic)
     # personal and out-of-scope topics before any search, so they never reach a search engine
     out_of_scope = topics.domain(low)
+    if out_of_scope and out_of_scope[0] == "playback" and topics.MEDIA_CUE.search(low):
+        # "skip to the next podcast", "shuffle songs by coldplay": media() declines what it
+        # cannot do (pause, rewind) and searches for what a step or a shuffle names
+        return media(clause, explicit_play=False)
     if out_of_scope:
         return Piece("decline", out_of_scope[1])
     genre = _BARE_GENRE.fullmatch(low)
