@@ -219,3 +219,28 @@ def test_controls_that_name_nothing_to_play_are_declined(planner, text):
     plan = planner.plan(text)
     assert steps(plan) == []
     assert "can't control playback" in plan.final_response
+
+
+# --- time and date said other ways; "and" inside a pair of names ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("display the time", ["get_time"]),
+        ("current date and time", ["get_time", "get_date"]),
+        ("what's the time difference between london and new york", ["web_search"]),
+        ("weather in york and new york", ["web_search"]),
+        ("how far is it from boston and what's the weather", ["web_search", "web_search"]),
+        ("search flights between paris and open notepad", ["web_search", "open_app"]),
+        ("open notepad and new tab", ["open_app", "press_keys"]),
+    ],
+)
+def test_time_date_and_pairs_of_names(planner, text, want):
+    assert tools(planner.plan(text)) == want
+
+
+def test_a_place_called_new_is_not_a_new_command(planner):
+    plan = planner.plan("what's the time difference between london and new york")
+    assert "new york" in str(steps(plan)[0][1]["query"])
+    assert "didn't understand" not in plan.final_response
