@@ -244,3 +244,23 @@ def test_a_place_called_new_is_not_a_new_command(planner):
     plan = planner.plan("what's the time difference between london and new york")
     assert "new york" in str(steps(plan)[0][1]["query"])
     assert "didn't understand" not in plan.final_response
+
+
+# --- a search for something to play is a YouTube search ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("look for a podcast about space", "youtube_search"),
+        ("search for freakonomics podcast", "youtube_search"),
+        ("search for the song yesterday by the beatles", "youtube_search"),
+        ("search for music by queen", "youtube_search"),
+        ("search for song lyrics of hello", "web_search"),
+        ("search for music festivals", "web_search"),
+        ("search the web for a podcast on cooking", "web_search"),
+        ("google a podcast about space", "web_search"),
+    ],
+)
+def test_a_search_for_something_to_play_goes_to_youtube_unless_the_web_was_named(planner, text, tool):
+    assert tools(planner.plan(text)) == [tool]
