@@ -264,3 +264,24 @@ def test_a_place_called_new_is_not_a_new_command(planner):
 )
 def test_a_search_for_something_to_play_goes_to_youtube_unless_the_web_was_named(planner, text, tool):
     assert tools(planner.plan(text)) == [tool]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("population of india", "population of india"),
+        ("the capital of france", "the capital of france"),
+        ("score of the lakers game", "score of the lakers game"),
+        ("any idea who won the oscar", "who won the oscar"),
+        ("i'd love to know who won the oscar", "who won the oscar"),
+        ("curious about the history of rome", "the history of rome"),
+    ],
+)
+def test_a_question_said_as_its_noun_or_as_curiosity_is_a_web_search(planner, text, query):
+    plan = planner.plan(text)
+    assert steps(plan) == [("web_search", {"query": query})]
+    assert "can't answer that myself offline" in plan.final_response
+
+
+def test_a_question_noun_about_ones_own_things_is_not_searched(planner):
+    assert steps(planner.plan("the price of my order")) == []

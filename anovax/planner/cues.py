@@ -59,7 +59,8 @@ _ASKS = re.compile(
 _QUESTION_LEAD = re.compile(
     r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:tell me|let me know|find out|i want to know|i need to know|i'd like to know|"
     r"do you know|give me|show me|search for|look up|find me|find|know|i (?:wonder|was wondering|am wondering|'m wondering)|wonder|"
-    r"(?:search |look up |check )?(?:on |in )?wikipedia(?: for| about)?)\s+",
+    r"(?:search |look up |check )?(?:on |in )?wikipedia(?: for| about)?|(?:any|got any|have you any|no) idea|curious|"
+    r"(?:i'd|i would) love to know)\s+",
     re.I,
 )
 
