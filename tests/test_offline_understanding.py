@@ -285,3 +285,19 @@ def test_a_question_said_as_its_noun_or_as_curiosity_is_a_web_search(planner, te
 
 def test_a_question_noun_about_ones_own_things_is_not_searched(planner):
     assert steps(planner.plan("the price of my order")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("hey play me a song by eminem", [("youtube_search", {"query": "a song by eminem"})]),
+        ("hi open notepad", [("open_app", {"name": "notepad"})]),
+        ("read me the hobbit", [("youtube_search", {"query": "hobbit audiobook"})]),
+        ("read harry potter to me", [("youtube_search", {"query": "harry potter audiobook"})]),
+        ("read this to me", []),
+        ("read me my emails", []),
+        ("read me something", []),
+    ],
+)
+def test_a_greeting_before_a_command_and_a_title_to_read(planner, text, want):
+    assert steps(planner.plan(text)) == want

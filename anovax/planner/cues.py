@@ -75,6 +75,14 @@ _READ_BOOK = re.compile(
     r"^(?:read|narrate|continue reading|start reading|keep reading)(?: (?:me|us|to me|to us))? "
     r"(?P<x>(?:.* )?(?:book|novel|story|stories|audio ?books?|chapter)\b.*)$"
 )
+#: "read me the hobbit", "read harry potter to me": a title to be read (checked after news and weather)
+_READ_TITLE = re.compile(r"^read (?:(?:me|us|to me|to us) (?P<x>.+)|(?P<y>.+?) (?:to|for) (?:me|us))$")
+#: what is read from the screen or the user's own things, never a book
+_NOT_A_TITLE = re.compile(
+    r"\b(?:this|that|it|these|those|screen|page|text|selection|selected|clipboard|document|file|aloud|out loud|back|"
+    r"my|your|what|news|headlines|weather|forecast|email|e-mail|message|messages|mail|notifications?|list|results?|"
+    r"lyrics|article|time|date|menu|instructions|recipe|something|anything)\b"
+)
 #: a genre said alone ("some indie", "death metal now"): a request to play it
 _BARE_GENRE = re.compile(
     r"(?:(?:(?:can|could|may) (?:i|we) (?:get|have|hear)|give me|get me|i want|i need|i feel like|i'm in the mood for|"
@@ -144,6 +152,10 @@ def cues(clause: str, state: RequestState) -> Piece:
             return search_instead(q, topic)
     if topics.RECOMMEND_CUE.search(low) and not topics.PERSONAL_Q.search(low):
         return search_instead(q, "recommend")
+    titled = _READ_TITLE.match(low)
+    title = (titled.group("x") or titled.group("y")) if titled else ""
+    if title and not _NOT_A_TITLE.search(title):
+        return audiobook(title)  # "read me the hobbit": a book said by its title
     question = bool(topics.QUESTION_START.search(low) or _ON_WIKIPEDIA.search(low)) or clause.rstrip().endswith("?")
     if topics.MEDIA_CUE.search(low) and not question:
         return media(clause, explicit_play=False)
