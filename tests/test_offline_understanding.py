@@ -275,6 +275,8 @@ def test_a_search_for_something_to_play_goes_to_youtube_unless_the_web_was_named
         ("any idea who won the oscar", "who won the oscar"),
         ("i'd love to know who won the oscar", "who won the oscar"),
         ("curious about the history of rome", "the history of rome"),
+        ("lakers score", "lakers score"),
+        ("sports scores", "sports scores"),
     ],
 )
 def test_a_question_said_as_its_noun_or_as_curiosity_is_a_web_search(planner, text, query):
@@ -283,8 +285,9 @@ def test_a_question_said_as_its_noun_or_as_curiosity_is_a_web_search(planner, te
     assert "can't answer that myself offline" in plan.final_response
 
 
-def test_a_question_noun_about_ones_own_things_is_not_searched(planner):
-    assert steps(planner.plan("the price of my order")) == []
+@pytest.mark.parametrize("text", ["the price of my order", "my credit score"])
+def test_a_question_noun_about_ones_own_things_is_not_searched(planner, text):
+    assert steps(planner.plan(text)) == []
 
 
 @pytest.mark.parametrize(

@@ -160,6 +160,7 @@ QUESTION_START = re.compile(
     r"scores?|results?|currency|language|languages|net worth|gdp|boiling point|melting point|release date|cast|"
     r"director|winner|winners|owner|mayor|governor|leader|capital city|national \w+|official \w+) "
     r"(?:of|to|for|in|from|between)\b|"
+    r"(?:[a-z']+ ){1,3}(?:score|scores|standings|fixtures|results)(?: (?:today|tonight|last night|yesterday|so far))?$|"
     r"(?:the )?(?:(?!" + _NOT_SUPERLATIVE + r")\w+est|most \w+|best|worst) \w+)\b",
     re.I,
 )
