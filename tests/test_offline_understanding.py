@@ -167,3 +167,140 @@ def test_dictation_with_a_joiner_stays_whole(planner):
 )
 def test_everyday_phrasings(planner, text, want):
     assert steps(planner.plan(text)) == want
+
+
+# --- a wish to know said without a question word -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("i wonder who invented the telephone", "who invented the telephone"),
+        ("i'd like to know the boiling point of water", "the boiling point of water"),
+        ("facts about dolphins", "facts about dolphins"),
+        ("information on the eiffel tower", "information on the eiffel tower"),
+        ("biography of abraham lincoln", "biography of abraham lincoln"),
+        ("wikipedia barack obama", "barack obama"),
+        ("barack obama on wikipedia", "barack obama on wikipedia"),
+    ],
+)
+def test_a_wish_to_know_is_a_web_search_said_honestly(planner, text, query):
+    plan = planner.plan(text)
+    assert steps(plan) == [("web_search", {"query": query})]
+    assert "can't answer that myself offline" in plan.final_response
+
+
+@pytest.mark.parametrize("text", ["information about my account balance", "i wonder"])
+def test_a_wish_to_know_about_ones_own_data_or_nothing_is_not_searched(planner, text):
+    assert steps(planner.plan(text)) == []
+
+
+# --- playback controls: what a step or a shuffle names is searched, stopping is declined ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("skip to the next podcast", "podcasts"),
+        ("move to the next episode", "podcasts"),
+        ("skip this episode", "podcasts"),
+        ("shuffle songs by coldplay", "songs by coldplay"),
+    ],
+)
+def test_a_step_or_a_shuffle_searches_youtube_saying_it_cannot_control_playback(planner, text, query):
+    plan = planner.plan(text)
+    assert steps(plan) == [("youtube_search", {"query": query})]
+    assert "can't control playback" in plan.final_response
+
+
+@pytest.mark.parametrize("text", ["pause the audiobook", "stop the podcast", "shuffle my music", "skip the intro", "previous song",
+                                  "play all without shuffling"])
+def test_controls_that_name_nothing_to_play_are_declined(planner, text):
+    plan = planner.plan(text)
+    assert steps(plan) == []
+    assert "can't control playback" in plan.final_response
+
+
+# --- time and date said other ways; "and" inside a pair of names ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("display the time", ["get_time"]),
+        ("current date and time", ["get_time", "get_date"]),
+        ("what's the time difference between london and new york", ["web_search"]),
+        ("weather in york and new york", ["web_search"]),
+        ("how far is it from boston and what's the weather", ["web_search", "web_search"]),
+        ("search flights between paris and open notepad", ["web_search", "open_app"]),
+        ("open notepad and new tab", ["open_app", "press_keys"]),
+    ],
+)
+def test_time_date_and_pairs_of_names(planner, text, want):
+    assert tools(planner.plan(text)) == want
+
+
+def test_a_place_called_new_is_not_a_new_command(planner):
+    plan = planner.plan("what's the time difference between london and new york")
+    assert "new york" in str(steps(plan)[0][1]["query"])
+    assert "didn't understand" not in plan.final_response
+
+
+# --- a search for something to play is a YouTube search ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("look for a podcast about space", "youtube_search"),
+        ("search for freakonomics podcast", "youtube_search"),
+        ("search for the song yesterday by the beatles", "youtube_search"),
+        ("search for music by queen", "youtube_search"),
+        ("search for song lyrics of hello", "web_search"),
+        ("search for music festivals", "web_search"),
+        ("search the web for a podcast on cooking", "web_search"),
+        ("google a podcast about space", "web_search"),
+    ],
+)
+def test_a_search_for_something_to_play_goes_to_youtube_unless_the_web_was_named(planner, text, tool):
+    assert tools(planner.plan(text)) == [tool]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("population of india", "population of india"),
+        ("the capital of france", "the capital of france"),
+        ("score of the lakers game", "score of the lakers game"),
+        ("any idea who won the oscar", "who won the oscar"),
+        ("i'd love to know who won the oscar", "who won the oscar"),
+        ("curious about the history of rome", "the history of rome"),
+        ("lakers score", "lakers score"),
+        ("sports scores", "sports scores"),
+    ],
+)
+def test_a_question_said_as_its_noun_or_as_curiosity_is_a_web_search(planner, text, query):
+    plan = planner.plan(text)
+    assert steps(plan) == [("web_search", {"query": query})]
+    assert "can't answer that myself offline" in plan.final_response
+
+
+@pytest.mark.parametrize("text", ["the price of my order", "my credit score"])
+def test_a_question_noun_about_ones_own_things_is_not_searched(planner, text):
+    assert steps(planner.plan(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("hey play me a song by eminem", [("youtube_search", {"query": "a song by eminem"})]),
+        ("hi open notepad", [("open_app", {"name": "notepad"})]),
+        ("read me the hobbit", [("youtube_search", {"query": "hobbit audiobook"})]),
+        ("read harry potter to me", [("youtube_search", {"query": "harry potter audiobook"})]),
+        ("read this to me", []),
+        ("read me my emails", []),
+        ("read me something", []),
+    ],
+)
+def test_a_greeting_before_a_command_and_a_title_to_read(planner, text, want):
+    assert steps(planner.plan(text)) == want

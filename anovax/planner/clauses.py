@@ -40,8 +40,9 @@ def split_clauses(text: str) -> list[str]:
     for m in _SEPARATOR.finditer(text):
         if any(a <= m.start() < b for a, b in quoted):
             continue
-        nxt = lower_words(text[m.end(): m.end() + 40]).split(" ", 1)[0]
-        if nxt not in COMMAND_STARTS:
+        ahead = lower_words(text[m.end(): m.end() + 40])
+        nxt = ahead.split(" ", 1)[0]
+        if nxt not in COMMAND_STARTS or _names_a_pair(text[start: m.start()], ahead):
             continue
         if dictation is None:
             dictation = bool(DICTATION_START.match(strip_filler(text[start: start + 80], trailing=False)))
@@ -56,6 +57,27 @@ def split_clauses(text: str) -> list[str]:
         dictation = None
     clauses.append(text[start:])
     return [c for c in clauses if c.strip(" ,;.")]
+
+
+#: "between london and new york": the "and" joins the two things compared, not two commands
+_BETWEEN = re.compile(r"\bbetween\s+(?:\S+\s+){0,2}\S+\s*$", re.I)
+#: "new" starts a command only when something new is made ("new tab"), not in a place name
+_NEW_THING = re.compile(r"^new\s+(?:tab|window|document|file|note|folder|page|line|paragraph|message|email|e-mail|"
+                        r"incognito|private|private window|text|sheet|spreadsheet)\b")
+
+
+_PLAIN_VERBS = frozenset(
+    "open launch start run type write dictate press hit take close switch play search google remind wait".split()
+)
+
+
+def _names_a_pair(before: str, ahead: str) -> bool:
+    """Does this "and" join two names ("between london and new york", "and new jersey") rather
+    than two commands?"""
+    if ahead.startswith("new ") and not _NEW_THING.match(ahead):
+        return True
+    # "between paris and open notepad" still opens it: only words that are not plainly verbs pair up
+    return bool(_BETWEEN.search(before)) and ahead.split(" ", 1)[0] not in _PLAIN_VERBS
 
 
 def _opens_known_app(rest: str) -> bool:

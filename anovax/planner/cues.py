@@ -58,7 +58,9 @@ _ASKS = re.compile(
 )
 _QUESTION_LEAD = re.compile(
     r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:tell me|let me know|find out|i want to know|i need to know|i'd like to know|"
-    r"do you know|give me|show me|search for|look up|find me|find)\s+",
+    r"do you know|give me|show me|search for|look up|find me|find|know|i (?:wonder|was wondering|am wondering|'m wondering)|wonder|"
+    r"(?:search |look up |check )?(?:on |in )?wikipedia(?: for| about)?|(?:any|got any|have you any|no) idea|curious|"
+    r"(?:i'd|i would) love to know)\s+",
     re.I,
 )
 
@@ -73,12 +75,24 @@ _READ_BOOK = re.compile(
     r"^(?:read|narrate|continue reading|start reading|keep reading)(?: (?:me|us|to me|to us))? "
     r"(?P<x>(?:.* )?(?:book|novel|story|stories|audio ?books?|chapter)\b.*)$"
 )
+#: "read me the hobbit", "read harry potter to me": a title to be read (checked after news and weather)
+_READ_TITLE = re.compile(r"^read (?:(?:me|us|to me|to us) (?P<x>.+)|(?P<y>.+?) (?:to|for) (?:me|us))$")
+#: what is read from the screen or the user's own things, never a book
+_NOT_A_TITLE = re.compile(
+    r"\b(?:this|that|it|these|those|screen|page|text|selection|selected|clipboard|document|file|aloud|out loud|back|"
+    r"my|your|what|news|headlines|weather|forecast|email|e-mail|message|messages|mail|notifications?|list|results?|"
+    r"lyrics|article|time|date|menu|instructions|recipe|something|anything)\b"
+)
 #: a genre said alone ("some indie", "death metal now"): a request to play it
 _BARE_GENRE = re.compile(
     r"(?:(?:(?:can|could|may) (?:i|we) (?:get|have|hear)|give me|get me|i want|i need|i feel like|i'm in the mood for|"
     r"how about|let's have|some|a bit of|a little|more|play|me|us)\s+)*(?P<g>(?:" + "|".join(re.escape(g) for g in sorted(lx.GENRES, key=len, reverse=True))
     + r")(?:\s+(?:music|songs|tunes|tracks|radio|playlist|beats|mix))?|music|tunes|songs)(?:\s+(?:now|please|again|next))*"
 )
+
+
+#: "barack obama on wikipedia": a look-up said at the end
+_ON_WIKIPEDIA = re.compile(r"\b(?:on|in|from) wikipedia$")
 
 
 def search_instead(q: str, topic: str) -> Piece:
@@ -118,6 +132,10 @@ def cues(clause: str, state: RequestState) -> Piece:
             return search_instead(q, topic)
     # personal and out-of-scope topics before any search, so they never reach a search engine
     out_of_scope = topics.domain(low)
+    if out_of_scope and out_of_scope[0] == "playback" and topics.MEDIA_CUE.search(low):
+        # "skip to the next podcast", "shuffle songs by coldplay": media() declines what it
+        # cannot do (pause, rewind) and searches for what a step or a shuffle names
+        return media(clause, explicit_play=False)
     if out_of_scope:
         return Piece("decline", out_of_scope[1])
     genre = _BARE_GENRE.fullmatch(low)
@@ -134,7 +152,11 @@ def cues(clause: str, state: RequestState) -> Piece:
             return search_instead(q, topic)
     if topics.RECOMMEND_CUE.search(low) and not topics.PERSONAL_Q.search(low):
         return search_instead(q, "recommend")
-    question = bool(topics.QUESTION_START.search(low)) or clause.rstrip().endswith("?")
+    titled = _READ_TITLE.match(low)
+    title = (titled.group("x") or titled.group("y")) if titled else ""
+    if title and not _NOT_A_TITLE.search(title):
+        return audiobook(title)  # "read me the hobbit": a book said by its title
+    question = bool(topics.QUESTION_START.search(low) or _ON_WIKIPEDIA.search(low)) or clause.rstrip().endswith("?")
     if topics.MEDIA_CUE.search(low) and not question:
         return media(clause, explicit_play=False)
     if topics.DIRECTIONS_CUE.search(low):

@@ -137,7 +137,24 @@ def _web_search(clause: str, r: Any, state: RequestState) -> Piece | None:
     personal = topics.domain(lower_words(q), personal_only=True)
     if personal:
         return Piece("decline", personal[1])
+    if _PLAYABLE.search(lower_words(q)) and not explicit_web(clause):
+        return youtube(q)  # "look for a podcast about space": what is played is found on YouTube
     return web(q, f"Searching the web for {q}.")
+
+
+#: a search whose object is something to play ("a podcast about space", "the song yesterday",
+#: "freakonomics podcast") rather than something to read about
+_PLAYABLE = re.compile(
+    r"^(?:(?:a|an|the|some|any|new|good|latest|popular|best|top|great|funny|relaxing|\w+ing)\s+)*"
+    r"(?:(?:podcasts?|audio ?books?|radio stations?|songs?|tracks?|playlists?|episodes?)\b(?! (?:lyrics|reviews?|charts?|sales|history|awards?|meaning|rankings?|writing|festivals?|and)\b)"
+    r"|(?:albums?|music) by\b)"
+    r"|^[\w' ]{1,40}? (?:podcasts?|audio ?books?)$"
+)
+
+
+def explicit_web(clause: str) -> bool:
+    """Did the user say where to search ("google ...", "on the web", "on the internet")?"""
+    return bool(re.search(r"^(?:google|bing)\b|\b(?:the web|the internet|online|google|bing|wikipedia)\b", lower_words(clause)))
 
 
 def _info_request(clause: str, r: Any, state: RequestState) -> Piece | None:

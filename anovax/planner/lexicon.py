@@ -214,6 +214,8 @@ SMALL_NUMBERS: dict[str, int] = {
 #: leading wake words and politeness that carry no meaning for the plan
 LEAD_FILLER = re.compile(
     r"^(?:(?:hey|hi|hello|yo|ok|okay|wake up)[\s,]+(?:olly|alexa|siri|google|anovax?|assistant)\b|olly\b|alexa\b|siri\b|anovax?\b"
+    r"|(?:hey|hi|hello|yo)[\s,]+(?=(?:play|open|launch|start|type|search|google|tell|show|take|set|find|put|turn|switch|read|"
+    r"what|what's|who|how|how's|when|where|why|can|could|would|will|is|are|do)\b)"
     r"|please\b|kindly\b|just\b|now\b|so\b|ok(?:ay)?\s+(?=\w)|(?:can|could|would|will) you(?: please)?(?: kindly)?\b"
     r"|(?:first|firstly|first of all|to start|to begin)\b,?(?=\s+(?:open|launch|start|type|write|search|take|press|go|play|tell|find|show|close|switch)\b)"
     r"|(?:i want|i need|i'd like|i would like) you to\b|(?:go ahead and|be a dear and)\b"

@@ -44,6 +44,27 @@ _GENERIC_MEDIA = frozenset(
 _MEDIA_DECLINES = frozenset({"music_taste", "volume", "alarm", "calendar", "email", "lists", "lights", "smart_home", "social"})
 
 
+#: controls that step to another item ("skip to the next podcast"): with a kind named, more of that kind
+_STEP_CONTROL = re.compile(r"\b(?:next|skip|skip to|previous|forward|go back|back one)\b", re.I)
+#: kinds whose next item is a thing of its own to look for (an episode), not the player's next track
+_EPISODIC = frozenset({"podcasts", "audiobooks"})
+#: words of a control request that name nothing to play ("shuffle all the songs")
+_CONTROL_ONLY = frozenset("by of the all entire whole with without no not and up mode on off it them this that these those".split())
+
+
+def _named_in_control(lead: str) -> str | None:
+    """What a control request names to play ("shuffle songs by coldplay" -> "songs by coldplay"),
+    or None when it names only kinds ("shuffle my music") or is not a shuffle ("skip the intro"):
+    only a shuffle says what to play."""
+    if not re.search(r"\bshuffl", lead):
+        return None
+    rest = re.sub(r"\s+", " ", _PLAYBACK_CONTROL.sub(" ", lead)).strip()
+    rest = re.sub(r"^(?:(?:and|of|with|to|the|play|playing)\s+)+", "", rest)
+    if not [w for w in rest.split() if w not in _GENERIC_MEDIA and w not in _CONTROL_ONLY]:
+        return None
+    return rest
+
+
 #: controls that stop or change what is playing: never answered with a search
 _STOP_CONTROL = re.compile(r"\b(?:pause|stop|louder|quieter|volume|mute|rewind)\b", re.I)
 #: kinds of thing to play, as a search for "something of that kind" says them
@@ -87,8 +108,14 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     if _GAME.search(low) and not re.search(r"\b(?:radio|podcast|soundtrack|music|song|songs|theme|commentary)\b", low):
         return Piece("decline", "I can't play games offline.")
     if _PLAYBACK_CONTROL.search(lead_no_next) or lead_no_next in {"next", "previous"}:
-        kind = media_kind(low) if explicit_play and not _STOP_CONTROL.search(low) else None
-        if kind:  # "play the next episode": no player to step, but a search for more of that kind
+        stop = _STOP_CONTROL.search(low)
+        named = _named_in_control(lead)
+        if named and not stop and not re.search(r"\bmy\b", low):  # "shuffle songs by coldplay": what to play is said
+            return youtube(named, f"I can't control playback offline, so I'm searching YouTube for {query(named)}.")
+        kind = media_kind(low) if not stop else None
+        if kind and not explicit_play and not (_STEP_CONTROL.search(low) and kind in _EPISODIC):
+            kind = None  # "skip to the next song" wants the player it hears, not a second one
+        if kind:  # "play the next episode", "skip to the next podcast": no player to step, but more of that kind
             return youtube(kind, f"I can't control playback offline, so I'm searching YouTube for {kind}.")
         return Piece("decline", "I can't control playback offline; I can only search YouTube for something new to play.")
     topic = domain(low)

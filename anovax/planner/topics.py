@@ -148,6 +148,19 @@ QUESTION_START = re.compile(
     r"tell me (?:about|what|who|where|when|why|how|if|whether)|tell me the|give me (?:information|info|details|the)|"
     r"find (?:out|me|information|info)|i (?:want|need|would like|'d like) to know|do you know|search|look up|explain|describe|"
     r"tell me|give me|show me (?:the |a |some )?(?:bio|biography|information|info|details|facts|history|list|pictures?|photos?|images?|population|distance|height|age|size)|show (?:me )?(?:the )?bio|list (?:the |all |top )|at what|in what|on what|from what|for what|"
+    # asked without a question word: "i wonder who ...", "(i'd like to) know the ...", "facts about dolphins"
+    r"(?:i )?(?:wonder|was wondering|am wondering|'m wondering)(?= (?:what|who|where|when|why|which|how|if|whether)\b)|"
+    r"know (?:the|what|who|where|when|why|which|how|if|whether|about)|"
+    r"(?:some |any |more )?(?:facts?|information|info|details|history|biography|bio|background|trivia) (?:about|on|of|regarding|for)|"
+    r"wikipedia|(?:any|got any|have you any|no) idea (?=(?:what|who|where|when|why|which|how|if|whether)\b)|"
+    r"curious (?:about|what|who|where|when|why|which|how|if|whether)|(?:i'd|i would) love to know|"
+    # a question said as its noun: "population of india", "capital of france", "lakers score"
+    r"(?:the )?(?:capital|population|height|length|width|depth|weight|size|area|distance|age|price|cost|value|"
+    r"president|prime minister|ceo|founder|author|inventor|speed|meaning|opposite|synonyms?|antonyms?|origin|"
+    r"scores?|results?|currency|language|languages|net worth|gdp|boiling point|melting point|release date|cast|"
+    r"director|winner|winners|owner|mayor|governor|leader|capital city|national \w+|official \w+) "
+    r"(?:of|to|for|in|from|between)\b|"
+    r"(?:[a-z']+ ){1,3}(?:score|scores|standings|fixtures|results)(?: (?:today|tonight|last night|yesterday|so far))?$|"
     r"(?:the )?(?:(?!" + _NOT_SUPERLATIVE + r")\w+est|most \w+|best|worst) \w+)\b",
     re.I,
 )
