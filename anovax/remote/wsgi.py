@@ -7,14 +7,22 @@ a body already within its cap) to a fixed pool of threads, so a slow client cost
 never a thread. What it lacks, and this module adds by extending its internals:
 
 * **whole-request deadlines**: a new connection must finish its headers within
-  ``header_timeout_s``; a body must arrive within ``header_timeout_s`` plus its size over
-  ``min_upload_bytes_per_s``; a keep-alive connection idles ``read_timeout_s``; a response
-  nobody reads for ``read_timeout_s`` closes the connection (waitress only has an idle timeout);
-* **connection caps** in total and per address; at a cap the oldest connection whose
-  headers are not complete is evicted before a newcomer is refused with a 503;
+  ``header_timeout_s``; a body must arrive within ``header_timeout_s`` plus its size (at most
+  the cap) over ``min_upload_bytes_per_s``, after an ``Expect: 100-continue`` too; a keep-alive
+  connection idles ``read_timeout_s``; a response whose bytes the client does not take for
+  ``read_timeout_s`` closes the connection, counting what the kernel still holds (waitress only
+  has an idle timeout, and a kernel buffer hides a client that stopped reading for megabytes);
+* **connection caps** in total and per address (the per-address cap is a quarter of the total, so
+  a few addresses cannot fill it); at a cap the connection that has waited longest on its current
+  request (headers, body, idle, a stalled answer, a pipeline), and has not shown a paired
+  phone's credential, is evicted before a newcomer is refused with a 503;
+* **pipelining is bounded**: past ``max_pipelined`` requests sent ahead of their answers the
+  connection reads no more; it is answered so far, then closed;
 * **no reading of refused bodies**: a body over the cap is refused from ``Content-Length``
   before it is read (waitress), then no more of the socket is read; the connection closes after
-  a short lingering drain, bounded in time and bytes, so the client still sees the answer;
+  a short lingering drain, bounded in time and bytes, so the client still sees the answer. With
+  ``Expect: 100-continue`` the refusal comes instead of the ``100 Continue`` (waitress 3.0.2 sends
+  the 100 and then waits for the body it has already refused);
 * **its own error pages** (400, 413, 414, 431, 501, 503) as JSON with the remote's security
   headers, no server version; a cap on the number of header lines and on the request line.
 
@@ -39,6 +47,7 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
 from anovax.remote.wsgi_parse import MAX_HEADER_BYTES, ErrorPage, RequestParser, ServerLimits, ServerStats, json_error
+from anovax.remote.wsgi_task import Task, quiet_queue_warnings, unsent_bytes
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +63,7 @@ class _Channel(HTTPChannel):
 
     parser_class = RequestParser
     error_task_class = ErrorPage
+    task_class = Task
 
     def __init__(self, server: HttpServer, sock: socket.socket, addr: Any, adj: Adjustments, map: dict) -> None:
         now = time.monotonic()
@@ -67,14 +77,43 @@ class _Channel(HTTPChannel):
         self.linger_on_close = False
         self.linger_until: float | None = None
         self.lingered = 0
+        #: a request on it carried a valid credential (a paired phone's): never evicted for room
+        self.trusted = False
+        #: requests that arrived while an earlier one was unanswered; past the cap no more is read
+        self.pipelined = 0
+        self.pipeline_full = False
+        self._requests: list = []
         super().__init__(server, sock, addr, adj, map=map)
+
+    def mark_trusted(self) -> None:
+        self.trusted = True  # one bool written by a worker, read by the loop: no lock needed
+
+    # waitress appends each parsed request to ``requests`` (and replaces the list): the property
+    # wraps every list it is given, so each append is seen as it happens
+    @property
+    def requests(self) -> list:
+        return self._requests
+
+    @requests.setter
+    def requests(self, value: list) -> None:
+        self._requests = _Pending(self, value)
+
+    def _parsed(self, request: Any, queued: int) -> None:
+        if queued or self.total_outbufs_len:
+            self.pipelined += 1
+            if self.pipelined >= self.server.limits.max_pipelined and not self.pipeline_full:
+                # this one is the last answered; the rest of what was sent ahead is drained, not read
+                self.pipeline_full = True
+                request.headers["CONNECTION"] = "close"
+                request.connection_close = True
+                self.linger_on_close = True
 
     # -- reading ------------------------------------------------------------------------
 
     def readable(self) -> bool:
         if self.linger_until is not None:
             return self.lingered < self.server.limits.linger_bytes
-        if any(r.error is not None for r in self.requests):
+        if self.pipeline_full or any(r.error is not None for r in self.requests):
             return False  # refused: not one more byte of what the client is pushing
         return super().readable()
 
@@ -106,6 +145,12 @@ class _Channel(HTTPChannel):
             return
         self.lingered += len(data)
         self.server.stats.bytes_drained += len(data)
+
+    def send_continue(self) -> None:
+        # only for a request still waiting for its body: waitress would also send it for one it has
+        # just refused (413 from Content-Length) and un-complete it, waiting for a body it never takes
+        if self.request is not None and not self.request.completed and self.request.error is None:
+            super().send_continue()
 
     # -- writing ------------------------------------------------------------------------
 
@@ -150,19 +195,43 @@ class _Channel(HTTPChannel):
 
     # -- deadlines ----------------------------------------------------------------------
 
-    def evictable(self) -> bool:
-        """Waiting for headers (or lingering): nothing a thread is working on is lost by closing it."""
+    def evictable(self, now: float) -> bool:
+        """Lingering, or not a paired phone's and not in the middle of being answered (unless that
+        answer is stalled or one of a pipeline): closing it loses nothing anyone waits for."""
         if self.linger_until is not None:
             return True
-        return not self.requests and (self.request is None or not self.request.headers_finished)
+        if self.trusted:
+            return False
+        return not self.requests or self.pipelined > 0 or now - self._stall_since >= 1.0
+
+    def waiting_for(self, now: float) -> float:
+        """Since when this connection has been on its current, unfinished step (the eviction order)."""
+        if self.requests:
+            return self._stall_since
+        if self.request is not None:
+            return self.request_started
+        return self.waiting_since
+
+    def _track_writes(self, now: float) -> bool:
+        """Whether bytes wait for the client; restarts the stall clock whenever it takes some."""
+        unsent = unsent_bytes(self.socket)
+        taken = self.bytes_sent - unsent  # what the client's end has acknowledged
+        pending = bool(self.total_outbufs_len or unsent)
+        if not pending or taken != self._sent_seen:
+            self._sent_seen, self._stall_since = taken, now
+        return pending
 
     def deadline(self, now: float, limits: ServerLimits) -> float | None:
         if self.linger_until is not None:
             return self.linger_until
+        pending = self._track_writes(now)
+        written = self._stall_since + limits.read_timeout_s  # an answer the client does not take
         if self.requests:  # a thread answers: only a client that stopped reading is cut
-            if not self.total_outbufs_len or self.bytes_sent != self._sent_seen:
-                self._sent_seen, self._stall_since = self.bytes_sent, now
-            return self._stall_since + limits.read_timeout_s
+            return written
+        reading = self._read_deadline(limits)
+        return min(reading, written) if pending else reading
+
+    def _read_deadline(self, limits: ServerLimits) -> float:
         request = self.request
         if request is not None and request.headers_finished:
             return self.headers_done + limits.body_deadline_s(request.content_length or None)
@@ -171,6 +240,18 @@ class _Channel(HTTPChannel):
         if request is not None:
             return min(self.request_started + limits.header_timeout_s, self.waiting_since + limits.read_timeout_s)
         return self.waiting_since + limits.read_timeout_s
+
+
+class _Pending(list):
+    """A channel's parsed, unanswered requests; tells the channel of each one as it is queued."""
+
+    def __init__(self, channel: _Channel, items: Iterable[Any] = ()) -> None:
+        super().__init__(items)
+        self._channel = channel
+
+    def append(self, request: Any) -> None:
+        self._channel._parsed(request, len(self))
+        super().append(request)
 
 
 class _Dispatcher(ThreadedTaskDispatcher):
@@ -211,6 +292,7 @@ class HttpServer(TcpWSGIServer):
             options.append((socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS))
         adj.socket_options = options
         dispatcher = _Dispatcher()
+        quiet_queue_warnings()
         try:
             super().__init__(app, map={}, dispatcher=dispatcher, adj=adj)  # binds: OSError when the port is taken
         except BaseException:
@@ -260,11 +342,13 @@ class HttpServer(TcpWSGIServer):
         return [c for c in self.connections() if c.socket is not None]
 
     def _evict(self, channels: list[_Channel]) -> bool:
-        """Close the oldest connection still waiting for its headers (lingering ones first)."""
-        candidates = [c for c in channels if c.socket is not None and c.evictable()]
+        """Close the evictable connection (lingering ones first) that has waited longest on its
+        current step: a slow header, a slow body, an idle keep-alive, an answer nobody reads."""
+        now = time.monotonic()
+        candidates = [c for c in channels if c.socket is not None and c.evictable(now)]
         if not candidates:
             return False
-        victim = min(candidates, key=lambda c: (c.linger_until is None, c.waiting_since))
+        victim = min(candidates, key=lambda c: (c.linger_until is None, c.waiting_for(now)))
         victim._close_now()
         self.stats.evicted += 1
         return True
