@@ -128,3 +128,29 @@ def test_the_queue_warning_is_let_through_once_per_interval():
     now[0] = 61.0
     passed = record()
     assert limiter.filter(passed) and "1000 more" in passed.getMessage()
+
+
+def test_unsent_bytes_sees_what_the_kernel_holds_for_a_client_that_does_not_read():
+    from anovax.remote.wsgi_task import unsent_bytes
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.connect(listener.getsockname())
+        server, _ = listener.accept()
+        try:
+            server.setblocking(False)
+            sent = 0
+            try:
+                while sent < 64 * 1024 * 1024:
+                    sent += server.send(b"x" * 65536)
+            except BlockingIOError:
+                pass
+            # send() took all of it; the client's end acknowledged only its small window
+            assert unsent_bytes(server) > sent // 2, (unsent_bytes(server), sent)
+            assert unsent_bytes(None) == 0
+        finally:
+            server.close()
+            client.close()
