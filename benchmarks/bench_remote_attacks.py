@@ -3,7 +3,7 @@
     python -m benchmarks.bench_remote_attacks [--seconds 12] [--gap 1.0]
 
 The real ``Assistant`` (offline planner, simulated desktop) behind the real remote on loopback,
-with the default ``Limits`` (64 connections, 32 per address). A paired phone (its session
+with the default ``Limits`` (64 connections, 16 per address). A paired phone (its session
 cookie) sends "what time is it" every ``--gap`` seconds during each phase; measured per command:
 **accept** (the POST until its 202) and **end to end** (the POST until the assistant's
 COMMAND_DONE for that command). Phases, each ``--seconds`` long, the attack running in a child
@@ -15,7 +15,11 @@ process so that its own work is not counted as the assistant's:
 * slow sockets: 32 from 127.0.0.2 and 32 from 127.0.0.3, one header byte every 5 s each,
   reconnected as soon as they are dropped (they held every slot of the old server);
 * upload flood: 8 connections from 127.0.0.4, each POSTing a credential-less 300 MB body again and
-  again (the old server read 30 GB in 15 s).
+  again (the old server read 30 GB in 15 s);
+* expect hold, slow body, pipelining (the attack report on the first waitress server): 32 sockets
+  from each of 127.0.0.2 and 127.0.0.3 sending ``Expect: 100-continue`` with a 300 MB length then
+  nothing; a 16000-byte body at one byte a second; 2000 pipelined ``GET /static/app.js`` whose
+  answers are never read (tests/remote_floods.py). They held all 64 connections of that server.
 
 Also the assistant process's CPU (user + system, % of one core) and resident memory (peak of
 samples every 0.1 s) in each phase, and what the server read from the sockets.
@@ -50,7 +54,9 @@ from anovax.settings import Settings  # noqa: E402
 
 #: the shipped limits, except a rate limit the phone's own commands stay under
 LIMITS = Limits(commands_per_minute=600)
-PHASES = ("baseline", "image GETs", "slow sockets", "upload flood")
+#: the attack report's floods (tests/remote_floods.py modes), by phase name
+FLOODS = {"expect hold": "expect", "slow body": "body", "pipelining": "pipeline"}
+PHASES = ("baseline", "image GETs", "slow sockets", "upload flood", *FLOODS)
 WARM_S = 2.0
 
 
@@ -61,13 +67,28 @@ def attack(kind: str, port: int, seconds: float) -> dict:
     from remote_attacks import Trickler, can_bind, credentialless_gets, upload
 
     stop_at = time.monotonic() + seconds
+    if kind in FLOODS:
+        from remote_floods import Flood
+
+        if not (can_bind("127.0.0.2") and can_bind("127.0.0.3")):
+            return {"skipped": "127.0.0.2/3 unusable"}
+        floods = [Flood(port, ip, FLOODS[kind], sockets=32).start() for ip in ("127.0.0.2", "127.0.0.3")]
+        time.sleep(max(0.0, stop_at - time.monotonic()))
+        for f in floods:
+            f.stop()
+        statuses: dict[int, int] = {}
+        for f in floods:
+            for status, n in f.statuses.items():
+                statuses[status] = statuses.get(status, 0) + n
+        return {"connects": sum(f.connects for f in floods), "drops": sum(f.drops for f in floods),
+                "statuses": statuses}
     if kind == "image GETs":
-        statuses: list[int] = []
+        got: list[int] = []
         while time.monotonic() < stop_at:
             started = time.monotonic()
-            statuses += credentialless_gets(port, 12)
+            got += credentialless_gets(port, 12)
             time.sleep(max(0.0, 1.0 - (time.monotonic() - started)))
-        return {"requests": len(statuses), "statuses": sorted(set(statuses))}
+        return {"requests": len(got), "statuses": sorted(set(got))}
     if kind == "slow sockets":
         if not (can_bind("127.0.0.2") and can_bind("127.0.0.3")):
             return {"skipped": "127.0.0.2/3 unusable"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Response, g, request
 
 from anovax.remote.auth import Identity, host_ok, origin_ok
+from anovax.remote.wsgi_task import TRUST_KEY
 from anovax.remote.server import SESSION_COOKIE, STREAM_PATHS, RemoteContext, ctx, error
 
 
@@ -42,6 +43,9 @@ def gatekeeper() -> Response | None:
             response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="Strict")
         return response
     g.identity = identity
+    trust = request.environ.get(TRUST_KEY)
+    if callable(trust):
+        trust()  # a paired phone's connection is not evicted to make room for others
     if request.routing_exception is not None:
         return None  # Flask answers it next: 404, or 405 with Allow
     if request.method not in ("GET", "HEAD") and request.mimetype != "application/json":

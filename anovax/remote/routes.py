@@ -147,6 +147,8 @@ def stream_ticket() -> Response:
 
 def events() -> Response:
     c = ctx()
+    if request.method == "HEAD":
+        return _stream_head("text/event-stream")
     client = c.events.attach()
     if client is None:
         return error(503, "too many event streams", **{"Retry-After": str(c.limits.retry_after_s)})
@@ -207,10 +209,17 @@ def _last_event_id() -> int | None:
 
 def screen() -> Response:
     c = ctx()
+    if request.method == "HEAD":
+        return _stream_head(f"multipart/x-mixed-replace; boundary={BOUNDARY}")
     if not c.screen.attach():
         return error(503, "too many screen viewers", **{"Retry-After": str(c.limits.retry_after_s)})
     body = _mjpeg(c, g.identity.generation, client_gone(request.environ))
     return streaming(body, c.screen.detach, f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+
+
+def _stream_head(mimetype: str) -> Response:
+    """A stream's headers without the stream: no slot taken, no thread held, no body sent."""
+    return Response(iter(()), mimetype=mimetype, direct_passthrough=True)
 
 
 def _mjpeg(c: RemoteContext, generation: int, gone: Callable[[], bool]) -> Iterator[bytes]:

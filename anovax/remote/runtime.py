@@ -41,7 +41,7 @@ def server_limits(limits: Limits) -> ServerLimits:
                         header_timeout_s=limits.header_timeout_s, min_upload_bytes_per_s=limits.min_upload_bytes_per_s,
                         read_timeout_s=limits.read_timeout_s, max_connections=limits.max_connections,
                         max_connections_per_ip=limits.max_connections_per_ip, linger_s=limits.linger_s,
-                        linger_bytes=limits.linger_bytes)
+                        linger_bytes=limits.linger_bytes, max_pipelined=limits.max_pipelined)
 
 
 def serve(app: Any, host: str, port: int, limits: Limits) -> HttpServer:

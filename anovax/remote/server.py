@@ -86,9 +86,13 @@ class Limits:
     header_timeout_s: float = 5.0
     #: the slowest body accepted: its deadline is header_timeout_s + max_body_bytes / this (9 s)
     min_upload_bytes_per_s: int = 4096
-    #: at a cap the oldest connection still sending its headers is evicted, else a 503
+    #: at a cap the connection waiting longest on its current step (headers, body, idle, an answer
+    #: it does not read), not a paired phone's, is evicted, else a 503. The per-address cap is a
+    #: quarter of the total so that two or three addresses cannot fill it
     max_connections: int = 64
-    max_connections_per_ip: int = 32
+    max_connections_per_ip: int = 16
+    #: requests sent ahead of their answers on one connection before it is answered and closed
+    max_pipelined: int = 8
     #: a refused request's socket is drained (and discarded) this long and this much at most before it
     #: closes, so the client reads the answer instead of a reset
     linger_s: float = 1.0

@@ -1,20 +1,30 @@
 """The phone remote's HTTP server: waitress (pinned in pyproject.toml), with what a LAN sidecar needs added.
 
-(wsgi_parse.py holds the limits, the counters, the request parser's caps and the error pages.)
+(wsgi_parse.py holds the limits, the counters, the request parser's caps and the error pages;
+wsgi_channel.py one connection's deadlines, eviction order and pipelining cap; wsgi_task.py the
+request task, the console's queue warnings and the kernel's send queue.)
 
 waitress reads every request on one event loop and hands only complete requests (headers and
 a body already within its cap) to a fixed pool of threads, so a slow client costs a socket,
 never a thread. What it lacks, and this module adds by extending its internals:
 
 * **whole-request deadlines**: a new connection must finish its headers within
-  ``header_timeout_s``; a body must arrive within ``header_timeout_s`` plus its size over
-  ``min_upload_bytes_per_s``; a keep-alive connection idles ``read_timeout_s``; a response
-  nobody reads for ``read_timeout_s`` closes the connection (waitress only has an idle timeout);
-* **connection caps** in total and per address; at a cap the oldest connection whose
-  headers are not complete is evicted before a newcomer is refused with a 503;
+  ``header_timeout_s``; a body must arrive within ``header_timeout_s`` plus its size (at most
+  the cap) over ``min_upload_bytes_per_s``, after an ``Expect: 100-continue`` too; a keep-alive
+  connection idles ``read_timeout_s``; a response whose bytes the client does not take for
+  ``read_timeout_s`` closes the connection, counting what the kernel still holds (waitress only
+  has an idle timeout, and a kernel buffer hides a client that stopped reading for megabytes);
+* **connection caps** in total and per address (the per-address cap is a quarter of the total, so
+  a few addresses cannot fill it); at a cap the connection that has waited longest on its current
+  request (headers, body, idle, a stalled answer, a pipeline), and has not shown a paired
+  phone's credential, is evicted before a newcomer is refused with a 503;
+* **pipelining is bounded**: past ``max_pipelined`` requests sent ahead of their answers the
+  connection reads no more; it is answered so far, then closed;
 * **no reading of refused bodies**: a body over the cap is refused from ``Content-Length``
   before it is read (waitress), then no more of the socket is read; the connection closes after
-  a short lingering drain, bounded in time and bytes, so the client still sees the answer;
+  a short lingering drain, bounded in time and bytes, so the client still sees the answer. With
+  ``Expect: 100-continue`` the refusal comes instead of the ``100 Continue`` (waitress 3.0.2 sends
+  the 100 and then waits for the body it has already refused);
 * **its own error pages** (400, 413, 414, 431, 501, 503) as JSON with the remote's security
   headers, no server version; a cap on the number of header lines and on the request line.
 
@@ -34,11 +44,12 @@ from typing import Any
 
 from waitress import wasyncore
 from waitress.adjustments import Adjustments
-from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
-from anovax.remote.wsgi_parse import MAX_HEADER_BYTES, ErrorPage, RequestParser, ServerLimits, ServerStats, json_error
+from anovax.remote.wsgi_channel import Channel
+from anovax.remote.wsgi_parse import MAX_HEADER_BYTES, ServerLimits, ServerStats, json_error
+from anovax.remote.wsgi_task import quiet_queue_warnings
 
 log = logging.getLogger(__name__)
 
@@ -47,130 +58,6 @@ TICK_S = 0.25
 #: a phone that vanished (WiFi off) sends no reset: unacknowledged stream data ends it after this
 USER_TIMEOUT_MS = 30_000
 IDENT = "AnovaX"  # no waitress or Python version for a scanner to match
-
-
-class _Channel(HTTPChannel):
-    """One connection, with the clocks its deadlines are measured from."""
-
-    parser_class = RequestParser
-    error_task_class = ErrorPage
-
-    def __init__(self, server: HttpServer, sock: socket.socket, addr: Any, adj: Adjustments, map: dict) -> None:
-        now = time.monotonic()
-        self.accepted_at = self.waiting_since = now
-        self.served = 0
-        self.request_started = self.headers_done = 0.0
-        self._timed: Any = None
-        self.bytes_sent = 0
-        self._sent_seen = 0
-        self._stall_since = now
-        self.linger_on_close = False
-        self.linger_until: float | None = None
-        self.lingered = 0
-        super().__init__(server, sock, addr, adj, map=map)
-
-    # -- reading ------------------------------------------------------------------------
-
-    def readable(self) -> bool:
-        if self.linger_until is not None:
-            return self.lingered < self.server.limits.linger_bytes
-        if any(r.error is not None for r in self.requests):
-            return False  # refused: not one more byte of what the client is pushing
-        return super().readable()
-
-    def received(self, data: bytes) -> bool:
-        self.server.stats.bytes_read += len(data)
-        result = super().received(data)
-        now, request = time.monotonic(), self.request
-        if request is None:
-            self._timed = None
-        else:
-            if request is not self._timed:
-                self._timed, self.request_started, self.headers_done = request, now, 0.0
-            if request.headers_finished and not self.headers_done:
-                self.headers_done = now
-        return result
-
-    def handle_read(self) -> None:
-        if self.linger_until is None:
-            super().handle_read()
-            return
-        try:
-            data = self.socket.recv(max(1, min(64 * 1024, self.server.limits.linger_bytes - self.lingered)))
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self._close_now()
-            return
-        self.lingered += len(data)
-        self.server.stats.bytes_drained += len(data)
-
-    # -- writing ------------------------------------------------------------------------
-
-    def writable(self) -> bool:
-        return self.linger_until is None and bool(super().writable())
-
-    def send(self, data: bytes, do_close: bool = True) -> int:
-        sent = super().send(data, do_close=do_close)
-        self.bytes_sent += sent or 0  # progress, for telling a slow reader from one that stopped
-        return sent
-
-    def service(self) -> None:
-        try:
-            super().service()
-        finally:
-            self.served += 1
-            self.waiting_since = time.monotonic()
-
-    # -- closing ------------------------------------------------------------------------
-
-    def handle_close(self) -> None:
-        if self.linger_on_close and self.linger_until is None and self.socket is not None:
-            self._linger()
-        else:
-            self._close_now()
-
-    def _linger(self) -> None:
-        """Stop sending, keep draining (and discarding) for a moment: closing a socket with
-        unread data resets it, and a reset can cost the client the answer it has not read yet."""
-        self.linger_until = time.monotonic() + self.server.limits.linger_s
-        self.will_close = self.close_when_flushed = False
-        self.connected = False
-        try:
-            self.socket.shutdown(socket.SHUT_WR)
-        except OSError:
-            self._close_now()
-
-    def _close_now(self) -> None:
-        self.linger_on_close = False
-        self.linger_until = None
-        super().handle_close()
-
-    # -- deadlines ----------------------------------------------------------------------
-
-    def evictable(self) -> bool:
-        """Waiting for headers (or lingering): nothing a thread is working on is lost by closing it."""
-        if self.linger_until is not None:
-            return True
-        return not self.requests and (self.request is None or not self.request.headers_finished)
-
-    def deadline(self, now: float, limits: ServerLimits) -> float | None:
-        if self.linger_until is not None:
-            return self.linger_until
-        if self.requests:  # a thread answers: only a client that stopped reading is cut
-            if not self.total_outbufs_len or self.bytes_sent != self._sent_seen:
-                self._sent_seen, self._stall_since = self.bytes_sent, now
-            return self._stall_since + limits.read_timeout_s
-        request = self.request
-        if request is not None and request.headers_finished:
-            return self.headers_done + limits.body_deadline_s(request.content_length or None)
-        if self.served == 0:  # a new connection: whole headers within the deadline of accept
-            return self.accepted_at + limits.header_timeout_s
-        if request is not None:
-            return min(self.request_started + limits.header_timeout_s, self.waiting_since + limits.read_timeout_s)
-        return self.waiting_since + limits.read_timeout_s
 
 
 class _Dispatcher(ThreadedTaskDispatcher):
@@ -183,7 +70,7 @@ class _Dispatcher(ThreadedTaskDispatcher):
 class HttpServer(TcpWSGIServer):
     """waitress's TCP server with deadlines, caps and eviction; ``serve_once`` runs one loop turn."""
 
-    channel_class = _Channel
+    channel_class = Channel
 
     def __init__(self, app: Any, host: str, port: int, limits: ServerLimits,
                  extra_headers: Iterable[tuple[str, str]] = ()) -> None:
@@ -211,6 +98,7 @@ class HttpServer(TcpWSGIServer):
             options.append((socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS))
         adj.socket_options = options
         dispatcher = _Dispatcher()
+        quiet_queue_warnings()
         try:
             super().__init__(app, map={}, dispatcher=dispatcher, adj=adj)  # binds: OSError when the port is taken
         except BaseException:
@@ -228,8 +116,8 @@ class HttpServer(TcpWSGIServer):
     def serve_once(self) -> None:
         wasyncore.loop(timeout=TICK_S, map=self._map, use_poll=True, count=1)
 
-    def connections(self) -> list[_Channel]:
-        return [c for c in list(self.active_channels.values()) if isinstance(c, _Channel)]
+    def connections(self) -> list[Channel]:
+        return [c for c in list(self.active_channels.values()) if isinstance(c, Channel)]
 
     # -- accepting ----------------------------------------------------------------------
 
@@ -256,15 +144,17 @@ class HttpServer(TcpWSGIServer):
         live = self._live()
         return len(live) < self.limits.max_connections or self._evict(live)
 
-    def _live(self) -> list[_Channel]:
+    def _live(self) -> list[Channel]:
         return [c for c in self.connections() if c.socket is not None]
 
-    def _evict(self, channels: list[_Channel]) -> bool:
-        """Close the oldest connection still waiting for its headers (lingering ones first)."""
-        candidates = [c for c in channels if c.socket is not None and c.evictable()]
+    def _evict(self, channels: list[Channel]) -> bool:
+        """Close the evictable connection (lingering ones first) that has waited longest on its
+        current step: a slow header, a slow body, an idle keep-alive, an answer nobody reads."""
+        now = time.monotonic()
+        candidates = [c for c in channels if c.socket is not None and c.evictable(now)]
         if not candidates:
             return False
-        victim = min(candidates, key=lambda c: (c.linger_until is None, c.waiting_since))
+        victim = min(candidates, key=lambda c: (c.linger_until is None, c.waiting_for(now)))
         victim._close_now()
         self.stats.evicted += 1
         return True
