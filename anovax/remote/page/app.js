@@ -224,7 +224,8 @@ function renderTimers() {
   for (const [id, t] of [...timers.entries()].sort((a, b) => a[1].due - b[1].due)) {
     const li = document.createElement("li");
     li.dataset.timer = id;
-    li.textContent = `${t.name} · ${leftText(Math.max(0, Math.ceil(t.due - serverNow() / 1000)))}`;
+    const left = Math.min(t.due - serverNow() / 1000, Number.isFinite(t.set) ? t.due - t.set : Infinity);
+    li.textContent = `${t.name} · ${leftText(Math.max(0, Math.ceil(left)))}`;
     list.append(li);
   }
   $("timers").hidden = !timers.size && $("timer-alert").hidden;
@@ -235,7 +236,11 @@ function renderTimers() {
 function onTimerEvent(ev) {
   const data = ev.data || {};
   if (!ev.type.startsWith("TIMER_") || typeof data.timer_id !== "string") return;
-  if (ev.type === "TIMER_SET") timers.set(data.timer_id, { name: String(data.name || "timer"), due: Number(data.due) });
+  // `set`: the server's time when it said so. The page's estimate of the server clock can lag by
+  // a moment, and a 10-minute timer must never show 10:01
+  if (ev.type === "TIMER_SET") {
+    timers.set(data.timer_id, { name: String(data.name || "timer"), due: Number(data.due), set: Number(ev.ts) });
+  }
   else timers.delete(data.timer_id);
   if (ev.type === "TIMER_FIRED") {
     addReply(data.message);
