@@ -71,7 +71,6 @@ class Outcome:
     understood: bool | None = None
     wake_fit: float | None = None
     posteriors: tuple = ()
-    name_ratio: float | None = None
 
 
 class Room:
@@ -107,13 +106,12 @@ class Room:
                                  understands=understands)
         heard = pipeline.handle(Phrase(audio, start, clock[0]))
         clock[0] += 0.5  # the pause between phrases
-        name_fit = posterior = worst = wake_fit = name_ratio = None
+        name_fit = posterior = worst = wake_fit = None
         posteriors: tuple = ()
         if seen and seen[0].words:
             words = seen[0].words
             names = [w for w in words if w.word == "anova"]
             name_fit = names[0].fit if names else None
-            name_ratio = names[0].ratio if names else None
             worst = names[0].worst if names else None
             at = words.index(names[0]) if names else 0
             wake_fit = words[at - 1].fit if names and at > 0 else None
@@ -122,8 +120,7 @@ class Room:
             posteriors = tuple(round(p, 3) for p in after)
         rest = heard.decision.heard.split("anova", 1)[-1].strip()
         return Outcome(text, heard.decision.heard, heard.decision.action, " ".join(commands), seconds,
-                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors,
-                       name_ratio)
+                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors)
 
 
 class _Recorded:

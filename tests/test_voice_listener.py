@@ -168,33 +168,18 @@ def grid(renders, recognizer, tmp_path_factory):
 
 
 @pytest.mark.parametrize("voice, noise", CONDITIONS)
-def test_a_wake_phrase_reaches_on_speech_at_most_once(voice, noise, grid):
+def test_every_wake_phrase_reaches_on_speech_once(voice, noise, grid):
     for phrase in WAKE:
         calls, decisions = grid[phrase, voice, noise]
-        assert len(calls) <= 1, (phrase, decisions)
-
-
-#: wake phrases (× voices × noise) that must reach on_speech: the trust checks give up some
-#: (issue 19: a name said poorly is dropped rather than risk acting on "hey Anna"); the wider
-#: benchmark (benchmarks/bench_voice_room.py) measures about 80-86% right actions
-WAKE_RECALL_MIN = 0.75
-
-
-def test_most_wake_phrases_reach_on_speech(grid):
-    sent = {(phrase, voice, noise): grid[phrase, voice, noise] for phrase in WAKE for voice, noise in CONDITIONS}
-    missed = [(key, decisions) for key, (calls, decisions) in sent.items() if not calls]
-    assert len(sent) - len(missed) >= WAKE_RECALL_MIN * len(sent), missed
+        assert len(calls) == 1, (phrase, decisions)
 
 
 def test_commands_reach_on_speech_word_for_word(grid):
-    """Recognition is not perfect (a word in a noisy male voice goes astray); nearly all the
-    commands that reach on_speech are exact."""
-    sent = [(WAKE[phrase], calls) for phrase in WAKE for voice, noise in CONDITIONS
-            for calls in [grid[phrase, voice, noise][0]] if calls]
-    assert sent
+    """Recognition is not perfect (a word in a noisy male voice goes astray); nearly all are exact."""
+    sent = [(WAKE[phrase], grid[phrase, voice, noise][0]) for phrase in WAKE for voice, noise in CONDITIONS]
     exact = sum(calls == [want] for want, calls in sent)
-    assert exact >= 0.85 * len(sent), [(want, calls) for want, calls in sent if calls != [want]]
-    errors = [voicegen.wer(want, calls[0]) for want, calls in sent]
+    assert exact >= 0.9 * len(sent), [(want, calls) for want, calls in sent if calls != [want]]
+    errors = [voicegen.wer(want, calls[0] if calls else "") for want, calls in sent]
     assert sum(errors) / len(errors) <= 0.1
 
 

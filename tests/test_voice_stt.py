@@ -385,24 +385,3 @@ def test_render_writes_16khz_mono_speech_with_noise(tmp_path):
         noisy = voicegen.render("open notepad", tmp_path / "noisy.wav", noise=0.1)
         assert noisy.read_bytes() != clean.read_bytes()
         assert os.path.getsize(noisy) == os.path.getsize(clean)
-
-
-@needs_espeak
-def test_a_said_name_holds_up_against_the_phone_loop_and_a_forced_one_does_not(sphinx, tmp_path):
-    """The name's ratio (its alignment fit against a free phone loop on the same frames): the
-    trust check's measure. "hey Anna, open notepad" is forced into "hey anova …"."""
-    from anovax.voice.trust import NAME_RATIO_MIN
-
-    def name_of(text: str, voice: str):
-        path = voicegen.render(text, tmp_path / "p.wav", voice=voice)
-        with sr.AudioFile(str(path)) as source:
-            hearing = sphinx.hear(sr.Recognizer().record(source), score=lambda _t: True)
-        return next((w for w in hearing.words if w.word == "anova"), None), hearing.text
-
-    for voice in voicegen.VOICES[:2]:
-        said, heard = name_of("hey anova open notepad", voice)
-        assert said is not None and said.loop is not None and said.ratio is not None, heard
-        assert said.ratio >= NAME_RATIO_MIN, (voice, said)
-        forced, heard = name_of("hey anna can you pass the salt", voice)
-        if forced is not None:  # when the recogniser forced the name at all
-            assert forced.ratio is None or forced.ratio < NAME_RATIO_MIN, (voice, heard, forced)

@@ -10,13 +10,7 @@ phones the speaker never said ("OW V" of "anova", for "Anna") get squeezed and s
   end is aligned: cheap, and noise later in the phrase cannot make the alignment fail). On
   espeak-ng voices, clean and noisy (``python -m benchmarks.bench_voice_room --tune``): "anova"
   said, 5th percentile -24.7, median -16.2; forced onto "Anna", "Hannah", "another"..., median
-  -30.9 but up to -12.3. The two overlap, partly because some voices render all speech poorly.
-- ``loop`` and ``ratio``: the best any sequence of phones scores on the same frames (a free phone
-  loop, pocketsphinx's allphone search), and the fit against it. The loop moves with the voice
-  and the microphone as the fit does, so the ratio keeps what only a forced word has: on the same
-  tuning run, "anova" said had ratios of median -8.3 (5th percentile -15.1), forced names median
-  -24.3; "hey nova" -15.7, where the fit put it at -21.2 beside said names' -16.1. trust.py weighs
-  the ratio with the request's posteriors.
+  -30.9 but up to -12.3. The two overlap: trust.py weighs the fit with the request's posteriors.
 - ``posterior``: the word's probability in the command decoder's lattice: low when other
   sentences of the command language model explain the audio about as well.
 
@@ -26,7 +20,6 @@ when nothing was scored: the online recogniser, or a phrase nobody needs to vouc
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -52,18 +45,6 @@ class WordScore:
     worst: float | None
     #: lattice posterior, 0..1
     posterior: float = 1.0
-    #: the best any phone sequence scores on the same frames, per frame (a free phone loop):
-    #: what the audio sounds like to a recogniser that knows no words; None where not measured
-    loop: float | None = None
-
-    @property
-    def ratio(self) -> float | None:
-        """``fit`` against ``loop``: how much worse the word explains its frames than the best
-        phones would (0: as well; a forced word far below). Unlike ``fit`` alone it does not move
-        with how clearly a voice or a microphone renders any speech at all."""
-        if self.fit is None or self.loop is None:
-            return None
-        return self.fit - self.loop
 
 
 @dataclass(frozen=True)
@@ -131,29 +112,6 @@ def decode(decoder: Any, raw: bytes, *, path: bool = True, full_utt: bool = True
     if not path:
         return None, []
     return decoder.hyp(), path_of(decoder)
-
-
-#: pocketsphinx's scores are integer logs in base 1.0001 (its default logbase); the Python
-#: binding hands segment scores back as probabilities
-_LOGBASE = math.log(1.0001)
-
-
-def loop_score(decoder: Any, raw: bytes, start: int, frames: int) -> float | None:
-    """The per-frame acoustic score of frames ``start`` to ``start + frames`` of ``raw`` under a
-    phone-loop ``decoder`` (pocketsphinx's allphone search): the same scale as ``WordScore.fit``.
-    Segments that straddle the span count in proportion to their frames inside it."""
-    decode(decoder, raw, path=False)
-    end, total = start + frames, 0.0
-    for seg in decoder.seg():
-        first, last = int(seg.start_frame), int(seg.end_frame)
-        inside = min(last + 1, end) - max(first, start)
-        if inside <= 0:
-            continue
-        score = float(seg.ascore)
-        if score <= 0.0:  # underflowed: as bad as a score gets
-            return None
-        total += math.log(score) / _LOGBASE * inside / (last - first + 1)
-    return total / frames if frames > 0 else None
 
 
 def path_of(decoder: Any) -> list[PathWord]:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from anovax import paths
 from anovax.errors import SttError
-from anovax.voice.confidence import Hearing, PathWord, WordScore, decode, loop_score, path_of, score_alignment
+from anovax.voice.confidence import Hearing, PathWord, WordScore, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
@@ -126,10 +126,6 @@ DITHER_RMS = 64.0
 #: false wakes of 252 (was 12), RTF p50 ~0.1; beams of 1e-40 / 1e-20 were faster but woke on
 #: "a nova" and "hey nova" (tests/test_voice_stt.py), 1e-64 / 7e-29 were ~30% slower.
 SEARCH: dict[str, Any] = {"fwdtree": False, "fwdflat": True, "fwdflatbeam": 1e-48, "fwdflatwbeam": 1e-24}
-#: the phone loop's settings: its phonetic language model weighed like pocketsphinx's allphone
-#: examples, beams wide enough that the loop finds the best phones (narrower ones made the name's
-#: ratio look better than it was: the loop, not the name, lost)
-PHONE_LOOP: dict[str, Any] = {"lw": 2.0, "beam": 1e-20, "pbeam": 1e-20}
 
 
 # --- offline: pocketsphinx with the command language model -----------------------------------------
@@ -171,7 +167,6 @@ class SphinxCommandRecognizer:
             self._build(clean)
         self._lock = threading.Lock()
         self._aligner: Any = None
-        self._phone_loop: Any = None
         try:
             self._decoder = self._new_decoder()
         except Exception:  # noqa: BLE001 - a damaged cache: build the files again, once
@@ -211,8 +206,7 @@ class SphinxCommandRecognizer:
         """The phrase's text and, when ``score(text)`` says someone must vouch for it (it holds
         the name, or comes while AnovaX waits for a command), how sure the recogniser is of each
         word (confidence.py): lattice posteriors from the decode itself, and the name aligned back
-        onto the audio up to its end and held against a phone loop on the same audio (tens of
-        ms), so phrases nobody acts on cost nothing extra."""
+        onto the audio up to its end (a few ms), so phrases nobody acts on cost nothing extra."""
         try:
             raw = audio.get_raw_data(convert_rate=16000, convert_width=2)
         except Exception as exc:  # noqa: BLE001
@@ -262,25 +256,9 @@ class SphinxCommandRecognizer:
             return Hearing(text, tuple(words), unscored=True)
         if [w.word for w in aligned] != [w.word for w in words[:name + 1]]:
             return Hearing(text, tuple(words), unscored=True)
-        try:
-            if self._phone_loop is None:
-                self._phone_loop = self._new_phone_loop()
-            said = aligned[name]
-            loop = loop_score(self._phone_loop, piece, said.start, said.frames)
-        except Exception:  # noqa: BLE001 - as for the alignment
-            log.debug("phone loop failed for %r", text, exc_info=True)
-            self._phone_loop = None
-            return Hearing(text, tuple(words), unscored=True)
         for i, fitted in enumerate(aligned):
-            words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst, loop=loop if i == name else None)
+            words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
         return Hearing(text, tuple(words))
-
-    def _new_phone_loop(self) -> Any:
-        """A decoder that knows phones, not words (pocketsphinx's allphone search with its
-        bundled phonetic model): the yardstick ``WordScore.ratio`` holds the name's fit against."""
-        return self._ps.Decoder(hmm=self._ps.get_model_path("en-us/en-us"),
-                                allphone=self._ps.get_model_path("en-us/en-us-phone.lm.bin"),
-                                loglevel="FATAL", **PHONE_LOOP)
 
     # -- streaming: utterance.py --
 

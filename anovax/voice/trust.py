@@ -3,12 +3,9 @@
 The offline recogniser only knows AnovaX's own sentences, so it turns "hey Anna, can you pass the
 salt" into "hey anova can you press us alt". Two checks keep such phrases from acting:
 
-- **the name**: "anova" aligned back onto the audio must explain its frames nearly as well as the
-  best phones do (``confidence.WordScore.ratio``: the alignment's fit against a free phone loop on
-  the same frames, at least ``NAME_RATIO_MIN``, or ``NAME_RATIO_FLOOR`` when the request after it
-  was heard very clearly). A forced "anova" has phones nobody said, squeezed and scoring far below
-  the phones that were said. Against the loop, not on its own: a voice or microphone that renders
-  all speech poorly lowers both.
+- **the name**: "anova" aligned back onto the audio must fit it (``confidence.WordScore.fit`` at
+  least ``NAME_FIT_MIN``, or ``NAME_FIT_FLOOR`` when the request after it was heard very clearly).
+  A forced "anova" has phones nobody said, squeezed and scoring badly.
 - **the command**: the words after the name must be a request the offline planner understands
   (the grammar is the definition of a command; forced words rarely make one), and the recogniser
   must not have been torn between sentences (lattice posteriors: ``POSTERIOR_MIN`` on average,
@@ -20,11 +17,10 @@ A phrase from a recogniser that scores nothing (the online one: it is not closed
 does not force words) is trusted as text; one whose scoring failed is not.
 
 Thresholds were tuned on espeak-ng voices (f2, klatt4, m1; clean and pink noise) reading the
-first half of SLURP's lm.txt (``python -m benchmarks.bench_voice_room --tune --dump F``): on 168
-wake phrases, 216 sound-alikes and 54 "hey nova" homophones they gave 140 right actions (83.3%),
-0 sound-alike responses and 5 homophone responses; the name's fit alone (without the phone loop)
-gave 146, 3 and 7 at its best setting. Reported figures come from the other half and from
-festival's voices, which tuning never saw (README, section Voice).
+first half of SLURP's lm.txt (``python -m benchmarks.bench_voice_room --tune``): on 168 wake
+phrases, 288 sound-alikes and 72 "hey nova" homophones they gave 154 wakes right (91.7%), 0
+sound-alike responses and 15 homophone responses. Reported figures come from the other half and
+from festival's voices, which tuning never saw (README, section Voice).
 """
 
 from __future__ import annotations
@@ -34,11 +30,12 @@ from dataclasses import dataclass, field
 
 from anovax.voice.confidence import Hearing
 
-#: the name's fit against the phone loop (per frame) below which it was not clearly said...
-NAME_RATIO_MIN = -14.0
-#: ...unless the request after it was heard very clearly (``STRONG_MEAN``, ``STRONG_MIN``):
-#: forced names rarely come with a clear request
-NAME_RATIO_FLOOR = -18.0
+#: the name's alignment fit (per frame) below which it was not clearly said...
+NAME_FIT_MIN = -26.0
+#: ...unless the request after it was heard very clearly (``STRONG_MEAN``, ``STRONG_MIN``): some
+#: voices say the name itself poorly (espeak-ng's m1: -29 to -30), forced names rarely come with
+#: a clear request
+NAME_FIT_FLOOR = -34.0
 STRONG_MEAN = 0.9
 STRONG_MIN = 0.3
 #: the command words' mean lattice posterior below which the recogniser was guessing, and the
@@ -49,7 +46,7 @@ WORD_POSTERIOR_MIN = 0.02
 NOISE_POSTERIOR = 0.1
 #: an unclear request is asked about ("Did you say …?") only when the name was this clear;
 #: otherwise it is dropped (a question is still a response to a room that did not call)
-ASK_NAME_RATIO = -2.0
+ASK_NAME_FIT = -12.0
 
 
 def _always(_text: str) -> bool:
@@ -104,11 +101,11 @@ class Trust:
         if name is None:
             return Judgement(True, end, clear, True)
         score = posts[name]
-        ratio = score.ratio if score is not None else None
-        if ratio is None or hearing.unscored:
+        fit = score.fit if score is not None else None
+        if fit is None or hearing.unscored:
             return Judgement(False, end, clear, False)
-        name_ok = ratio >= NAME_RATIO_MIN or (ratio >= NAME_RATIO_FLOOR and strong)
-        return Judgement(name_ok, end, clear, ratio >= ASK_NAME_RATIO)
+        name_ok = fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong)
+        return Judgement(name_ok, end, clear, fit >= ASK_NAME_FIT)
 
     def _understood(self, command: str) -> bool:
         try:
