@@ -125,4 +125,6 @@ def test_minimise_and_maximise_show_in_the_window_managers_state(anovax):
     done = send(run, "what's open")
     assert done["status"] == "done", done
     assert "Open: Mousepad." in done["outcome"]["spoken"], done  # the orb's own window is not listed
-    assert active_window(run.xvfb) != pad
+    # where the focus goes next is the window manager's choice: with no other window openbox
+    # sometimes leaves _NET_ACTIVE_WINDOW on the minimised one (1 run in 4 here), so it is not
+    # checked; typing checks the focus itself before every chunk
