@@ -37,6 +37,7 @@ _TIMER_PHRASES = (
     f"{_SET} [me] <a> {{label}} timer (for|of) {{span}}",
     f"{_SET} [me] <a> {{span}} timer {_CALLED} [the|my] {{label}}",
     "count down [from] {span}",
+    "(time|clock) {span}",
 )
 _ABOUT = "(to|that|about|of)"
 _REMINDER_PHRASES = (

@@ -56,6 +56,13 @@ class RecallAgent(ChildAgent):
             return self._all(facts)
         name = str(self.step.params["key"])
         found = factnames.lookup(facts, name)
+        if found is None and factnames.is_note(name):
+            # "where did I park" planned without the names of the stored notes: find it by its words
+            note = factnames.note_for(facts, factnames.spoken(name[len(factnames.NOTE_PREFIX):]))
+            found = (note, facts[note]) if note is not None else None
+            if found is None:
+                return AgentResult(value="not known", say="You haven't told me about that yet. Say 'remember that I "
+                                   "…' and I will.", data={"key": name, "known": False})
         if found is None:
             return AgentResult(value="not known", say=_not_known(name), data={"key": name, "known": False})
         key, value = found

@@ -4,6 +4,7 @@ name that looks like an app (or the reason it is not one)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
@@ -35,11 +36,13 @@ def open_app(app: str, *, shown: str | None = None) -> Piece:
     return Piece("act", f"Opening {shown or display(app)}.", [Step("open_app", {"name": app})], app=app)
 
 
-def open_spoken(raw: str, verb: str, *, known_only: bool = False) -> Piece | None:
+def open_spoken(raw: str, verb: str, *, known_only: bool = False,
+                exists: Callable[[str], bool] | None = None) -> Piece | None:
     """open_app for a name the alias table does not know, or a reason not to.
 
     ``known_only`` (verbs like "go to", "pull up") opens only apps and sites we know: "go to
-    sleep" is not an app. None means the clause is not an open request after all."""
+    sleep" is not an app. ``exists`` vouches for a name no table knows ("start the dishwasher" is
+    declined, not launched blindly). None means the clause is not an open request after all."""
     low = lower_words(raw)
     while True:  # "the notepad app please": peel articles and tails until nothing changes
         new = _APP_TAIL.sub("", _ARTICLES.sub("", low)).strip()
@@ -87,6 +90,8 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False) -> Piece | Non
     name = SPACES.sub(" ", name).strip()[:64]
     if not name or not lx.APP_NAME_RE.match(name):
         return None
+    if exists is not None and not exists(name):
+        return Piece("decline", f"I don't know an app called {name}, so I can't open it.")
     return open_app(name)
 
 

@@ -30,7 +30,7 @@ from anovax.planner import topics
 from anovax.planner.pieces import Piece
 from anovax.planner.text import lower_words, query
 
-_HELP = r"(?:(?:can|could|would|will) you |please )?(?:help me (?:to )?|i need help (?:to |with )?|i (?:want|need|would like|'d like) (?:you )?to |i (?:want|need|would like|'d like) help (?:to )?|)"
+_HELP = r"(?:(?:can|could|would|will) you |please )?(?:help me (?:to )?|i need help (?:to |with )?|i(?: want| need| would like|'d like) (?:you )?to |i wanna |i(?: want| need| would like|'d like) help (?:to )?|)"
 
 #: (frame, pattern): the first that matches wins; ``x`` is the subject
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -58,6 +58,8 @@ _AND_VIDEO = re.compile(
     r"^(?:find out |look up |search for |tell me |show me )?(?P<x>.{3,120}?)[,]?\s+(?:and|then|plus|also)\s+"
     r"(?:show|find|get|give|play) (?:me |us )?(?:a |some |the )?(?:video|videos|clip|tutorial)s?(?: (?:of|about|on) (?:it|that|this))?$"
 )
+#: a plea after the goal: "i'd like to get better at chess, help me out"
+_PLEA = re.compile(r"\s+(?:(?:can|could|would|will) you )?(?:help me out|help me|help|any (?:tips|ideas|advice))$")
 _LEAD_ARTICLE = re.compile(r"^(?:a|an|the|some|my|our)\s+")
 #: subjects too vague to search for ("help me plan", "research it")
 _VAGUE = frozenset({"it", "this", "that", "something", "stuff", "things", "everything", "anything", "me", "you", "us"})
@@ -74,7 +76,7 @@ def question_and_video(request: str) -> Piece | None:
 def goal(clause: str) -> Piece | None:
     """A guide and a video for an open-ended goal in ``clause``, a decline for an out-of-scope
     one, or None when the clause states no goal."""
-    low = lower_words(clause).rstrip(" .!?")
+    low = _PLEA.sub("", lower_words(clause).rstrip(" .!?"))
     for frame, pattern in _FRAMES:
         m = pattern.match(low)
         if m:

@@ -93,7 +93,7 @@ def _open_app(clause: str, r: Any, state: RequestState) -> Piece | None:
         return open_app(str(ent.value))
     low = lower_words(clause)
     verb = low.split(" ", 1)[0]
-    return open_spoken(slot(r, "app", clause), verb, known_only=bool(_KNOWN_ONLY.match(low)))
+    return open_spoken(slot(r, "app", clause), verb, known_only=bool(_KNOWN_ONLY.match(low)), exists=state.app_exists)
 
 
 def _type_text(clause: str, r: Any, state: RequestState) -> Piece | None:
@@ -135,11 +135,16 @@ def _web_search(clause: str, r: Any, state: RequestState) -> Piece | None:
     if not q:
         return None
     personal = topics.domain(lower_words(q), personal_only=True)
-    if personal:
+    # "search my calendar" asks for the user's own data; "search for python list examples" is a topic
+    if personal and _OWN.search(lower_words(q)):
         return Piece("decline", personal[1])
     if _PLAYABLE.search(lower_words(q)) and not explicit_web(clause):
         return youtube(q)  # "look for a podcast about space": what is played is found on YouTube
     return web(q, f"Searching the web for {q}.")
+
+
+#: words that make a search one of the user's own things
+_OWN = re.compile(r"\b(?:my|our|mine|me)\b")
 
 
 #: a search whose object is something to play ("a podcast about space", "the song yesterday",

@@ -60,7 +60,7 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
         return Piece("refuse", "Sorry, I won't type anything that looks like a shell command.")
     # typing into a terminal is planned: safety_check holds it for the person's yes
     into = target or state.current_app
-    if verb != "type" and target is None and state.current_app is None:
+    if verb not in ("type", "dictate") and target is None and state.current_app is None:
         # the topic only where the words start ("write email to john"), not inside a phrase
         # to type ("write thank you for your email")
         topic = domain(" ".join(lower_words(text).split()[:2]), personal_only=True)

@@ -190,6 +190,10 @@ HOTKEY_PHRASES: dict[str, str] = {
     "minimize the window": "win+down", "maximize the window": "win+up",
 }
 
+# "undo the last change", "redo that last step": the edit named by what it was
+HOTKEY_PHRASES.update({f"{verb} {det} last {thing}": keys for verb, keys in (("undo", "ctrl+z"), ("redo", "ctrl+y"))
+                       for det in ("the", "that", "my") for thing in ("thing", "change", "step", "action", "edit", "one")})
+
 #: how hotkeys are said back to the user
 KEY_SAY: dict[str, str] = {
     "enter": "Pressing Enter.", "ctrl+s": "Saving.", "ctrl+a": "Selecting everything.", "ctrl+c": "Copying.",
@@ -223,7 +227,9 @@ LEAD_FILLER = re.compile(
     re.I,
 )
 TRAIL_FILLER = re.compile(
-    r"[\s,]*\b(?:please|for me|thanks|thank you|right now|now please|if you can|if you could)[\s.!?]*$", re.I
+    r"[\s,]*\b(?:please|for me|thanks|thank you|right now|now please|if you can|if you could|if you don't mind|"
+    # a tag question: "pull up a text editor, would you"
+    r"(?<=,\s)(?:would|will|could|can|won't) you|(?<=,)(?:would|will|could|can|won't) you)[\s.!?]*$", re.I
 )
 
 # --- canned replies ----------------------------------------------------------------------------

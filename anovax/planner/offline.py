@@ -39,6 +39,7 @@ from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.goals import goal, question_and_video
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
+from anovax.planner.installed import AppCheck, installed_app
 from anovax.planner.keyboard import typing
 from anovax.planner.media import on_youtube, without_queue_lead, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
@@ -79,8 +80,11 @@ class OfflinePlanner:
 
     name = "offline"
 
-    def __init__(self, *, strict: bool = False, cache_dir: Path | None = None) -> None:
+    def __init__(self, *, strict: bool = False, cache_dir: Path | None = None,
+                 app_exists: AppCheck | None = installed_app) -> None:
         self._intents = load_grammar()
+        #: vouches for app names no table knows (None: any app-like name is opened)
+        self._app_exists = app_exists
         self._strict = strict
         self._jokes = Jokes()
         #: the fuzzy fallback, loaded (or trained) the first time a clause needs it
@@ -150,7 +154,8 @@ class OfflinePlanner:
         if with_video is not None:
             return assemble([with_video]), False
         facts = fact_keys(context) if isinstance(context, str) else ()
-        state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts)
+        state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts,
+                             app_exists=self._app_exists)
         pieces: list[Piece] = []
         clauses = split_clauses(strip_filler(request, trailing=False))
         if len(clauses) > MAX_CLAUSES:
@@ -235,13 +240,16 @@ class OfflinePlanner:
 #: steps whose text is content (a query, dictation), not an action to screen for destructive words
 _CONTENT_TOOLS = frozenset(spec.name for spec in TOOLS if spec.carries_content)
 
+#: the ways of asking to keep something: "remember", "keep in mind", "don't forget", "make a note"
+_KEEP = (r"(?:please )?(?:remember|keep in mind|bear in mind|don't forget|do not forget|never forget|"
+         r"(?:make a |take a |take )?note|note down|jot down|memori[sz]e)")
 _REMEMBER = re.compile(
-    r"^(?:please )?remember (?:that )?(?:my |the |our )?(?P<key>[a-z][a-z' ]{0,39}?) (?:is|are) (?P<value>[^\n]{1,200}?)[.!]?$",
+    _KEEP + r",? (?:that )?(?:my |the |our )?(?P<key>[a-z][a-z' ]{0,39}?) (?:is|are) (?P<value>[^\n]{1,200}?)[.!]?$",
     re.I,
 )
 
 #: "remember (that) I parked on level 3": a free-form note about the user (``factnames.note_key``)
-_REMEMBER_NOTE = re.compile(r"^(?:please )?remember (?:that )?i (?P<statement>[a-z][^\n]{1,200}?)[.!]?$", re.I)
+_REMEMBER_NOTE = re.compile(r"^" + _KEEP + r",? (?:that )?i (?P<statement>[a-z][^\n]{1,200}?)[.!]?$", re.I)
 
 
 #: dictation that *names* a secret ("type my bank password") asks for the secret itself

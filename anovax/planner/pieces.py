@@ -7,6 +7,7 @@ Dependency-light on purpose: the handlers, the cues and the assembler all speak 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 import threading
 from dataclasses import dataclass, field
 
@@ -61,6 +62,8 @@ class RequestState:
     #: the names of the remembered facts (from the planner context): "what is my address" is
     #: a fact to recall when one is stored under that name, else a question the cues decline
     facts: tuple[str, ...] = ()
+    #: can this computer open an app by this name? (None: any name that looks like an app)
+    app_exists: Callable[[str], bool] | None = None
 
 
 def unknown() -> Piece:

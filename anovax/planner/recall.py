@@ -40,6 +40,8 @@ _NOT_A_FACT = re.compile(
 
 #: "where did I park", "do you know what I ..." ask about something the user did, not a fact's name
 _ABOUT_ME = re.compile(r"\bdid i (?!(?:tell you|say)\b)|\bdo you (?:know|remember) \w+ i\b", re.I)
+#: "where did I park", "when did I last ...": a question about something the user did and may have told
+_ASKS_A_NOTE = re.compile(r"^\W*(?:do you (?:know|remember) )?(?:where|when) did i\b", re.I)
 #: "where is my ..." is a fact only once the user told it ("where is my mouse" is not)
 _WHERE = re.compile(r"^\W*(?:where(?:'?s| is| are| was| were)?|do you (?:know|remember) where)\b", re.I)
 
@@ -72,6 +74,12 @@ def recall(clause: str, r: Any, state: RequestState) -> Piece | None:
         note = factnames.note_for(state.facts, clause)
         if note is not None:
             return Piece("answer", "", [Step("recall", {"key": note})])
+        if _ASKS_A_NOTE.search(clause):
+            # "where did I park": memory could hold a note about it even when the planner was not
+            # told its name; the recall looks for it when it runs, or says it was never told
+            key = factnames.note_key(_ASKS_A_NOTE.sub("", clause))
+            if key:
+                return Piece("answer", "", [Step("recall", {"key": key})])
         if _ABOUT_ME.search(clause) or _WHERE.search(clause):
             # nothing told: "where is my mouse", "what did I open" belong to other answers
             return None

@@ -60,8 +60,12 @@ def strip_filler(text: str, *, trailing: bool = True) -> str:
         text = new
     if not trailing or DICTATION_START.match(text):
         return text
-    new = lx.TRAIL_FILLER.sub("", text).strip()
-    return new or text
+    for _ in range(2):  # "for me, would you": two layers at most
+        new = lx.TRAIL_FILLER.sub("", text).strip()
+        if new == text or not new:
+            break
+        text = new
+    return text
 
 
 def query(text: str) -> str:
