@@ -168,3 +168,41 @@ def test_a_search_about_a_topic_is_not_the_users_own_data(planner):
 def test_a_plea_after_a_goal(planner):
     tools = [s.tool for s in planner.plan("i want to get better at knitting, any tips").steps]
     assert tools == ["web_search", "youtube_search"]
+
+
+# -- media (SLURP devel classes) --------------------------------------------------------------
+
+@pytest.mark.parametrize("text, q", [
+    ("something by the killers", "the killers"), ("anything from fleetwood mac", "fleetwood mac"),
+    ("a few songs by nina simone", "nina simone"),
+])
+def test_a_fragment_naming_an_artist_plays_it(planner, text, q):
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": q})]
+
+
+@pytest.mark.parametrize("text, q", [
+    ("create me a playlist of adele songs", "adele songs playlist"),
+    ("build a playlist with all the tracks by daft punk", "daft punk playlist"),
+])
+def test_a_playlist_to_make_is_a_search_for_one_said_honestly(planner, text, q):
+    plan = planner.plan(text)
+    assert steps(plan) == [("youtube_search", {"query": q})] and "can't keep playlists" in plan.final_response
+
+
+def test_a_playlist_edit_with_nothing_named_is_declined(planner):
+    for text in ("put this track on my playlist", "make a new playlist"):
+        assert not planner.plan(text).steps
+
+
+@pytest.mark.parametrize("text, q", [
+    ("shuffle my rihanna songs", "rihanna songs"),
+    ("play the next episode of the daily", "the daily"),
+])
+def test_a_control_that_names_what_to_play_searches_it(planner, text, q):
+    plan = planner.plan(text)
+    assert steps(plan) == [("youtube_search", {"query": q})] and "can't" in plan.final_response
+
+
+@pytest.mark.parametrize("text", ["pause the podcast", "rewind a bit", "stop the music", "skip this one"])
+def test_controls_of_what_is_playing_are_declined(planner, text):
+    assert not planner.plan(text).steps

@@ -52,10 +52,18 @@ _EPISODIC = frozenset({"podcasts", "audiobooks"})
 _CONTROL_ONLY = frozenset("by of the all entire whole with without no not and up mode on off it them this that these those".split())
 
 
+#: "the next episode of serial": a step to another item of a show that is named
+_ITEM_OF = re.compile(r"\b(?:episode|chapter|part|season)s?\s+(?:\w+\s+)?(?:of|from)\s+(?P<x>.+)$")
+
+
 def _named_in_control(lead: str) -> str | None:
-    """What a control request names to play ("shuffle songs by coldplay" -> "songs by coldplay"),
-    or None when it names only kinds ("shuffle my music") or is not a shuffle ("skip the intro"):
-    only a shuffle says what to play."""
+    """What a control request names to play ("shuffle songs by coldplay" -> "songs by coldplay",
+    "the next episode of serial" -> "serial"), or None when it names only kinds ("shuffle my
+    music") or is neither a shuffle nor a step within a named show ("skip the intro")."""
+    item = _ITEM_OF.search(lead)
+    if item and _STEP_CONTROL.search(lead):
+        show = re.sub(r"^(?:my|our)\s+", "", item.group("x")).strip()
+        return show if [w for w in show.split() if w not in _GENERIC_MEDIA] else None
     if not re.search(r"\bshuffl", lead):
         return None
     rest = re.sub(r"\s+", " ", _PLAYBACK_CONTROL.sub(" ", lead)).strip()
@@ -110,8 +118,10 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     if _PLAYBACK_CONTROL.search(lead_no_next) or lead_no_next in {"next", "previous"}:
         stop = _STOP_CONTROL.search(low)
         named = _named_in_control(lead)
-        if named and not stop and not re.search(r"\bmy\b", low):  # "shuffle songs by coldplay": what to play is said
-            return youtube(named, f"I can't control playback offline, so I'm searching YouTube for {query(named)}.")
+        if named and not stop:  # "shuffle songs by coldplay": what to play is said
+            named = re.sub(r"^(?:(?:my|our|all)\s+)+", "", named)
+            whose = "reach your own library" if re.search(r"\bmy\b", low) else "control playback"
+            return youtube(named, f"I can't {whose} offline, so I'm searching YouTube for {query(named)}.")
         kind = media_kind(low) if not stop else None
         if kind and not explicit_play and not (_STEP_CONTROL.search(low) and kind in _EPISODIC):
             kind = None  # "skip to the next song" wants the player it hears, not a second one
@@ -193,3 +203,24 @@ def audiobook(spoken: str) -> Piece:
     if not re.search(r"\baudio ?books?\b", q):
         q = f"{q} audiobook"
     return youtube(q)
+
+
+#: "make a playlist of eminem songs": offline there is no playlist to keep, but its songs are a search away
+_MAKE_PLAYLIST = re.compile(
+    r"^(?:(?:find|go|search) and )?(?:make|create|build|put together|compile|generate|start)(?: me| us)?"
+    r" (?:a |an |my |some )?(?:new )?play ?list (?:of|with|for|from|full of|featuring|containing) (?P<x>.{2,120})$"
+)
+_PLAYLIST_FILLER = re.compile(r"^(?:(?:all|the|of|my|some|every|each)\s+)*(?:(?:songs?|tracks?|music|hits)\s+(?:of|by|from)\s+)?")
+
+
+def playlist_of(clause: str) -> Piece | None:
+    """A YouTube search for the playlist a request would make ("make a playlist of all songs of
+    eminem" -> "eminem playlist"), said honestly; None when the clause makes no playlist of anything."""
+    m = _MAKE_PLAYLIST.match(lower_words(clause).rstrip(" .!?"))
+    if not m:
+        return None
+    x = _TRAIL_MEDIA_WORDS.sub("", _PLAYLIST_FILLER.sub("", m.group("x"))).strip()
+    if not x or not [w for w in x.split() if w not in _GENERIC_MEDIA]:
+        return None
+    q = query(f"{x} playlist")
+    return youtube(q, f"I can't keep playlists offline, so I'm searching YouTube for {q}.")

@@ -41,7 +41,7 @@ from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.installed import AppCheck, installed_app
 from anovax.planner.keyboard import typing
-from anovax.planner.media import on_youtube, without_queue_lead, youtube_scope
+from anovax.planner.media import on_youtube, playlist_of, without_queue_lead, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
 from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
@@ -214,7 +214,7 @@ class OfflinePlanner:
             piece = self._grammar(clause, state)
             if piece is not None:
                 return piece
-            piece = goal(clause)  # "help me learn spanish": a guide and a video
+            piece = goal(clause) or playlist_of(clause)  # "help me learn spanish": a guide and a video
             if piece is not None:
                 return piece
         piece = cues(clause, state)
