@@ -206,3 +206,20 @@ def test_a_control_that_names_what_to_play_searches_it(planner, text, q):
 @pytest.mark.parametrize("text", ["pause the podcast", "rewind a bit", "stop the music", "skip this one"])
 def test_controls_of_what_is_playing_are_declined(planner, text):
     assert not planner.plan(text).steps
+
+
+# -- where the user is (SLURP devel class) -----------------------------------------------------
+
+@pytest.mark.parametrize("text, q", [
+    ("how cold is it where we are right now", "weather near me"),
+    ("will it snow in my area tomorrow", "weather tomorrow near me"),
+    ("which time zone am i in", "my time zone"),
+])
+def test_weather_or_time_zone_where_i_am_is_searched_near_me(planner, text, q):
+    plan = planner.plan(text)
+    assert steps(plan) == [("web_search", {"query": q})] and "can" in plan.final_response
+
+
+def test_other_personal_questions_about_where_i_am_stay_declined(planner):
+    for text in ("where am i", "what is my location", "where am i right now"):
+        assert not planner.plan(text).steps

@@ -15,7 +15,7 @@ from anovax.planner import lexicon as lx
 from anovax.planner import topics
 from anovax.planner.media import audiobook, media
 from anovax.planner.pieces import Piece, RequestState, unknown, web
-from anovax.planner.text import lower_words, query
+from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
 from anovax.planner.vocab import garbled_words
 
@@ -130,6 +130,9 @@ def cues(clause: str, state: RequestState) -> Piece:
     for cue, topic in _STRONG_CUES:
         if cue.search(low):
             return search_instead(q, topic)
+    local = _here(low)
+    if local is not None:
+        return local
     # personal and out-of-scope topics before any search, so they never reach a search engine
     out_of_scope = topics.domain(low)
     if out_of_scope and out_of_scope[0] == "playback" and topics.MEDIA_CUE.search(low):
@@ -189,6 +192,30 @@ def _strip_question_lead(clause: str) -> str:
     """ "can you tell me who won" -> "who won" (the clause itself if nothing is left)."""
     q = _QUESTION_LEAD.sub("", clause.strip())
     return q or clause
+
+
+#: "where I am", "my location": the place a search engine works out for itself
+_WHERE_I_AM = re.compile(r"\s*\b(?:(?:right )?(?:where|wherever) (?:i am|i'm|we are|we're)(?: (?:at|now|right now|currently))?|"
+                         r"(?:at|in|for|around) my (?:current )?(?:location|area|city|town|place)|my (?:current )?location|"
+                         r"(?:in|for) (?:here|this area|this city|this town)|around here|here|(?:am i|i am|i'm) in$)\b")
+_TIME_ZONE = re.compile(r"\b(?:time ?zone|local time)\b")
+
+
+def _here(low: str) -> Piece | None:
+    """The weather or the time zone where the user is: a search the engine answers for where
+    the browser is ("weather near me"); the user's location never goes into the query."""
+    if not _WHERE_I_AM.search(low) or not (topics.WEATHER_CUE.search(low) or _TIME_ZONE.search(low)):
+        return None
+    rest = SPACES.sub(" ", _WHERE_I_AM.sub(" ", low)).strip()
+    if topics.domain(rest) or topics.PERSONAL_Q.search(rest):
+        return None  # something else personal is asked too
+    if _TIME_ZONE.search(low) and not topics.WEATHER_CUE.search(low):
+        return search_instead("my time zone", "datetime")
+    wq = _weather_query(rest)
+    wq = wq if wq.startswith("weather") else "weather"
+    if " in " in wq:  # a place is named as well: that place
+        return web(wq, _SAY_SEARCH["weather"].format(q=wq))
+    return web(f"{wq} near me", _SAY_SEARCH["weather"].format(q=f"the {wq} near you"))
 
 
 def _weather_query(low: str) -> str:
