@@ -223,3 +223,36 @@ def test_weather_or_time_zone_where_i_am_is_searched_near_me(planner, text, q):
 def test_other_personal_questions_about_where_i_am_stay_declined(planner):
     for text in ("where am i", "what is my location", "where am i right now"):
         assert not planner.plan(text).steps
+
+
+# -- questions said as orders or fragments ---------------------------------------------------------
+
+@pytest.mark.parametrize("text, reply", [
+    ("bring me up to date on the olympics", None),
+    ("catch us up with the football transfers", "news"),
+    ("fill me in about the budget", "news"),
+    ("silver prices right now", "prices"),
+    ("translate good night into german", "translate"),
+    ("name four oceans", None),
+    ("list the seven wonders of the world", None),
+])
+def test_questions_said_as_orders_are_searches(planner, text, reply):
+    plan = planner.plan(text)
+    if reply is None:  # any honest search will do
+        assert [s.tool for s in plan.steps] == ["web_search"]
+        return
+    assert [s.tool for s in plan.steps] == ["web_search"] and "can't" in plan.final_response
+    assert {"news": "news", "prices": "prices", "translate": "translate"}[reply] in plan.final_response
+
+
+@pytest.mark.parametrize("text, tool", [
+    ("present date please", "get_date"), ("date now", "get_date"),
+    ("the local time in our time zone", "get_time"), ("is it day or night", "get_time"),
+])
+def test_date_and_time_fragments(planner, text, tool):
+    assert [s.tool for s in planner.plan(text).steps] == [tool]
+
+
+def test_orders_about_the_users_own_things_are_not_searched(planner):
+    for text in ("list my files", "update me on my emails", "translate my messages"):
+        assert "web_search" not in [s.tool for s in planner.plan(text).steps]

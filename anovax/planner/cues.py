@@ -29,6 +29,7 @@ _SAY_SEARCH = {
     "define": "I can't look up words myself offline, so I'm searching the web for {q}.",
     "maths": "I can't work that out myself offline, so I'm searching the web for {q}.",
     "recipe": "I can't look up recipes myself offline, so I'm searching the web for {q}.",
+    "translate": "I can't translate offline, so I'm searching the web for {q}.",
     "directions": "I can't give directions offline, so I'm searching the web for {q}.",
     "recommend": "I can't make recommendations myself offline, so I'm searching the web for {q}.",
     "datetime": "I can only tell today's date and the local time offline, so I can't answer that myself: I'm searching the web for {q}.",
@@ -44,6 +45,16 @@ _STRONG_CUES = (
 #: information cues checked after the out-of-scope topics and the weather, in this order
 _SEARCH_CUES = (
     (topics.NEWS_CUE, "news"),
+    # "catch me up on the world cup": the news about it
+    (re.compile(r"\b(?:current events|catch (?:me |us )?up (?:on|with)|update me (?:on|about|with)|brief me (?:on|about)|"
+                r"fill me in (?:on|about))\b"), "news"),
+    # "gold price today", "petrol prices": what something costs now
+    (re.compile(r"^(?:the |current |today'?s |latest )?[a-z][a-z' ]{1,30}? (?:prices?|costs?)(?: (?:today|now|right now|"
+                r"this (?:week|month)|at the moment))?$|\bhow much (?:is|are|does|do) (?:a |an |the )?[a-z]"), "prices"),
+    (re.compile(r"^translate\b|\btranslat(?:e|ion) (?:of|for)\b"), "translate"),
+    # "name the planets", "list five rivers in africa": a question said as an order
+    (re.compile(r"^(?:name|list|enumerate) (?:all |some |a few |the \w+ |\d+ |two |three |four |five |ten )?(?:of )?"
+                r"(?:the )?[a-z]+s\b"), "answer"),
     (topics.CURRENCY_CUE, "prices"),
     (topics.DEFINE_CUE, "define"),
     (topics.MATHS_CUE, "maths"),
