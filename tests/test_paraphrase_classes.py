@@ -256,3 +256,18 @@ def test_date_and_time_fragments(planner, text, tool):
 def test_orders_about_the_users_own_things_are_not_searched(planner):
     for text in ("list my files", "update me on my emails", "translate my messages"):
         assert "web_search" not in [s.tool for s in planner.plan(text).steps]
+
+
+# -- something to play said by its mood, its sound or its station -----------------------------------
+
+@pytest.mark.parametrize("text, q", [
+    ("something to study to", "music to study to"), ("something mellow", "mellow music"),
+    ("ocean waves", "ocean waves"), ("brown noise", "brown noise"), ("nursery rhymes", "nursery rhymes"),
+    ("heart radio two", "heart radio two"), ("capital fm", "capital fm"),
+])
+def test_a_mood_a_sound_or_a_station_alone_is_played(planner, text, q):
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": q})]
+
+
+def test_questions_about_the_radio_news_are_not_moods(planner):
+    assert [s.tool for s in planner.plan("what did the bbc say about the strike").steps] == ["web_search"]

@@ -13,7 +13,7 @@ import re
 
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
-from anovax.planner.media import audiobook, media
+from anovax.planner.media import audiobook, media, mood_or_station
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
@@ -155,6 +155,9 @@ def cues(clause: str, state: RequestState) -> Piece:
     genre = _BARE_GENRE.fullmatch(low)
     if genre:
         return media(genre.group("g"), explicit_play=True)
+    mood = mood_or_station(low)
+    if mood is not None:
+        return mood
     book = _READ_BOOK.match(low)
     if book:  # "read me a story": an audiobook is the nearest thing offline
         return audiobook(book.group("x"))

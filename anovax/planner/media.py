@@ -224,3 +224,33 @@ def playlist_of(clause: str) -> Piece | None:
         return None
     q = query(f"{x} playlist")
     return youtube(q, f"I can't keep playlists offline, so I'm searching YouTube for {q}.")
+
+
+#: something to play said by its mood or its sound ("something upbeat", "rain sounds", "music to study to")
+_MOOD = re.compile(
+    r"^(?:(?:some|something|anything|a bit of|a little)\s+)?(?:(?:relaxing|calming|soothing|peaceful|gentle|ambient|nature|"
+    r"rain|rainfall|ocean|sea|forest|jungle|bird|sleep|sleepy|white|brown|pink|thunderstorm|thunder|fireplace|wave|"
+    r"meditation|spa|study|focus)\s+)+(?:sounds?|noise|music|waves|songs|tunes)$"
+    r"|^(?:something|anything|some music|music|songs|tunes|a song|some songs)\s+(?:to (?:dance|sleep|study|relax|work out|chill|"
+    r"run|cook|focus|wake up|sing along) (?:to|with)|(?:that'?s |that is )?(?:upbeat|relaxing|calm|chill|happy|sad|mellow|"
+    r"energetic|romantic|uplifting|cheerful|soothing|catchy|groovy|danceable)|for (?:a party|parties|studying|sleeping|sleep|"
+    r"the gym|working out|running|dinner|a road trip|relaxing|focus|kids|children|a wedding))$"
+    r"|^(?:(?:some|a few)\s+)?(?:lullab(?:y|ies)|nursery rhymes|asmr)(?:\s+(?:for .{1,30}))?$"
+)
+#: a station said by its name ("bbc radio four", "kiss fm"), not a question about it
+_STATION = re.compile(r"^(?:[a-z0-9&']+\s+){0,3}(?:radio(?:\s+[a-z0-9]+){0,2}|fm|[0-9.]+\s*(?:fm|am))$")
+
+
+def mood_or_station(low: str) -> Piece | None:
+    """A YouTube search for a mood, a sound or a station said alone ("something upbeat",
+    "white noise", "bbc radio four"), or None."""
+    if _STATION.match(low):
+        return media(low, explicit_play=True)
+    if not _MOOD.match(low):
+        return None
+    rest = re.sub(r"^(?:some|something|anything|a bit of|a little)\s+", "", low)
+    if rest.startswith(("to ", "for ")):  # "something to dance to" -> "music to dance to"
+        rest = "music " + rest
+    elif not re.search(r"\b(?:sounds?|noise|music|waves|songs|tunes|lullab\w+|rhymes|asmr)\b", rest):
+        rest += " music"  # "something upbeat" -> "upbeat music"
+    return youtube(rest)
