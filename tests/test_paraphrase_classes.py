@@ -271,3 +271,19 @@ def test_a_mood_a_sound_or_a_station_alone_is_played(planner, text, q):
 
 def test_questions_about_the_radio_news_are_not_moods(planner):
     assert [s.tool for s in planner.plan("what did the bbc say about the strike").steps] == ["web_search"]
+
+
+# -- a question said as its noun -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "calories in an avocado", "ingredients for tiramisu", "benefits of yoga", "symptoms of a cold",
+    "reviews of the latest zelda game", "pros and cons of solar panels", "difference between weather and climate",
+    "mozart's birthday", "beyonce's real name", "summarise the plot of macbeth", "highest rated pizza places",
+])
+def test_a_question_said_as_its_noun_is_searched(planner, text):
+    assert [s.tool for s in planner.plan(text).steps] == ["web_search"]
+
+
+@pytest.mark.parametrize("text", ["mom's birthday", "my brother's birthday", "tips for my appointment"])
+def test_a_noun_question_about_the_users_people_is_not_searched(planner, text):
+    assert "web_search" not in [s.tool for s in planner.plan(text).steps]

@@ -158,8 +158,16 @@ QUESTION_START = re.compile(
     r"(?:the )?(?:capital|population|height|length|width|depth|weight|size|area|distance|age|price|cost|value|"
     r"president|prime minister|ceo|founder|author|inventor|speed|meaning|opposite|synonyms?|antonyms?|origin|"
     r"scores?|results?|currency|language|languages|net worth|gdp|boiling point|melting point|release date|cast|"
-    r"director|winner|winners|owner|mayor|governor|leader|capital city|national \w+|official \w+) "
+    r"director|winner|winners|owner|mayor|governor|leader|capital city|national \w+|official \w+|"
+    r"calories|nutrition|ingredients|steps|tips|benefits|symptoms|side effects|causes|effects|reviews?|ratings?|"
+    r"pros and cons|difference|differences|plot|summary|rules|definition|birthplace|birthday|date of birth|lifespan|"
+    r"life expectancy|temperature|weather|lyrics meaning) "
     r"(?:of|to|for|in|from|between)\b|"
+    # "einstein's birthday", "obama's height": a fact about someone, said as its noun
+    r"(?!(?:mum|mom|mother|dad|father|wife|husband|sister|brother|son|daughter|grandma|grandpa|granny|aunt|uncle|"
+    r"cousin|friend|boss|partner|girlfriend|boyfriend|niece|nephew|baby|kid|child)'s)[a-z]+'s (?:birthday|height|age|wife|husband|children|kids|net worth|real name|birthplace|nationality|"
+    r"first album|latest album|last album|first movie|latest movie|population|capital|currency|president)$|"
+    r"summari[sz]e|(?:top|highest|best|lowest|worst)[ -]rated|"
     r"(?:[a-z']+ ){1,3}(?:score|scores|standings|fixtures|results)(?: (?:today|tonight|last night|yesterday|so far))?$|"
     r"(?:the )?(?:(?!" + _NOT_SUPERLATIVE + r")\w+est|most \w+|best|worst) \w+)\b",
     re.I,
