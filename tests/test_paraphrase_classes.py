@@ -287,3 +287,19 @@ def test_a_question_said_as_its_noun_is_searched(planner, text):
 @pytest.mark.parametrize("text", ["mom's birthday", "my brother's birthday", "tips for my appointment"])
 def test_a_noun_question_about_the_users_people_is_not_searched(planner, text):
     assert "web_search" not in [s.tool for s in planner.plan(text).steps]
+
+
+@pytest.mark.parametrize("text, q", [
+    ("frozen soundtrack", "frozen soundtrack"), ("greatest hits of the 90s", "greatest hits of the 90s"),
+    ("some ted talks on leadership", "ted talks on leadership"), ("a ghost story", "ghost story"),
+    ("the newest episode of hardcore history", "the newest episode of hardcore history"),
+    ("bbc world news podcast", "bbc world news podcast"),
+])
+def test_a_thing_to_play_named_by_what_it_is(planner, text, q):
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": q})]
+
+
+@pytest.mark.parametrize("text", ["play the next chapter", "play my novel"])
+def test_a_book_of_ones_own_or_its_next_chapter_finds_audiobooks_saying_why(planner, text):
+    plan = planner.plan(text)
+    assert steps(plan) == [("youtube_search", {"query": "audiobooks"})] and "can't" in plan.final_response

@@ -37,7 +37,7 @@ _TRAIL_MEDIA_WORDS = re.compile(r"(?:\s+(?:please|for me|now|right now|next|agai
 #: generic words: a request made only of these names no particular thing to play
 _GENERIC_MEDIA = frozenset(
     """music song songs tune tunes track tracks album albums playlist playlists play list radio station stations podcast podcasts
-    audiobook audiobooks audio book books book episode episodes channel my the a an some something favorite favourite last
+    audiobook audiobooks audio book books book novel novels chapter chapters episode episodes channel my the a an some something favorite favourite last
     recent recently added played used current latest new this that it from of in on to list library""".split()
 )
 #: out-of-scope topics that win over a play request ("play my alarm", "play it louder")
@@ -77,7 +77,7 @@ def _named_in_control(lead: str) -> str | None:
 _STOP_CONTROL = re.compile(r"\b(?:pause|stop|louder|quieter|volume|mute|rewind)\b", re.I)
 #: kinds of thing to play, as a search for "something of that kind" says them
 _KINDS = (
-    (re.compile(r"\baudio ?books?\b"), "audiobooks"),
+    (re.compile(r"\baudio ?books?\b|\bbooks?\b|\bchapters?\b|\bnovels?\b"), "audiobooks"),
     (re.compile(r"\bpodcasts?\b|\bepisodes?\b"), "podcasts"),
     (re.compile(r"\bradio\b|\bstations?\b"), "live radio"),
     (re.compile(r"\b(?:music|songs?|tracks?|tunes?|playlists?|play list|albums?)\b"), "music"),
@@ -241,9 +241,24 @@ _MOOD = re.compile(
 _STATION = re.compile(r"^(?:[a-z0-9&']+\s+){0,3}(?:radio(?:\s+[a-z0-9]+){0,2}|fm|[0-9.]+\s*(?:fm|am))$")
 
 
+#: something to play named by what it is ("the lion king soundtrack", "80s hits", "a ted talk about
+#: happiness", "a bedtime story", "the latest episode of radiolab", "npr news podcast")
+_MEDIA_THING = re.compile(
+    r"^(?:(?:a|an|the|some)\s+)?[a-z0-9' &.-]{1,40}?\s+(?:soundtrack|ost|hits|greatest hits|theme song|theme tune|"
+    r"mixtape|remix|acoustic version|podcasts?|audio ?books?)$"
+    r"|^(?:the\s+)?(?:top|greatest|biggest|best)\s+(?:\d+\s+)?(?:hits|songs|tracks)\s+(?:of|from)\s+.{1,40}$"
+    r"|^(?:a\s+|some\s+)?ted talks?(?:\s+(?:about|on)\s+.{1,60})?$"
+    r"|^(?:a\s+|some\s+)?(?:bedtime|sleep|children's|kids|short|ghost)\s+stor(?:y|ies)(?:\s+for\s+.{1,30})?$"
+    r"|^(?:a\s+|some\s+)?stor(?:y|ies) for (?:kids|children|bedtime|my kids|the kids)$"
+    r"|^(?:the\s+)?(?:latest|newest|new|last|most recent|first)\s+(?:episode|season|chapter)s?\s+of\s+.{1,60}$"
+)
+
+
 def mood_or_station(low: str) -> Piece | None:
-    """A YouTube search for a mood, a sound or a station said alone ("something upbeat",
-    "white noise", "bbc radio four"), or None."""
+    """A YouTube search for a mood, a sound, a station or a thing to play said alone ("something
+    upbeat", "white noise", "bbc radio four", "hamilton soundtrack"), or None."""
+    if _MEDIA_THING.match(low) and not re.search(r"\b(?:my|our)\b", low):
+        return youtube(re.sub(r"^(?:a|an|some)\s+", "", low))
     if _STATION.match(low):
         return media(low, explicit_play=True)
     if not _MOOD.match(low):
