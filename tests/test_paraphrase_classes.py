@@ -303,3 +303,19 @@ def test_a_thing_to_play_named_by_what_it_is(planner, text, q):
 def test_a_book_of_ones_own_or_its_next_chapter_finds_audiobooks_saying_why(planner, text):
     plan = planner.plan(text)
     assert steps(plan) == [("youtube_search", {"query": "audiobooks"})] and "can't" in plan.final_response
+
+
+# -- date and time, said other ways -----------------------------------------------------------------
+
+@pytest.mark.parametrize("text, tool", [
+    ("what's the date alexa", "get_date"), ("time now, olly", "get_time"), ("what day is it precisely", "get_date"),
+    ("a time check please", "get_time"), ("would you mind telling me what time it is", "get_time"),
+    ("the date is what date", "get_date"),
+])
+def test_time_and_date_said_other_ways(planner, text, tool):
+    assert [s.tool for s in planner.plan(text).steps] == [tool]
+
+
+@pytest.mark.parametrize("text, q", [("search for alexa", "alexa"), ("look up olly", "olly")])
+def test_the_assistants_name_as_an_object_is_kept(planner, text, q):
+    assert steps(planner.plan(text)) == [("web_search", {"query": q})]

@@ -229,7 +229,11 @@ LEAD_FILLER = re.compile(
 TRAIL_FILLER = re.compile(
     r"[\s,]*\b(?:please|for me|thanks|thank you|right now|now please|if you can|if you could|if you don't mind|"
     # a tag question: "pull up a text editor, would you"
-    r"(?<=,\s)(?:would|will|could|can|won't) you|(?<=,)(?:would|will|could|can|won't) you)[\s.!?]*$", re.I
+    r"(?<=,\s)(?:would|will|could|can|won't) you|(?<=,)(?:would|will|could|can|won't) you|"
+    # the assistant's name said last: "what's the time olly"
+    # (never the object of a word before it: "search for olly", "play alexa by the band")
+    r"(?<!\bfor )(?<!\babout )(?<!\bto )(?<!\bof )(?<!\bon )(?<!\bup )(?<!\bcalled )(?<!\bnamed )(?<!\bplay )"
+    r"(?<!\bsearch )(?<!\bgoogle )(?<!\bask )(?<!\bopen )(?<!\bwith )(?<!\bby )(?<!\band )(?:olly|alexa|siri|anovax?))[\s.!?]*$", re.I
 )
 
 # --- canned replies ----------------------------------------------------------------------------
