@@ -319,3 +319,13 @@ def test_time_and_date_said_other_ways(planner, text, tool):
 @pytest.mark.parametrize("text, q", [("search for alexa", "alexa"), ("look up olly", "olly")])
 def test_the_assistants_name_as_an_object_is_kept(planner, text, q):
     assert steps(planner.plan(text)) == [("web_search", {"query": q})]
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("a third of 90", "work that out"), ("double of 35", "work that out"), ("30 celsius in fahrenheit", "work that out"),
+    ("12 inches to cm", "work that out"), ("the word for dog in italian", "look up words"),
+    ("anything happening in sport", "news"),
+])
+def test_arithmetic_units_words_and_news_said_as_fragments(planner, text, reply):
+    plan = planner.plan(text)
+    assert [s.tool for s in plan.steps] == ["web_search"] and reply in plan.final_response

@@ -46,6 +46,7 @@ _STRONG_CUES = (
 _SEARCH_CUES = (
     (topics.NEWS_CUE, "news"),
     # "catch me up on the world cup": the news about it
+    (re.compile(r"^(?:any(?:thing)?|something) (?:new|happening|going on) (?:in|with|about|on) [a-z]"), "news"),
     (re.compile(r"\b(?:current events|catch (?:me |us )?up (?:on|with)|update me (?:on|about|with)|brief me (?:on|about)|"
                 r"fill me in (?:on|about))\b"), "news"),
     # "gold price today", "petrol prices": what something costs now

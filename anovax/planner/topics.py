@@ -123,11 +123,16 @@ CURRENCY_CUE = re.compile(
 MATHS_CUE = re.compile(
     r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand)\b.{0,20}?"
     r"\b(?:plus|minus|times|multiplied by|divided by|over|squared|cubed|to the power of)\b|\bsquare root\b|\bcube root\b|\bpercent of\b|\bfactorial\b"
-    r"|\bhow many \w+ (?:in|are in|make|per) (?:a |an |one )?\w+|\bconvert\b|\bcalculate\b|\bsolve\b",
+    r"|\bhow many \w+ (?:in|are in|make|per) (?:a |an |one )?\w+|\bconvert\b|\bcalculate\b|\bsolve\b"
+    # "half of 250", "square of 12", "100 fahrenheit in celsius": arithmetic and units said as nouns
+    r"|^(?:a |one )?(?:half|third|quarter|double|triple|square|cube|twice|sum|product|average) of \d"
+    r"|^[\d.,]+ ?(?:degrees? )?(?:fahrenheit|celsius|centigrade|miles?|kilometers?|kilometres?|km|feet|foot|inches?|cm|"
+    r"centimeters?|meters?|metres?|pounds?|lbs?|kilos?|kilograms?|kg|grams?|ounces?|oz|gallons?|liters?|litres?|cups?|"
+    r"tablespoons?|teaspoons?|yards?|acres?|hectares?) (?:in|to|into|as) \w+",
     re.I,
 )
 DEFINE_CUE = re.compile(
-    r"^(?:define|definition|meaning|describe|explain|spell)\b|\b(?:definition|meaning|synonyms?|antonyms?|spell(?:ing|ed)?|pronounce|description|describe|the word)\b|what does .{1,40} (?:mean|stand for)",
+    r"^(?:define|definition|meaning|describe|explain|spell)\b|^(?:the |a )?word for \w+|\b(?:definition|meaning|synonyms?|antonyms?|spell(?:ing|ed)?|pronounce|description|describe|the word)\b|what does .{1,40} (?:mean|stand for)",
     re.I,
 )
 JOKE_CUE = re.compile(
