@@ -329,3 +329,14 @@ def test_the_assistants_name_as_an_object_is_kept(planner, text, q):
 def test_arithmetic_units_words_and_news_said_as_fragments(planner, text, reply):
     plan = planner.plan(text)
     assert [s.tool for s in plan.steps] == ["web_search"] and reply in plan.final_response
+
+
+@pytest.mark.parametrize("text, q", [("put on some reggae at full volume", "reggae"), ("play the eagles quietly", "the eagles")])
+def test_a_loudness_after_what_to_play_is_said_honestly(planner, text, q):
+    plan = planner.plan(text)
+    assert steps(plan) == [("youtube_search", {"query": q})] and "can't set the volume" in plan.final_response
+
+
+@pytest.mark.parametrize("text", ["switch to 88.1", "switch over to 104.3"])
+def test_a_frequency_is_never_an_app_to_switch_to(planner, text):
+    assert not [s for s in planner.plan(text).steps if s.tool in ("switch_to_app", "open_app")]

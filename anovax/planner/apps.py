@@ -104,6 +104,10 @@ _NO_APP = frozenset({"window", "windows", "it", "this", "that", "them", "this wi
 _NOT_AN_APP = re.compile(r"\b(?:tabs?|next|previous|other|last|current|active|this|that|every|all)\b")
 
 
+#: a radio frequency ("98.7", "101.5 fm") is a station, never an app
+_FREQUENCY = re.compile(r"^(?:station |channel )?[\d.]+(?: ?(?:fm|am|mhz|khz))?$")
+
+
 def window_app(raw: str) -> str | None:
     """The canonical app a window tool names in ``raw`` ("the notepad window" -> "notepad"), or None
     when the words do not name an app (a site, a topic, a question, "it")."""
@@ -113,7 +117,7 @@ def window_app(raw: str) -> str | None:
         if new == low:
             break
         low = new
-    if not low or low in _NO_APP or _NOT_AN_APP.search(low):
+    if not low or low in _NO_APP or _NOT_AN_APP.search(low) or _FREQUENCY.match(low):
         return None
     if low in lx.USER_APPS:
         return low

@@ -101,6 +101,11 @@ def youtube(q: str, say: str | None = None) -> Piece:
     return Piece("act", say or f"Searching YouTube for {q}.", [Step("youtube_search", {"query": q})])
 
 
+#: a loudness said after what to play ("at volume five", "on full blast", "quietly")
+_LOUDNESS = re.compile(r"\s+(?:(?:at|on|with) (?:a |the )?(?:(?:low|high|full|max|maximum|medium|quiet|loud|soft|normal) )?"
+                       r"(?:volume|blast|level)(?: (?:\w+|\d+))?|loud|loudly|quietly|softly|really loud|very loud)$")
+
+
 def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Piece:
     """A YouTube search for something to play, or a plain 'I can't' for playback controls and games."""
     text = spoken.strip()
@@ -109,6 +114,12 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
         service = service or m.group("s").lower()
         text = (text[: m.start()] + text[m.end():]).strip()
     low = lower_words(text)
+    loudness = _LOUDNESS.search(low)
+    if loudness and loudness.start() > 0:  # "play adele at volume five": the volume is no player's to set
+        found = media(low[: loudness.start()], explicit_play=explicit_play, service=service)
+        q = str(found.steps[0].params["query"]) if found.steps and found.steps[0].tool == "youtube_search" else ""
+        if q and q not in ("it", "this", "that", "them", "this song", "that song"):
+            return youtube(q, f"I can't set the volume offline, so I'm just searching YouTube for {q}.")
     resume = bool(re.match(r"^(?:\w+ )?(?:resume|continue)\b", low)) or bool(_LEFT_OFF.search(low))
     lead = _LEFT_OFF.sub("", _LEAD_MEDIA_WORDS.sub("", _WANT_TO_HEAR.sub("", low))).strip()
     lead_no_next = re.sub(r"\s+next(?: up)?$", "", lead)
