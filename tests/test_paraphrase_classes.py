@@ -340,3 +340,18 @@ def test_a_loudness_after_what_to_play_is_said_honestly(planner, text, q):
 @pytest.mark.parametrize("text", ["switch to 88.1", "switch over to 104.3"])
 def test_a_frequency_is_never_an_app_to_switch_to(planner, text):
     assert not [s for s in planner.plan(text).steps if s.tool in ("switch_to_app", "open_app")]
+
+
+@pytest.mark.parametrize("text, tool", [
+    ("quick question, who painted the mona lisa", "web_search"), ("excuse me, what's the date", "get_date"),
+    ("hmm how far is the sun", "web_search"), ("sorry what time is it", "get_time"),
+    ("may i know today's date", "get_date"), ("i've got a question for you: who built the pyramids", "web_search"),
+    ("who invented the radio", "web_search"),
+])
+def test_openers_before_the_request_are_not_part_of_it(planner, text, tool):
+    assert [s.tool for s in planner.plan(text).steps] == [tool]
+
+
+@pytest.mark.parametrize("text", ["sorry", "well", "question"])
+def test_an_opener_alone_is_still_not_understood(planner, text):
+    assert not planner.plan(text).steps

@@ -223,7 +223,13 @@ LEAD_FILLER = re.compile(
     r"|please\b|kindly\b|just\b|now\b|so\b|ok(?:ay)?\s+(?=\w)|(?:can|could|would|will) you(?: please)?(?: kindly)?\b"
     r"|(?:first|firstly|first of all|to start|to begin)\b,?(?=\s+(?:open|launch|start|type|write|search|take|press|go|play|tell|find|show|close|switch)\b)"
     r"|(?:i want|i need|i'd like|i would like) you to\b|(?:go ahead and|be a dear and)\b"
-    r"|(?:i'd like|i would like) (?:to )?(?=(?:open|launch|search|type|take|see|know)\b))[\s,.!?]*",
+    r"|(?:i'd like|i would like) (?:to )?(?=(?:open|launch|search|type|take|see|know)\b)"
+    # openers before the request itself: "quick question, who ...", "excuse me what time is it", "hmm who wrote x"
+    r"|(?:(?:a |one )?quick question|(?:i have|i've got|i got) (?:a |one )?(?:quick )?question(?: for you)?|(?:a |one )?question|"
+    r"excuse me|sorry|pardon me|h+m+|u+m+|u+h+|e+r+m*|well|also|and|by any chance|any chance(?: (?:that )?you (?:know|have))?|"
+    r"(?:do you )?(?:wanna|want to)(?= (?:tell|give|show)\b)|may i (?:know|ask|have)(?: you)?)[\s,:.!?-]+"
+    r"(?=(?:what|what's|whats|who|who's|whos|how|how's|when|where|why|which|is|are|do|does|did|can|could|tell|give|show|"
+    r"the|today's|open|play|search|set|take|find|look|put|start|launch|google)\b))[\s,.!?]*",
     re.I,
 )
 TRAIL_FILLER = re.compile(

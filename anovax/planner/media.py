@@ -265,9 +265,15 @@ _MEDIA_THING = re.compile(
 )
 
 
+#: a question word first: the clause asks about something, it names nothing to play
+_ASKED = re.compile(r"^(?:what|what's|whats|who|who's|whos|when|where|why|which|how|is|are|was|were|does|do|did|can|could|will)\b")
+
+
 def mood_or_station(low: str) -> Piece | None:
     """A YouTube search for a mood, a sound, a station or a thing to play said alone ("something
     upbeat", "white noise", "bbc radio four", "hamilton soundtrack"), or None."""
+    if _ASKED.match(low):  # "who invented the radio" asks about it
+        return None
     if _MEDIA_THING.match(low) and not re.search(r"\b(?:my|our)\b", low):
         return youtube(re.sub(r"^(?:a|an|some)\s+", "", low))
     if _STATION.match(low):
