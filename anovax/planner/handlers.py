@@ -135,15 +135,16 @@ def _web_search(clause: str, r: Any, state: RequestState) -> Piece | None:
     if not q:
         return None
     personal = topics.domain(lower_words(q), personal_only=True)
-    # "search my calendar" asks for the user's own data; "search for python list examples" is a topic
-    if personal and _OWN.search(lower_words(q)):
+    # a list is the user's only when it is said to be ("search my shopping list"); "search for python
+    # list examples" is a topic. E-mail, the calendar and the rest are always the user's.
+    if personal and (personal[0] != "lists" or _OWN.search(lower_words(q))):
         return Piece("decline", personal[1])
     if _PLAYABLE.search(lower_words(q)) and not explicit_web(clause):
         return youtube(q)  # "look for a podcast about space": what is played is found on YouTube
     return web(q, f"Searching the web for {q}.")
 
 
-#: words that make a search one of the user's own things
+#: words that make a list the user's own
 _OWN = re.compile(r"\b(?:my|our|mine|me)\b")
 
 
