@@ -355,3 +355,13 @@ def test_openers_before_the_request_are_not_part_of_it(planner, text, tool):
 @pytest.mark.parametrize("text", ["sorry", "well", "question"])
 def test_an_opener_alone_is_still_not_understood(planner, text):
     assert not planner.plan(text).steps
+
+
+@pytest.mark.parametrize("text, q", [("some fleetwood mac", "fleetwood mac"), ("a little bit of dolly parton", "dolly parton")])
+def test_some_of_a_name_plays_it(planner, text, q):
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": q})]
+
+
+@pytest.mark.parametrize("text", ["some water", "a little quiet", "some privacy", "some advice"])
+def test_some_of_a_thing_nobody_plays_is_not_played(planner, text):
+    assert not planner.plan(text).steps

@@ -265,6 +265,15 @@ _MEDIA_THING = re.compile(
 )
 
 
+#: "some taylor swift", "a little bit of bob marley": a name said as something to have some of
+_SOME_NAME = re.compile(r"^(?:some|a bit of|a little bit of|a little|a dose of)\s+(?P<x>[a-z][a-z'&.-]*(?:\s+[a-z][a-z'&.-]*){0,2})$")
+#: what people ask for some of that is not to be played: such a request is not understood, as before
+_NOT_TO_PLAY = frozenset("""help water coffee tea food milk sugar salt bread pizza wine beer juice snacks ice money cash time space
+    room light lights heat air quiet peace silence privacy sleep rest advice ideas idea examples example information info
+    tips news weather company fun exercise work more of it this that them things stuff rain sun sunshine paper
+    medicine pills love attention""".split())
+
+
 #: a question word first: the clause asks about something, it names nothing to play
 _ASKED = re.compile(r"^(?:what|what's|whats|who|who's|whos|when|where|why|which|how|is|are|was|were|does|do|did|can|could|will)\b")
 
@@ -278,6 +287,9 @@ def mood_or_station(low: str) -> Piece | None:
         return youtube(re.sub(r"^(?:a|an|some)\s+", "", low))
     if _STATION.match(low):
         return media(low, explicit_play=True)
+    some = _SOME_NAME.match(low)
+    if some and not set(some.group("x").split()) & _NOT_TO_PLAY and not domain(low):
+        return youtube(some.group("x"))  # "some taylor swift", "a bit of bob marley": a name to play
     if not _MOOD.match(low):
         return None
     rest = re.sub(r"^(?:some|something|anything|a bit of|a little)\s+", "", low)
