@@ -365,3 +365,17 @@ def test_some_of_a_name_plays_it(planner, text, q):
 @pytest.mark.parametrize("text", ["some water", "a little quiet", "some privacy", "some advice"])
 def test_some_of_a_thing_nobody_plays_is_not_played(planner, text):
     assert not planner.plan(text).steps
+
+
+@pytest.mark.parametrize("text, q", [
+    ("find hotel california by the eagles", "hotel california by the eagles"),
+    ("i want wonderwall by oasis", "wonderwall by oasis"),
+    ("despacito on youtube please", "despacito"),
+])
+def test_a_title_by_someone_or_on_youtube_is_played(planner, text, q):
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": q})]
+
+
+@pytest.mark.parametrize("text", ["find a book by jane austen", "find a cafe near by", "look up hamlet by shakespeare"])
+def test_a_book_a_place_or_a_search_asked_for_is_not_played(planner, text):
+    assert "youtube_search" not in [s.tool for s in planner.plan(text).steps]

@@ -13,7 +13,7 @@ import re
 
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
-from anovax.planner.media import audiobook, media, mood_or_station
+from anovax.planner.media import SONG_BY, audiobook, media, mood_or_station
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
@@ -159,6 +159,9 @@ def cues(clause: str, state: RequestState) -> Piece:
     mood = mood_or_station(low)
     if mood is not None:
         return mood
+    song = SONG_BY.match(low)
+    if song and not topics.QUESTION_START.match(low):  # "find thriller by michael jackson"
+        return media(song.group("x"), explicit_play=True)
     book = _READ_BOOK.match(low)
     if book:  # "read me a story": an audiobook is the nearest thing offline
         return audiobook(book.group("x"))

@@ -165,7 +165,7 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
 #: "on youtube, ..." / "... using youtube": the whole request is about YouTube
 _YOUTUBE_SCOPE = re.compile(
     r"^(?:(?:on|in|using|via|through|with|over on|from) youtube|youtube)\s*[,:;-]?\s+(?P<rest>.+)$"
-    r"|^(?P<head>.+?)\s*,?\s+(?:using|via|through|with) youtube[.!?]?$",
+    r"|^(?P<head>.+?)\s*,?\s+(?:using|via|through|with|on|in|from) youtube(?:\s+(?:please|for me|now))?[.!?]?$",
     re.I,
 )
 
@@ -298,3 +298,15 @@ def mood_or_station(low: str) -> Piece | None:
     elif not re.search(r"\b(?:sounds?|noise|music|waves|songs|tunes|lullab\w+|rhymes|asmr)\b", rest):
         rest += " music"  # "something upbeat" -> "upbeat music"
     return youtube(rest)
+
+
+#: "thriller by michael jackson": a title and who made it, which is something to play unless a
+#: book, a film or a picture is named
+SONG_BY = re.compile(
+    r"^(?:(?:find|get|give|fetch|i want|i'd like|i need)\s+(?:me\s+|us\s+)?)?"
+    r"(?!.*\b(?:near|close|stand|drop|stop|come|pass|go|swing|walk|drive) by\b)"
+    r"(?!.*\b(?:books?|novels?|poems?|paintings?|pictures?|photos?|papers?|articles?|essays?|study|report|speech|movies?|"
+    r"films?|documentary|documentaries|recipes?|dishes|design|buildings?|statues?|plays?|quotes?|sculptures?)\b)"
+    r"(?P<x>[a-z0-9'&.-]+(?:\s+[a-z0-9'&.-]+){0,5}\s+by\s+(?!the way\b|car\b|bus\b|train\b|plane\b|air\b|"
+    r"tomorrow\b|today\b|tonight\b|then\b|now\b|\d)[a-z][a-z0-9'&.-]*(?:\s+[a-z0-9'&.-]+){0,3})$"
+)
