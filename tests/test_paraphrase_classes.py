@@ -46,6 +46,14 @@ def test_scorer_judges_kind_words_and_harmlessness():
     assert not ps.judge(ps.Case("x", "compound", (), ("web_search", "timer")), both)
 
 
+def test_scorer_judges_what_safety_lets_happen():
+    kept = Plan((), "I'll remember that.", {"wifi_password": "sunflower"})
+    refused = ps.score([ps.Case("remember that my wifi password is sunflower", "remember")], lambda text: kept)
+    ok = ps.score([ps.Case("remember that my shoe size is 42", "remember")],
+                  lambda text: Plan((), "I'll remember that.", {"shoe_size": "42"}))
+    assert refused[1]["remember"] == 0 and ok[1]["remember"] == 1
+
+
 def test_scorer_reads_a_file_and_prints_every_miss(tmp_path, capsys):
     rows = [{"text": "what time is it", "expect": "time", "must_contain": []},
             {"text": "what time is it", "expect": "date", "must_contain": []},
@@ -98,7 +106,7 @@ def test_time_a_span_is_a_timer(planner, text, seconds):
 @pytest.mark.parametrize("text, key, value", [
     ("bear in mind that my locker number is 118", "locker_number", "118"),
     ("do not forget my dentist is doctor patel", "dentist", "doctor patel"),
-    ("make a note that my gate code is 4410", "gate_code", "4410"),
+    ("make a note that my shoe size is 42", "shoe_size", "42"),
 ])
 def test_ways_of_asking_to_keep_a_fact(planner, text, key, value):
     plan = planner.plan(text)

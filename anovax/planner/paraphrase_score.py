@@ -2,7 +2,8 @@
 
 A set is JSON lines ``{"text", "expect", "must_contain"}`` (``parts`` optional for compounds).
 ``expect`` is one of KINDS; a plan is right when it is that kind of action and every
-``must_contain`` word appears (case-insensitive) in its steps' params or the facts it keeps.
+``must_contain`` word appears (case-insensitive) in its steps' params or the facts it keeps. A plan
+``safety_check`` refuses counts as what the assistant would do with it: nothing, and the reason.
 
 - out_of_scope and greeting: no acting step (one that types, presses keys or starts an app) and
   a non-empty reply;
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
+from anovax.safety import Decision, safety_check
 from anovax.tools import TOOLS, Effect
 
 #: the tools that act on the desktop: out-of-scope and small-talk plans must have none
@@ -129,6 +131,9 @@ def score(cases: Sequence[Case], plan: Callable[[str], Plan]) -> tuple[Counter[s
     misses = []
     for case in cases:
         got = plan(case.text)
+        verdict = safety_check(got, case.text)
+        if verdict.decision is Decision.REFUSE:  # what the assistant would do: nothing, and say why
+            got = Plan((), verdict.reason)
         total[case.expect] += 1
         if judge(case, got):
             right[case.expect] += 1
