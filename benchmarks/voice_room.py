@@ -71,6 +71,8 @@ class Outcome:
     understood: bool | None = None
     wake_fit: float | None = None
     posteriors: tuple = ()
+    #: what the name sounded like against its rivals ("" not checked)
+    name_as: str = ""
 
 
 class Room:
@@ -89,7 +91,7 @@ class Room:
 
         from anovax.voice.audio import Phrase
         from anovax.voice.pipeline import VoicePipeline
-        from anovax.voice.understand import understands
+        from anovax.voice.understand import understanding, understands
 
         self._n += 1
         path = Path(self._tmp) / f"p{self._n % 4}.wav"
@@ -103,7 +105,7 @@ class Room:
         seen: list = []
         scoring = _Recorded(self.recognizer, seen)
         pipeline = VoicePipeline(scoring, gate, on_command=commands.append, stop_speaking=lambda: None,
-                                 understands=understands)
+                                 understands=understanding)
         heard = pipeline.handle(Phrase(audio, start, clock[0]))
         clock[0] += 0.5  # the pause between phrases
         name_fit = posterior = worst = wake_fit = None
@@ -120,7 +122,8 @@ class Room:
             posteriors = tuple(round(p, 3) for p in after)
         rest = heard.decision.heard.split("anova", 1)[-1].strip()
         return Outcome(text, heard.decision.heard, heard.decision.action, " ".join(commands), seconds,
-                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors)
+                       heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors,
+                       seen[0].name_as if seen else "")
 
 
 class _Recorded:

@@ -53,10 +53,7 @@ WAKE = {
 }
 #: never wake it: no name, the name without a wake word, and sound-alikes of "hey anova"
 NOT_WAKE = ["what time is it", "open the browser", "anova open the browser", "a nova open notepad",
-            "and over", "super nova", "another one"]
-#: the recogniser's known confusion: it hears "hey nova" as "hey anova" in some voices
-#: (benchmarks/bench_voice.py counts these as false wakes)
-KNOWN_CONFUSIONS = {"hey nova"}
+            "and over", "super nova", "another one", "hey nova"]
 #: the quiet between phrases: a real microphone never gives digital zeros
 QUIET_LEVEL = 10
 
@@ -148,7 +145,7 @@ def grid(renders, recognizer, tmp_path_factory):
     folder = tmp_path_factory.mktemp("grid-recordings")
     out = {}
     try:
-        for phrase in [*WAKE, *NOT_WAKE, *sorted(KNOWN_CONFUSIONS)]:
+        for phrase in [*WAKE, *NOT_WAKE]:
             for voice, noise in CONDITIONS:
                 calls: list[str] = []
 
@@ -188,15 +185,6 @@ def test_commands_reach_on_speech_word_for_word(grid):
 def test_other_phrases_never_reach_on_speech(phrase, voice, noise, grid):
     calls, decisions = grid[phrase, voice, noise]
     assert decisions, "no phrase was found in the recording"
-    assert calls == [], decisions
-
-
-@pytest.mark.parametrize("voice, noise", CONDITIONS)
-@pytest.mark.parametrize("phrase", sorted(KNOWN_CONFUSIONS))
-@pytest.mark.xfail(reason="the command model hears 'hey nova' as 'hey anova' in some voices "
-                          "(benchmarks/bench_voice.py counts these as false wakes)", strict=False)
-def test_known_sound_alike_confusions(phrase, voice, noise, grid):
-    calls, decisions = grid[phrase, voice, noise]
     assert calls == [], decisions
 
 

@@ -57,6 +57,35 @@ def test_hey_anna_can_you_pass_the_salt_does_nothing(cli_env, tmp_path, voice):
     assert not [e for e in events if e.get("type") == "VOICE_HEARD" and e["data"]["action"] == "command"], events
 
 
+@pytest.mark.parametrize("voice", [*voicegen.VOICES, *(voicegen.HELD_OUT_VOICES[:1] if voicegen.have_festival() else ())])
+def test_names_that_sound_like_anova_followed_by_a_request_do_nothing(cli_env, tmp_path, voice):
+    # a request AnovaX understands word for word, after a rival name: only the name can tell
+    said = ["hey nova, open the calculator", "hey hannah, what time is it", "another, take a screenshot"]
+    events = play(cli_env, tmp_path, said, voice)
+    assert commands(events) == [], [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
+    assert not [e for e in events if e.get("type") == "VOICE_HEARD" and e["data"]["action"] in ("doubt", "wake")]
+
+
+def test_the_rival_check_hears_the_name_said_and_not_its_rivals(tmp_path):
+    """rivals.py on its own: the frames of "hey anova" / "hey nova" / "hey anna" decoded with the
+    name and its rivals side by side. (Before a word that starts with a vowel the recogniser can
+    stretch "anova" over it, and the check then hears "anova": a known gap, rivals.py.)"""
+    import speech_recognition as sr
+
+    from anovax.voice.stt import SphinxCommandRecognizer
+
+    recognizer = SphinxCommandRecognizer(cache_dir=tmp_path / "stt")
+    heard = {}
+    for text in ("hey anova open notepad", "hey nova open notepad", "hey anna take a screenshot"):
+        with sr.AudioFile(str(voicegen.render(text, tmp_path / "p.wav"))) as source:
+            audio = sr.Recognizer().record(source)
+        hearing = recognizer.hear(audio, lambda _text: True)
+        heard[text] = hearing.name_as if "anova" in hearing.text.split() else "(no name heard)"
+    assert heard["hey anova open notepad"] == "anova", heard
+    assert heard["hey nova open notepad"] not in ("anova", ""), heard
+    assert heard["hey anna take a screenshot"] not in ("anova", ""), heard
+
+
 @pytest.mark.parametrize("voice", voicegen.VOICES[:2])
 def test_chatter_after_a_real_wake_does_nothing(cli_env, tmp_path, voice):
     events = play(cli_env, tmp_path, ["hey anova, what time is it", *CHATTER], voice)

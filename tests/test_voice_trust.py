@@ -54,6 +54,17 @@ def test_a_forced_name_is_dropped_whatever_follows(gate):
     assert not gate.awake
 
 
+def test_a_name_that_a_rival_fits_better_is_dropped_however_well_it_aligned(gate):
+    # "hey nova, open notepad": "anova" aligns well (one short vowel apart), but decoded against
+    # its rivals the audio is "nova"
+    text = "hey anova open notepad"
+    base = hearing(text, name_fit=-8.0, posterior=1.0)
+    for heard_as, action in (("nova", "drop"), ("hannah", "drop"), ("anova", "command"), ("", "command")):
+        decision = gate.decide(text, trust=Trust(Hearing(text, base.words, name_as=heard_as), understands))
+        assert decision.action == action, heard_as
+    assert not gate.awake
+
+
 def test_a_poorly_said_name_passes_only_with_a_very_clear_request(gate):
     between = (NAME_FIT_MIN + NAME_FIT_FLOOR) / 2
     assert decide(gate, "hey anova open notepad", name_fit=between, posterior=0.99) == ("command", "open notepad")

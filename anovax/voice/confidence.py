@@ -55,6 +55,9 @@ class Hearing:
     words: tuple[WordScore, ...] = ()
     #: True when scoring was asked for and could not be done: nobody can vouch for the words
     unscored: bool = False
+    #: what the name's audio sounded like against its rivals (rivals.py): "anova", a rival such as
+    #: "nova" or "anna", or "" when that was not checked
+    name_as: str = ""
 
     @property
     def scored(self) -> bool:

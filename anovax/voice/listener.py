@@ -68,7 +68,7 @@ from anovax.voice.doubts import Doubt, confirmed
 from anovax.voice.pipeline import Heard, State, VoicePipeline, VoiceState, follow_events
 from anovax.voice.stt import Recognizer
 from anovax.voice.takeback import STOP_TEXT, RecentCommands, stop_text
-from anovax.voice.understand import understands
+from anovax.voice.understand import Understanding, understanding
 from anovax.voice.worker import deliver, drain, run_commands
 
 if TYPE_CHECKING:  # imported lazily: a broken install must not stop the text console
@@ -104,7 +104,7 @@ class VoiceInput:
                  on_state: Callable[[VoiceState], Any] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  confirmations: Confirmations | None = None,
-                 understands: Callable[[str], bool] | None = None) -> None:
+                 understands: Callable[[str], bool | Understanding] | None = None) -> None:
         self.gate = gate
         #: where a spoken yes/no goes, and where "voice" registers while it can hear one
         self.confirmations = confirmations
@@ -156,7 +156,7 @@ class VoiceInput:
         kw.setdefault("gate", WakeGate(timeout_s=settings.wake_timeout_s))
         kw.setdefault("recognizer_factory", lambda: make_recognizer(settings.stt))
         kw.setdefault("confirmations", assistant.confirmations)
-        kw.setdefault("understands", understands)
+        kw.setdefault("understands", understanding)
         return cls(on_speech=lambda text: assistant.on_speech(text, source="voice"),
                    stop_speaking=assistant.stop_speaking, bus=assistant.bus, **kw)
 

@@ -21,6 +21,7 @@ from anovax.voice.confidence import Hearing
 from anovax.voice.stt import Recognizer
 from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
+from anovax.voice.understand import Understanding
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class VoicePipeline:
                  on_answer: Callable[[str, bool], Any] | None = None,
                  on_take_back: Callable[[str], Any] | None = None,
                  on_doubt: Callable[[str], Any] | None = None,
-                 understands: Callable[[str], bool] | None = None) -> None:
+                 understands: Callable[[str], bool | Understanding] | None = None) -> None:
         self.recognizer = recognizer
         self.gate = gate
         #: a doubtful command's words: the listener asks "Did you say …?" (None: dropped)

@@ -167,6 +167,7 @@ class SphinxCommandRecognizer:
             self._build(clean)
         self._lock = threading.Lock()
         self._aligner: Any = None
+        self._rivals: Any = None
         try:
             self._decoder = self._new_decoder()
         except Exception:  # noqa: BLE001 - a damaged cache: build the files again, once
@@ -258,7 +259,15 @@ class SphinxCommandRecognizer:
             return Hearing(text, tuple(words), unscored=True)
         for i, fitted in enumerate(aligned):
             words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
-        return Hearing(text, tuple(words))
+        return Hearing(text, tuple(words), name_as=self._name_as([w.word for w in words[:name]], raw, path[name].end))
+
+    def _name_as(self, before: list[str], raw: bytes, name_end: int) -> str:
+        """What the name's audio sounds like against its rivals (rivals.py). Lock held."""
+        if self._rivals is None:
+            from anovax.voice.rivals import RivalCheck
+
+            self._rivals = RivalCheck.beside(self._ps, str(self.dict_path))
+        return self._rivals.heard(before, raw, name_end)
 
     # -- streaming: utterance.py --
 

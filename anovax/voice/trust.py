@@ -5,11 +5,13 @@ salt" into "hey anova can you press us alt". Two checks keep such phrases from a
 
 - **the name**: "anova" aligned back onto the audio must fit it (``confidence.WordScore.fit`` at
   least ``NAME_FIT_MIN``, or ``NAME_FIT_FLOOR`` when the request after it was heard very clearly).
-  A forced "anova" has phones nobody said, squeezed and scoring badly.
+  A forced "anova" has phones nobody said, squeezed and scoring badly. And decoded against its
+  rivals ("nova", "anna", "hannah", "another"...: rivals.py), "anova" must win.
 - **the command**: the words after the name must be a request the offline planner understands
   (the grammar is the definition of a command; forced words rarely make one), and the recogniser
   must not have been torn between sentences (lattice posteriors: ``POSTERIOR_MIN`` on average,
-  ``WORD_POSTERIOR_MIN`` each). Trailing words it barely heard are noise and left out.
+  ``WORD_POSTERIOR_MIN`` each; ``VERBATIM_POSTERIOR_MIN`` when the heard words go out as they
+  are, as a query or typed text). Trailing words it barely heard are noise and left out.
 
 Unclear request, clear name: the gate asks "Did you say …?"; unclear name: nothing happens.
 
@@ -17,10 +19,12 @@ A phrase from a recogniser that scores nothing (the online one: it is not closed
 does not force words) is trusted as text; one whose scoring failed is not.
 
 Thresholds were tuned on espeak-ng voices (f2, klatt4, m1; clean and pink noise) reading the
-first half of SLURP's lm.txt (``python -m benchmarks.bench_voice_room --tune``): on 168 wake
-phrases, 288 sound-alikes and 72 "hey nova" homophones they gave 154 wakes right (91.7%), 0
-sound-alike responses and 15 homophone responses. Reported figures come from the other half and
-from festival's voices, which tuning never saw (README, section Voice).
+first half of SLURP's lm.txt (``python -m benchmarks.bench_voice_room --tune``). With the rival
+check in front (210 wake phrases, 216 sound-alikes, 54 "hey nova" homophones), the name's fit at
+-30 and a mean posterior of 0.4 gave 193 wakes right (91.9%), no sound-alike and no homophone
+response; without it (fit -26, posterior 0.6) 173 right, 2 sound-alikes and 13-15 homophones.
+Reported figures come from the other half and from festival's voices, which tuning never saw
+(README, section Voice).
 """
 
 from __future__ import annotations
@@ -29,9 +33,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from anovax.voice.confidence import Hearing
+from anovax.voice.rivals import NAME
+from anovax.voice.understand import Understanding
 
 #: the name's alignment fit (per frame) below which it was not clearly said...
-NAME_FIT_MIN = -26.0
+NAME_FIT_MIN = -30.0
 #: ...unless the request after it was heard very clearly (``STRONG_MEAN``, ``STRONG_MIN``): some
 #: voices say the name itself poorly (espeak-ng's m1: -29 to -30), forced names rarely come with
 #: a clear request
@@ -40,8 +46,12 @@ STRONG_MEAN = 0.9
 STRONG_MIN = 0.3
 #: the command words' mean lattice posterior below which the recogniser was guessing, and the
 #: least any one word may have
-POSTERIOR_MIN = 0.6
+POSTERIOR_MIN = 0.4
 WORD_POSTERIOR_MIN = 0.02
+#: ...and the mean for a request whose heard words go out as they are (typed, searched for,
+#: remembered: ``understand.Understanding.verbatim``), where forced words make a plausible query
+#: ("hey Anna, how to make cheesecake" → "how to make use date", a web search)
+VERBATIM_POSTERIOR_MIN = 0.7
 #: trailing words heard with less than this are noise after the phrase, not words ("hey anova up")
 NOISE_POSTERIOR = 0.1
 #: an unclear request is asked about ("Did you say …?") only when the name was this clear;
@@ -73,7 +83,7 @@ class Trust:
     e.g. a typed test phrase), ``understands(text)`` says whether a request makes sense."""
 
     hearing: Hearing | None = None
-    understands: Callable[[str], bool] = field(default=_always)
+    understands: Callable[[str], bool | Understanding] = field(default=_always)
 
     def judge(self, seq: list[str], name: int | None, first: int, text: Callable[[int, int], str]) -> Judgement:
         """Judge the phrase ``seq``: the name at index ``name`` (None: none to check), the command
@@ -82,7 +92,7 @@ class Trust:
         if hearing is None or (not hearing.words and not hearing.unscored):
             # text only, or a recogniser that does not force words (the online one)
             command = text(first, len(seq))
-            return Judgement(True, len(seq), bool(command.strip()) and self._understood(command), True)
+            return Judgement(True, len(seq), bool(command.strip()) and self._understood(command)[0], True)
         if not hearing.words:  # scoring failed: nobody vouches for anything
             return Judgement(False, len(seq), False, False)
         posts = [_score_at(hearing, seq, i) for i in range(len(seq))]
@@ -95,8 +105,9 @@ class Trust:
         if command and all(w is not None for w in words):
             values = [w.posterior for w in words]  # type: ignore[union-attr]
             mean, least = sum(values) / len(values), min(values)
-            understood = self._understood(command)
-            clear = understood and mean >= POSTERIOR_MIN and least >= WORD_POSTERIOR_MIN
+            understood, verbatim = self._understood(command)
+            need = VERBATIM_POSTERIOR_MIN if verbatim else POSTERIOR_MIN
+            clear = understood and mean >= need and least >= WORD_POSTERIOR_MIN
             strong = understood and mean >= STRONG_MEAN and least >= STRONG_MIN
         if name is None:
             return Judgement(True, end, clear, True)
@@ -104,14 +115,19 @@ class Trust:
         fit = score.fit if score is not None else None
         if fit is None or hearing.unscored:
             return Judgement(False, end, clear, False)
-        name_ok = fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong)
+        rival = bool(hearing.name_as) and hearing.name_as != NAME
+        name_ok = not rival and (fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong))
         return Judgement(name_ok, end, clear, fit >= ASK_NAME_FIT)
 
-    def _understood(self, command: str) -> bool:
+    def _understood(self, command: str) -> tuple[bool, bool]:
+        """(understood, verbatim): see ``understand.Understanding``; a plain bool is not verbatim."""
         try:
-            return bool(self.understands(command))
+            got = self.understands(command)
+            if isinstance(got, Understanding):
+                return got.understood, got.verbatim
+            return bool(got), False
         except Exception:  # noqa: BLE001 - a broken check vouches for nothing
-            return False
+            return False, False
 
 
 def _score_at(hearing: Hearing, seq: list[str], index: int):  # noqa: ANN202 - WordScore | None

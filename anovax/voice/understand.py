@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import functools
 import threading
+from dataclasses import dataclass
+
+from anovax.toolspec import Sink
 
 #: replies that mean the planner found no request in the words
 _NOT_UNDERSTOOD = ("I didn't understand", "I didn't catch")
+
+#: where a parameter's words go out as heard
+_VERBATIM_SINKS = frozenset({Sink.TYPED, Sink.QUERY, Sink.GOAL})
 
 _LOCK = threading.Lock()
 
@@ -32,5 +38,31 @@ def plan_of(text: str):  # noqa: ANN201 - Plan
 
 def understands(text: str) -> bool:
     """True when the offline planner reads ``text`` as a request, every part of it."""
-    reply = plan_of(text).final_response or ""
-    return not any(marker in reply for marker in _NOT_UNDERSTOOD)
+    return understanding(text).understood
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """What the planner made of a heard request, for the wake gate's trust check."""
+
+    #: the planner reads it as a request, every part of it
+    understood: bool
+    #: the plan carries heard words out as they are (typed, searched for, planned from, or
+    #: remembered): a misheard word would go out too, so the words must be heard more clearly
+    verbatim: bool
+
+
+def understanding(text: str) -> Understanding:
+    plan = plan_of(text)
+    reply = plan.final_response or ""
+    verbatim = bool(plan.remember) or any(
+        _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
+        for step in plan.steps)
+    return Understanding(not any(marker in reply for marker in _NOT_UNDERSTOOD), verbatim)
+
+
+def _params(tool: str) -> tuple:
+    from anovax.tools import TOOLS
+
+    spec = TOOLS.get(tool)
+    return tuple(spec.params) if spec is not None else ()
