@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 import threading
 import time
 from collections import deque
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anovax import factnames
+from anovax.atomicfile import write_atomic
 from anovax.target import WindowIdentity
 
 log = logging.getLogger(__name__)
@@ -219,31 +219,9 @@ class FactStore:
             return count
 
     def _write(self, facts: Mapping[str, str]) -> None:
-        # temp file in the same folder + fsync + os.replace: readers see the old
-        # file or the new one, never a torn write, even if power fails mid-way.
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        payload = json.dumps({"version": FILE_VERSION, "facts": dict(facts)}, ensure_ascii=False, indent=2)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(payload + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        try:
-            dir_fd = os.open(self.path.parent, os.O_RDONLY)
-        except OSError:
-            return  # some platforms cannot open folders; the rename is still atomic
-        try:
-            os.fsync(dir_fd)
-        except OSError:
-            pass  # fsync on a folder is unsupported on some filesystems
-        finally:
-            os.close(dir_fd)
-
+        # readers see the old file or the new one, never a torn write, even if power fails mid-way
+        write_atomic(self.path, json.dumps({"version": FILE_VERSION, "facts": dict(facts)}, ensure_ascii=False,
+                                           indent=2) + "\n")
 
 class Memory:
     """History, session state and facts behind one object the assistant owns."""

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+from anovax.atomicfile import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -65,33 +65,9 @@ class BanStore:
         data = {b.ip: {"until": round(b.until, 3), "failures": b.failures} for b in bans}
         with self._lock:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(prefix=".bans.", suffix=".tmp", dir=self.path.parent)
-                try:
-                    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                        json.dump(data, fh, sort_keys=True)
-                        fh.flush()
-                        os.fsync(fh.fileno())
-                    os.replace(tmp, self.path)
-                except BaseException:
-                    Path(tmp).unlink(missing_ok=True)
-                    raise
-                _fsync_dir(self.path.parent)
+                write_atomic(self.path, json.dumps(data, sort_keys=True))
             except OSError as exc:
                 log.warning("phone remote: cannot write the ban list %s: %s", self.path, exc)
                 return False
         return True
 
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); a platform without directory fds skips it."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

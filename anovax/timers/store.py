@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+
+from anovax.atomicfile import write_atomic
 
 from anovax.timers.model import Timer
 
@@ -47,17 +48,7 @@ class TimerStore:
             return
         payload = json.dumps({"version": FILE_VERSION, "timers": [t.to_dict() for t in timers]}, indent=1)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    fh.write(payload + "\n")
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_atomic(self.path, payload + "\n")
             self.warning = ""
         except OSError as exc:
             self.warning = f"timers are not saved ({exc.strerror or exc}): a restart would lose them"
