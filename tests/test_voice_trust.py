@@ -10,7 +10,15 @@ import pytest
 
 from anovax.voice.confidence import Hearing, WordScore
 from anovax.voice.gate import WakeGate
-from anovax.voice.trust import ASK_NAME_FIT, NAME_FIT_FLOOR, NAME_FIT_MIN, NOISE_POSTERIOR, POSTERIOR_MIN, Trust
+from anovax.voice.trust import (
+    ASK_NAME_FIT,
+    NAME_FIT_FLOOR,
+    NAME_FIT_MIN,
+    NOISE_POSTERIOR,
+    POSTERIOR_MIN,
+    VERBATIM_POSTERIOR_MIN,
+    Trust,
+)
 
 
 class Clock:
@@ -89,6 +97,32 @@ def test_words_the_planner_does_not_understand_are_asked_about(gate):
 def test_a_request_the_recogniser_was_torn_on_is_asked_about(gate):
     assert decide(gate, "hey anova open notepad", name_fit=ASK_NAME_FIT + 2, posterior=POSTERIOR_MIN - 0.1) == \
         ("doubt", "open notepad")
+
+
+def test_words_that_go_out_verbatim_must_be_heard_more_clearly(gate):
+    # "hey Anna, how to make cheesecake" forced into "hey anova how to make use date": a web search
+    # for words nobody said; a fixed request ("open notepad") only needs the ordinary posterior
+    from anovax.voice.understand import Understanding
+
+    between = (POSTERIOR_MIN + VERBATIM_POSTERIOR_MIN) / 2
+    for text, verbatim, action in (("open notepad", False, "command"), ("search for use date", True, "doubt")):
+        heard = f"hey anova {text}"
+        trust = Trust(hearing(heard, posterior=between), lambda _t, v=verbatim: Understanding(True, v))
+        assert gate.decide(heard, trust=trust).action == action, text
+        trust = Trust(hearing(heard, posterior=VERBATIM_POSTERIOR_MIN + 0.05), lambda _t, v=verbatim: Understanding(True, v))
+        assert gate.decide(heard, trust=trust).action == "command", text
+
+
+def test_the_planner_says_which_requests_carry_heard_words_out_verbatim():
+    from anovax.voice.understand import understanding
+
+    for text in ("search for chess openings", "type hello world", "play some jazz", "remember my locker is 42"):
+        got = understanding(text)
+        assert got.understood and got.verbatim, text
+    for text in ("open notepad", "what time is it", "take a screenshot", "close the calculator"):
+        got = understanding(text)
+        assert got.understood and not got.verbatim, text
+    assert not understanding("blorp the flibbet zzq").understood
 
 
 def test_after_the_name_alone_the_next_phrase_is_judged_the_same_way(gate):

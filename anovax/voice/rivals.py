@@ -9,7 +9,8 @@ side, so the acoustic model picks the one that fits best. Only "anova" winning v
 The rivals are the class the issue names: people's names and openings that share anova's vowels
 and nasal ("hey Anna", "hey Hannah", "another", "hey now") and its homophone-like "nova".
 Measured on espeak-ng voices reading the tuning half (``python -m benchmarks.bench_voice_room
---tune``): "anova" won on 210 of 210 real wakes, "hey nova" lost on 14 of 14. Rivals generated
+--tune``, 3 voices, clean and noisy): "anova" won on all 210 real wakes; "hey nova" lost on all 46
+phrases heard as "hey anova", and the sound-alikes heard so on 31 of 45. Rivals generated
 from the dictionary (every word within two phones of "anova") were tried and not kept: short
 fragments such as "uno" and "anode" then beat the real name on 122 of 210 wakes. "and over" is
 not a rival for the same reason (it beat the real name on most wakes); the other checks catch it.
