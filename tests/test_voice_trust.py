@@ -123,6 +123,9 @@ def test_the_planner_says_which_requests_carry_heard_words_out_verbatim():
         got = understanding(text)
         assert got.understood and not got.verbatim, text
     assert not understanding("blorp the flibbet zzq").understood
+    # "open the terminal" with its last word dropped as noise: an app name that names nothing
+    assert not understanding("open the").understood
+    assert not understanding("open the rice on").understood
 
 
 def test_after_the_name_alone_the_next_phrase_is_judged_the_same_way(gate):

@@ -18,6 +18,10 @@ _ARTICLES = re.compile(r"^(?:the|my|a|an|some|me|us|up)\s+", re.I)
 _APP_TAIL = re.compile(r"\s+(?:app|application|program|programme|window|for me|please|now|up|again)$", re.I)
 
 
+#: how the reply to an app name nothing on this computer opens begins (the voice trust check reads
+#: it: "open the" misheard from "open the terminal" names no app, so it is no request)
+UNKNOWN_APP = "I don't know an app called"
+
 def canonical_app(name: str | None) -> str | None:
     """The canonical name of a spoken app name (unknown names lower-cased as they are)."""
     if not name:
@@ -91,7 +95,7 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     if not name or not lx.APP_NAME_RE.match(name):
         return None
     if exists is not None and not exists(name):
-        return Piece("decline", f"I don't know an app called {name}, so I can't open it.")
+        return Piece("decline", f"{UNKNOWN_APP} {name}, so I can't open it.")
     return open_app(name)
 
 

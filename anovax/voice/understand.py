@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from anovax.toolspec import Sink
 
-#: replies that mean the planner found no request in the words
+#: replies that mean the planner found no request in the words (and, planner.apps.UNKNOWN_APP,
+#: an app name that names nothing on this computer)
 _NOT_UNDERSTOOD = ("I didn't understand", "I didn't catch")
 
 #: where a parameter's words go out as heard
@@ -53,12 +54,14 @@ class Understanding:
 
 
 def understanding(text: str) -> Understanding:
+    from anovax.planner.apps import UNKNOWN_APP
+
     plan = plan_of(text)
     reply = plan.final_response or ""
     verbatim = bool(plan.remember) or any(
         _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
         for step in plan.steps)
-    return Understanding(not any(marker in reply for marker in _NOT_UNDERSTOOD), verbatim)
+    return Understanding(not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP)), verbatim)
 
 
 def _params(tool: str) -> tuple:
