@@ -43,6 +43,9 @@ def test_chat_spellings_of_units(planner, text, seconds):
 
 def test_chat_spellings_are_whole_words_and_never_change_dictation_or_keys(planner):
     assert chat_spelled_out("minimise the window") == "minimise the window"  # "min" inside a word
+    # a unit only after a number: "hr" and "sec" alone are searched as said
+    assert steps(planner.plan("search for hr jobs")) == [("web_search", {"query": "hr jobs"})]
+    assert steps(planner.plan("look up sec filings")) == [("web_search", {"query": "sec filings"})]
     assert steps(planner.plan("type u r late pls")) == [("type_text", {"text": "u r late pls"})]
     assert steps(planner.plan("press u")) == [("press_keys", {"keys": "u"})]
 

@@ -42,10 +42,13 @@ def clean_request(text: Any) -> str:
 CHAT_SPELLINGS: dict[str, str] = {
     "wat": "what", "wats": "what's", "pls": "please", "plz": "please", "plse": "please",
     "thx": "thanks", "thnx": "thanks",
-    "sec": "second", "secs": "seconds", "min": "minute", "mins": "minutes", "hr": "hour", "hrs": "hours",
 }
 _CHAT_WORD = re.compile(r"(?<![\w'’.-])(" + "|".join(sorted(CHAT_SPELLINGS, key=len, reverse=True)) + r")(?![\w'’-])",
                         re.I)
+#: units only after a number ("90 secs", "a few mins"): "hr jobs" and "sec filings" are searched as said
+_CHAT_UNITS = {"sec": "second", "secs": "seconds", "min": "minute", "mins": "minutes", "hr": "hour", "hrs": "hours"}
+_NUMBER_UNIT = re.compile(r"(\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|"
+                          r"thirty|forty|fifty|sixty|ninety|few|couple of|couple)\s*)(secs?|mins?|hrs?)\b(?![\w'’-])", re.I)
 #: "u" / "ur" only after a word that asks something of "you" ("can u", "thank u"): "press u" is a key
 _CHAT_YOU = re.compile(r"\b(can|could|would|will|do|did|are|thank|have|if|tell|give|show|let|for|to)\s+(u|ur)\b(?![\w'’-])",
                        re.I)
@@ -58,6 +61,7 @@ def chat_spelled_out(text: str) -> str:
     m = _DICTATED_TAIL.search(text)
     head, tail = (text[: m.start()], text[m.start():]) if m else (text, "")
     head = _CHAT_WORD.sub(lambda w: CHAT_SPELLINGS[w.group(1).lower()], head)
+    head = _NUMBER_UNIT.sub(lambda w: w.group(1) + _CHAT_UNITS[w.group(2).lower()], head)
     return _CHAT_YOU.sub(lambda w: w.group(1) + (" you" if w.group(2).lower() == "u" else " your"), head) + tail
 
 
