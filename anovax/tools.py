@@ -38,6 +38,7 @@ _TIMER_PHRASES = (
     f"{_SET} [me] <a> {{span}} timer {_CALLED} [the|my] {{label}}",
     "count down [from] {span}",
     "(time|clock) {span}",
+    "time me [for|on] {span}",
 )
 _ABOUT = "(to|that|about|of)"
 _REMINDER_PHRASES = (

@@ -30,18 +30,20 @@ from anovax.planner import topics
 from anovax.planner.pieces import Piece
 from anovax.planner.text import lower_words, query
 
-_HELP = r"(?:(?:can|could|would|will) you |please )?(?:help me (?:to )?|i need help (?:to |with )?|i(?: want| need| would like|'d like) (?:you )?to |i wanna |i(?: want| need| would like|'d like) help (?:to )?|)"
+_HELP = (r"(?:(?:can|could|would|will) you |please )?(?:help me (?:to )?|i need help (?:to |with )?|"
+         r"i(?: want| need| would like|'d like| would love|'d love) (?:you )?to |i wanna |"
+         r"i(?: want| need| would like|'d like| would love|'d love) help (?:to )?|)")
 
 #: (frame, pattern): the first that matches wins; ``x`` is the subject
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (frame, re.compile(rf"^{_HELP}{opener}\s+(?P<x>.{{2,120}}?)$"))
     for frame, opener in (
-        ("how", r"(?:teach me|show me) how (?:to|i can|do i|do you)"),
+        ("how", r"(?:teach me|show me|figure out|find out|work out|understand|know|learn) how (?:to|i can|do i|do you)"),
         ("learn", r"(?:learn(?:ing)?|study|studying|practi[sc]e|get better at|improve (?:my|at)|teach me|teach me about|master)"),
         ("ready", r"(?:get (?:me )?ready for|prepare (?:me )?for|prep for|get (?:me )?prepared for)"),
         ("start", r"(?:get (?:me )?started (?:with|on|in)|start (?:learning|with)|begin (?:learning|with)|get into)"),
         ("plan", r"(?P<v>plan|planning|organi[sz]e|arrange|prepare|put together|make a plan for|come up with)"),
-        ("research", r"(?:research|look into|read up on|find out about|figure out|work out|choose|pick|decide on|compare)"),
+        ("research", r"(?:research|look into|dig into|dig in to|dive into|delve into|read up on|find out about|figure out|work out|choose|pick|decide on|compare)"),
     )
 )
 #: the searches each frame makes: (web query, video query), "{x}" the subject
@@ -71,6 +73,41 @@ def question_and_video(request: str) -> Piece | None:
     low = lower_words(request).rstrip(" .!?")
     m = _AND_VIDEO.match(low)
     return _searches(m.group("x"), "{x}", "{x}", low) if m else None
+
+
+#: a goal with the reason after it: "dig into electric cars for me, i'm thinking of buying one"
+_WITH_REASON = re.compile(r"^(?P<goal>.{4,160}?)\s*[,;.]\s*(?:i'm|i am|i've|i have|i was|i'd|since|because|as|cause|'cause)\b", re.I)
+#: a situation the user is in ...
+_TRAINING = re.compile(r"^(?:i'm|i am|i've been|i have been|we're|we are) (?:training|preparing|getting ready|studying|"
+                       r"practi[sc]ing|gearing up) for (?P<x>.{2,120}?)$")
+_HAVING = re.compile(r"^(?:i've got|i have got|i've|i have|i got|we've got|we have) (?P<x>(?:a|an|my|our|the) .{2,120}?)"
+                     r"(?: (?:tomorrow|tonight|soon|coming up|next \w+|this \w+|on \w+|in (?:a|two|three|\d+) \w+))?$")
+#: ... and the plea that makes it a goal: "where do i even start", "get me prepped"
+_READY_PLEA = (r"get me (?:prepped|ready|prepared)|prep me(?: for it)?|help me (?:prepare|get ready|prep)(?: for it)?|"
+               r"how (?:do|should|can) i (?:prepare|get ready|prep)(?: for it)?")
+_ANY_PLEA = (_READY_PLEA + r"|where (?:do|should|can) i (?:even )?(?:start|begin)|what should i do|help(?: me)?(?: out)?|"
+             r"any (?:tips|advice|ideas)|what do i need to know")
+_PLEA_AFTER = re.compile(rf"^(?P<situation>.+?)\s*[,;.]?\s+(?:and |so |but )?(?P<plea>{_ANY_PLEA})$")
+
+
+def stated_goal(request: str) -> Piece | None:
+    """A goal said as a situation and a plea ("i'm training for my first marathon, where do i even
+    start") or followed by its reason ("dig into electric cars, i'm thinking of buying one"): read on
+    the whole request, since the clause splitter would cut it at the plea's question word."""
+    m = _WITH_REASON.match(request.strip())
+    if m:
+        found = goal(m.group("goal"))
+        if found is not None:
+            return found
+    low = lower_words(request).rstrip(" .!?")
+    m = _PLEA_AFTER.match(low)
+    if not m:
+        return None
+    situation, ready_plea = m.group("situation"), re.fullmatch(_READY_PLEA, m.group("plea")) is not None
+    s = _TRAINING.match(situation) or (_HAVING.match(situation) if ready_plea else None)
+    if s is None:
+        return None
+    return _searches(s.group("x"), *_SEARCHES["ready"], low)
 
 
 def goal(clause: str) -> Piece | None:

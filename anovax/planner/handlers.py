@@ -98,6 +98,7 @@ def _open_app(clause: str, r: Any, state: RequestState) -> Piece | None:
 
 def _type_text(clause: str, r: Any, state: RequestState) -> Piece | None:
     verb = clause.split(None, 1)[0].lower()
+    verb = "dictate" if verb == "take" else verb  # "take dictation: ..." types what follows, as said
     return typing(slot(r, "text", clause), verb, state)
 
 

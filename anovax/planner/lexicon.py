@@ -194,6 +194,19 @@ HOTKEY_PHRASES: dict[str, str] = {
 HOTKEY_PHRASES.update({f"{verb} {det} last {thing}": keys for verb, keys in (("undo", "ctrl+z"), ("redo", "ctrl+y"))
                        for det in ("the", "that", "my") for thing in ("thing", "change", "step", "action", "edit", "one")})
 
+# The selection said as a sentence: "highlight all the text on the page", "copy the selected words".
+_WHOLE = ("all", "everything", "all the text", "all of the text", "the whole text", "the whole page", "all of it",
+          "the whole document", "the entire page", "the entire document", "all the words")
+_WHERE = ("", " on the page", " on this page", " in the document", " in this document", " on the screen", " here",
+          " in here", " in the window", " in this window")
+HOTKEY_PHRASES.update({f"{verb} {whole}{where}": "ctrl+a" for verb in ("select", "highlight", "mark")
+                       for whole in _WHOLE for where in _WHERE})
+_SELECTED = ("the selected text", "the selection", "the selected words", "the highlighted text", "the highlighted words",
+             "what's selected", "what is selected", "what i selected", "what's highlighted", "what i highlighted",
+             "the marked text", "the selected part")
+HOTKEY_PHRASES.update({f"{verb} {what}": keys for verb, keys in (("copy", "ctrl+c"), ("cut", "ctrl+x"))
+                       for what in _SELECTED})
+
 #: how hotkeys are said back to the user
 KEY_SAY: dict[str, str] = {
     "enter": "Pressing Enter.", "ctrl+s": "Saving.", "ctrl+a": "Selecting everything.", "ctrl+c": "Copying.",
@@ -236,6 +249,9 @@ TRAIL_FILLER = re.compile(
     r"[\s,]*\b(?:please|for me|thanks|thank you|right now|now please|if you can|if you could|if you don't mind|"
     # a tag question: "pull up a text editor, would you"
     r"(?<=,\s)(?:would|will|could|can|won't) you|(?<=,)(?:would|will|could|can|won't) you|"
+    # a vocative or an aside after a comma: "what's the date, mate", "is it tuesday today, i've lost track"
+    r"(?<=,\s)(?:mate|buddy|pal|dude|my friend|friend|bro|boss|man|i've lost track|i lost track|i have lost track|"
+    r"i forgot|i've forgotten|i can't remember)|"
     # the assistant's name said last: "what's the time olly"
     # (never the object of a word before it: "search for olly", "play alexa by the band")
     r"(?<!\bfor )(?<!\babout )(?<!\bto )(?<!\bof )(?<!\bon )(?<!\bup )(?<!\bcalled )(?<!\bnamed )(?<!\bplay )"

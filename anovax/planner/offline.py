@@ -36,7 +36,7 @@ from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, pl
 from anovax.planner.clauses import COMMAND_STARTS, soft_split, split_clauses
 from anovax.planner.cues import cues
 from anovax.planner.fuzzy_reader import FuzzyReader
-from anovax.planner.goals import goal, question_and_video
+from anovax.planner.goals import goal, question_and_video, stated_goal
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.installed import AppCheck, installed_app
@@ -44,7 +44,7 @@ from anovax.planner.keyboard import typing
 from anovax.planner.media import on_youtube, playlist_of, without_queue_lead, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
-from anovax.planner.text import MAX_QUERY_CHARS, clean_request, strip_filler
+from anovax.planner.text import MAX_QUERY_CHARS, chat_spelled_out, clean_request, strip_filler
 from anovax.planner.typo import corrected
 from anovax.tools import TOOLS
 
@@ -68,7 +68,7 @@ MAX_REQUEST_CHARS = 2400
 MAX_CLAUSES = 12
 #: clauses longer than this skip the grammar (only dictation is long; see _LONG_DICTATION)
 MAX_GRAMMAR_CHARS = 300
-_LONG_DICTATION = re.compile(r"^(type|write|dictate)(?:\s+(?:out|down|in))?\s+", re.I)
+_LONG_DICTATION = re.compile(r"^(type|write|dictate|take (?:a |some )?dictation)(?:\s+(?:out|down|in))?[:,]?\s+", re.I)
 
 
 class OfflinePlanner:
@@ -135,7 +135,7 @@ class OfflinePlanner:
 
     def _plan(self, text: Any, current_app: str | None, context: str = "") -> tuple[Plan, bool]:
         """(the plan, whether it is a refusal). ``context``: only the names of the remembered facts are read."""
-        request = clean_request(text)
+        request = chat_spelled_out(clean_request(text))  # "wat time is it pls"
         if not request or not any(ch.isalnum() for ch in request):
             return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False
         if len(request) > MAX_REQUEST_CHARS:
@@ -150,7 +150,8 @@ class OfflinePlanner:
         scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
         if scoped is not None:
             request = scoped
-        with_video = question_and_video(strip_filler(request))
+        bare = strip_filler(request)
+        with_video = question_and_video(bare) or stated_goal(bare)
         if with_video is not None:
             return assemble([with_video]), False
         facts = fact_keys(context) if isinstance(context, str) else ()
@@ -209,7 +210,8 @@ class OfflinePlanner:
             # only dictation is this long: skip the grammar's wildcard scan
             m = _LONG_DICTATION.match(clause)
             if m:
-                return typing(clause[m.end():], m.group(1).lower(), state) or unknown()
+                verb = "dictate" if m.group(1).lower().startswith("take") else m.group(1).lower()
+                return typing(clause[m.end():], verb, state) or unknown()
         else:
             piece = self._grammar(clause, state)
             if piece is not None:
@@ -242,7 +244,9 @@ _CONTENT_TOOLS = frozenset(spec.name for spec in TOOLS if spec.carries_content)
 
 #: the ways of asking to keep something: "remember", "keep in mind", "don't forget", "make a note"
 _KEEP = (r"(?:please )?(?:remember|keep in mind|bear in mind|don't forget|do not forget|never forget|"
-         r"(?:make a |take a |take )?note|note down|jot down|memori[sz]e)")
+         r"(?:make a |take a |take )?note|note down|jot down|memori[sz]e|"
+         # a fact offered in passing: "fyi my dentist is dr patel", "for the record, our wifi is slow"
+         r"fyi|f\.y\.i\.?|for your information|for the record|just so you know|just so you're aware|heads up)")
 _REMEMBER = re.compile(
     _KEEP + r",? (?:that )?(?:my |the |our )?(?P<key>[a-z][a-z' ]{0,39}?) (?:is|are) (?P<value>[^\n]{1,200}?)[.!]?$",
     re.I,

@@ -20,7 +20,7 @@ WORDS = re.compile(r"\w+", re.UNICODE)
 QUOTES = "\"'“”‘’«»`"
 EDGE_PUNCT = " \t.,;:!?\"'“”‘’«»`()[]{}"
 #: the start of dictation, whose words are typed as said (so filler is not stripped from them)
-DICTATION_START = re.compile(r"^(?:type|write|dictate)\b", re.I)
+DICTATION_START = re.compile(r"^(?:type|write|dictate|take (?:a |some )?dictation)\b", re.I)
 
 
 def clean_request(text: Any) -> str:
@@ -35,6 +35,34 @@ def clean_request(text: Any) -> str:
     text = _CONTROL_CHARS.sub(" ", text)
     text = "".join(ch if unicodedata.category(ch)[0] != "C" or ch in "\n\t" else " " for ch in text)
     return SPACES.sub(" ", text).strip()
+
+
+#: well-known chat spellings of filler and unit words ("wat time is it pls", "count down 90 secs"),
+#: spelled out before matching; whole words only, and a small fixed table (not a spell checker)
+CHAT_SPELLINGS: dict[str, str] = {
+    "wat": "what", "wats": "what's", "pls": "please", "plz": "please", "plse": "please",
+    "thx": "thanks", "thnx": "thanks",
+}
+_CHAT_WORD = re.compile(r"(?<![\w'’.-])(" + "|".join(sorted(CHAT_SPELLINGS, key=len, reverse=True)) + r")(?![\w'’-])",
+                        re.I)
+#: units only after a number ("90 secs", "a few mins"): "hr jobs" and "sec filings" are searched as said
+_CHAT_UNITS = {"sec": "second", "secs": "seconds", "min": "minute", "mins": "minutes", "hr": "hour", "hrs": "hours"}
+_NUMBER_UNIT = re.compile(r"(\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|"
+                          r"thirty|forty|fifty|sixty|ninety|few|couple of|couple)\s*)(secs?|mins?|hrs?)\b(?![\w'’-])", re.I)
+#: "u" / "ur" only after a word that asks something of "you" ("can u", "thank u"): "press u" is a key
+_CHAT_YOU = re.compile(r"\b(can|could|would|will|do|did|are|thank|have|if|tell|give|show|let|for|to)\s+(u|ur)\b(?![\w'’-])",
+                       re.I)
+#: "type u r late": words after a dictation verb are typed as said, so chat spellings stay
+_DICTATED_TAIL = re.compile(r"\b(?:type|write|dictate|take (?:a |some )?dictation|take down)\b", re.I)
+
+
+def chat_spelled_out(text: str) -> str:
+    """``text`` with chat spellings spelled out, up to the first dictation verb (its words are typed)."""
+    m = _DICTATED_TAIL.search(text)
+    head, tail = (text[: m.start()], text[m.start():]) if m else (text, "")
+    head = _CHAT_WORD.sub(lambda w: CHAT_SPELLINGS[w.group(1).lower()], head)
+    head = _NUMBER_UNIT.sub(lambda w: w.group(1) + _CHAT_UNITS[w.group(2).lower()], head)
+    return _CHAT_YOU.sub(lambda w: w.group(1) + (" you" if w.group(2).lower() == "u" else " your"), head) + tail
 
 
 def lower_words(text: str) -> str:
