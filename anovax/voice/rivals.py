@@ -16,10 +16,11 @@ fragments such as "uno" and "anode" then beat the real name on 122 of 210 wakes.
 not a rival for the same reason (it beat the real name on most wakes); the other checks catch it.
 
 A blind red team (other espeak-ng voices, names of its own) then found made-up names one sound
-away ("hey Danova", "yo Panova", "hello Genova": 6 of 18 acted). The grammar now also offers the
-name with any consonant before it; a consonant winning means the name was not said. On the
-tuning voices, with made-up names of our own ("banova", "tanova", "manova"... 192 phrases): 157
-of the 186 heard as "anova" were caught, and all 120 real wakes still came out as "anova".
+away ("hey Danova", "yo Panova", "hello Genova": 6 of 18 acted). Offering the name with a
+consonant before it caught most of them (157 of 186 of our own: "banova", "tanova"...) but the
+consonant also won over real wakes, on the glide of "yo-(w)anova" and "hi-(y)anova" or a breath:
+bench_voice's recall fell from 94.0% to 91.5% with stops, affricates, nasals and liquids, 91.1%
+with stops alone, 86.5% with every consonant. Not kept: that class is open.
 
 Known gap: when the next word starts with a vowel the recogniser can stretch the name over it
 ("hey Anna, open notepad" heard as "hey anova notepad"), and "anova" then fits those frames better
@@ -42,10 +43,6 @@ log = logging.getLogger(__name__)
 NAME = "anova"
 #: words that compete with the name for its audio
 RIVALS: tuple[str, ...] = ("nova", "noah", "anna", "ana", "hannah", "nana", "donna", "joanna", "another", "now")
-#: consonants that may come right before the name: "hey Danova", "yo Panova" share every sound of
-#: "anova" but the first, and only a rival with that consonant shows the audio is not the name
-CONSONANTS: tuple[str, ...] = tuple("B CH D DH F G HH JH K L M N NG P R S SH T TH V W Y Z ZH".split())
-_CONSONANT_WORD = "consonant_{}"
 #: a word the grammar may hold as a token (JSGF: no spaces, no grammar punctuation)
 _TOKEN = re.compile(r"[a-z][a-z']*")
 #: how much audio after the name is decoded with it (10 ms frames), as for its alignment
@@ -76,7 +73,6 @@ class RivalCheck:
             decoder = ps.Decoder(hmm=ps.get_model_path("en-us/en-us"), dict=dict_path, lm=None, loglevel="FATAL")
             prons = _pronunciations(set(RIVALS), ps.get_model_path("en-us/cmudict-en-us.dict"))
             words = [(w, prons[w][0]) for w in RIVALS if decoder.lookup_word(w) is None and prons.get(w)]
-            words += [(_CONSONANT_WORD.format(c.lower()), c) for c in CONSONANTS]
             for i, (word, phones) in enumerate(words):
                 decoder.add_word(word, phones, update=i == len(words) - 1)
         except Exception:  # noqa: BLE001 - pocketsphinx raises RuntimeError/ValueError
@@ -102,8 +98,6 @@ class RivalCheck:
             log.debug("rival check failed", exc_info=True)
             return ""
         words = hyp.hypstr.split() if hyp is not None and hyp.hypstr else []
-        if len(words) == len(before) + 2 and words[-2].startswith(_CONSONANT_WORD.format("")):
-            return f"{words[-2].removeprefix(_CONSONANT_WORD.format(''))}-{words[-1]}"  # "d-anova": not the name
         return words[-1] if len(words) == len(before) + 1 else ""
 
     def _search(self, before: tuple[str, ...]) -> str:
@@ -111,10 +105,9 @@ class RivalCheck:
         if name is None:
             name = f"name{len(self._searches)}"
             names = " | ".join(sorted(self._words))
-            consonants = " | ".join(_CONSONANT_WORD.format(c.lower()) for c in CONSONANTS)
             lead = " ".join(before)
-            self._decoder.add_jsgf_string(name, f"#JSGF V1.0;\ngrammar {name};\npublic <w> = {lead} ( {names} | <c> {NAME} );\n"
-                                                f"<c> = {consonants};\n")
+            self._decoder.add_jsgf_string(
+                name, f"#JSGF V1.0;\ngrammar {name};\npublic <w> = {lead} ( {names} );\n")
             if len(self._searches) < 64:  # the wake words make a handful; never grow without bound
                 self._searches[before] = name
         return name
