@@ -4,6 +4,9 @@ with wording of its own, and the scorer that judges such sets (scripts/score_par
 from __future__ import annotations
 
 import json
+import os
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -126,11 +129,38 @@ def test_an_app_this_computer_cannot_open_is_declined_not_launched(planner, text
     assert "I don't know an app called" in plan.final_response and "can't" in plan.final_response
 
 
-def test_the_real_check_vouches_only_for_what_the_desktop_could_launch():
-    from anovax.planner.installed import installed_app
+def test_the_real_check_vouches_only_for_what_the_desktop_could_launch(tmp_path, monkeypatch):
+    import sys
 
-    assert not installed_app("dishwasher")
-    assert installed_app("python3")  # a program on PATH with an app-like name, as launch_app finds it
+    from anovax.planner import installed
+    from anovax.probes import platform_key
+
+    if platform_key() != "linux":
+        pytest.skip("desktop entries are Linux's")
+    # a desktop entry for a program on PATH, under a name of its own; no other entry anywhere
+    program = Path(sys.executable).name
+    apps_dir = tmp_path / "data" / "applications"
+    apps_dir.mkdir(parents=True)
+    (apps_dir / "frob.desktop").write_text(
+        f"[Desktop Entry]\nType=Application\nName=Frobnicator\nExec={program} %f\n", encoding="utf-8")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_DATA_DIRS", str(tmp_path / "none"))
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.setattr(installed, "_seen", {})
+
+    assert not installed.installed_app("dishwasher")  # nothing by that name
+    assert installed.installed_app("frobnicator")  # an installed entry's name
+    assert installed.installed_app(program)  # on PATH, and an entry runs it
+    assert not installed.installed_app("ls")  # on PATH, but only a command-line tool
+    assert shutil.which("ls")
+
+
+def test_open_said_twice_is_not_a_program_called_open():
+    from anovax.planner.offline import OfflinePlanner
+
+    for text in ("open open", "open ls", "launch cat"):
+        plan = OfflinePlanner().plan(text)
+        assert not [s for s in plan.steps if s.tool == "open_app"], text
 
 
 def test_an_installed_app_outside_the_table_still_opens(planner):

@@ -5,7 +5,8 @@ user's own apps are handled before this; any other name is looked up the way the
 would launch it (``anovax.desktop.apps.resolve``: the platform's app table, a program on PATH
 with an app-like name, an installed ``.desktop`` entry). A name nothing resolves is declined at
 planning time, as the launch itself would fail ("I couldn't find an app called ...") when a
-model plans it.
+model plans it. On Linux a program found only on PATH must also be run by a desktop entry:
+PATH holds every command-line tool, and "open open" is not a request to run /usr/bin/open.
 
 The desktop modules are imported on the first unknown name only (they cost ~25 ms at start-up).
 """
@@ -47,11 +48,16 @@ def _resolves(name: str) -> bool:
 
     platform = platform_key()
     try:
-        entries = apps.desktop_entries(apps.application_dirs(os.environ)) if platform == "linux" else ()
-        apps.resolve(name, platform, apps.platform_finder(platform, shutil.which), entries=entries)
+        entries = tuple(apps.desktop_entries(apps.application_dirs(os.environ))) if platform == "linux" else ()
+        found = apps.resolve(name, platform, apps.platform_finder(platform, shutil.which), entries=entries)
     except AnovaXError:
         return False
     except (OSError, ValueError):  # an unreadable entry or table: not vouched for, never a crash
         _LOG.debug("could not look up app %r", name, exc_info=True)
         return False
-    return True
+    if platform != "linux" or apps.index(apps.TABLES[platform]).get(found.name) is not None:
+        return True
+    # Linux's PATH holds every command-line tool too ("open open" found /usr/bin/open, "open ls"
+    # /bin/ls): a name found only there counts when an installed desktop entry runs that program
+    program = os.path.basename(found.argv[0])
+    return any(found.name in entry.names or os.path.basename(entry.argv[0]) == program for entry in entries)

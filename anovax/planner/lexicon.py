@@ -190,6 +190,10 @@ HOTKEY_PHRASES: dict[str, str] = {
     "minimize the window": "win+down", "maximize the window": "win+up",
 }
 
+#: the short ways to name each hotkey; the recogniser's model hears each of these by itself, and
+#: the generated sentences below only in sample (hundreds of them would crowd out "copy" and "undo")
+HOTKEY_SHORT: tuple[str, ...] = tuple(HOTKEY_PHRASES)
+
 # "undo the last change", "redo that last step": the edit named by what it was
 HOTKEY_PHRASES.update({f"{verb} {det} last {thing}": keys for verb, keys in (("undo", "ctrl+z"), ("redo", "ctrl+y"))
                        for det in ("the", "that", "my") for thing in ("thing", "change", "step", "action", "edit", "one")})

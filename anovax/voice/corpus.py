@@ -158,10 +158,17 @@ def command_sentences() -> list[str]:
     keep.update(f"{w} {a}" for w in WAKE_WORDS for a in ("nova", "a nova", "another", "over", "now", "there"))
     keep.update(f"{a} {c}" for a in ALIKE_LEADS for c in ALIKE_FOLLOWERS)
 
+    # every short hotkey phrase by itself ("select all", "undo"): the template below samples them
+    # among hundreds of generated selection sentences
+    keep.update(_clean(k) for k in lx.HOTKEY_SHORT)
+
     # every app name, said the common ways
     apps = sorted(set(fillers["app"]))
     for name in apps:
         keep.update({f"open {name}", f"open the {name}", f"launch {name}", f"start {name}", name})
+        # and after the wake phrase, the commonest command of all: without it "anova open the"
+        # reaches a rare name through a back-off the acoustics can out-vote ("open butter google")
+        keep.update(f"{w} open the {name}" for w in WAKE_PHRASES)
 
     # dictation words ("type dear sir comma new line thank you period"): each in company, so
     # the recogniser can hear what the planner turns into marks
