@@ -127,7 +127,8 @@ _NOTE_STOP = frozenset({
     "i", "i'm", "im", "my", "me", "mine", "you", "your", "the", "a", "an", "of", "on", "in", "at", "to", "for",
     "is", "are", "was", "were", "be", "been", "am", "do", "did", "does", "have", "has", "had", "it", "its",
     "where", "when", "who", "what", "which", "how", "why", "know", "remember", "tell", "that", "this",
-    "again", "please", "and", "or", "with", "from", "there", "here", "today", "yesterday"})
+    "again", "please", "and", "or", "with", "from", "there", "here", "today", "yesterday",
+    "what's", "whats", "where's", "when's", "who's", "how's", "it's"})
 #: a note's key holds at most this many words
 _NOTE_KEY_WORDS = 3
 
@@ -160,6 +161,22 @@ def note_for(keys: Iterable[str], question: str) -> str | None:
     asked = {_stem(w) for w in _note_words(question)}
     scored = sorted(((len(asked & {_stem(w) for w in key[len(NOTE_PREFIX):].split("_") if w}), key)
                      for key in keys if is_note(key)), reverse=True)
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+def fact_for(keys: Iterable[str], question: str) -> str | None:
+    """The fact a question asks about when it names none exactly ("what size shoe does Lily wear,
+    did I tell you?"): the note sharing the most content words with it (``note_for``), else the
+    named fact that does ("lily's shoe size"); None when none shares a word or two share equally."""
+    keys = list(keys)
+    note = note_for(keys, question)
+    if note is not None:
+        return note
+    asked = {_stem(w) for w in _note_words(question)}
+    scored = sorted(((len(asked & {_stem(w) for w in words(key)}), key) for key in keys if not is_note(key)),
+                    reverse=True)
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     return scored[0][1]

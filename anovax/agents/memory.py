@@ -58,7 +58,8 @@ class RecallAgent(ChildAgent):
         found = factnames.lookup(facts, name)
         if found is None and factnames.is_note(name):
             # "where did I park" planned without the names of the stored notes: find it by its words
-            note = factnames.note_for(facts, factnames.spoken(name[len(factnames.NOTE_PREFIX):]))
+            # (a note first; "what size shoe does Lily wear, did I tell you?" may be a named fact)
+            note = factnames.fact_for(facts, factnames.spoken(name[len(factnames.NOTE_PREFIX):]))
             found = (note, facts[note]) if note is not None else None
             if found is None:
                 return AgentResult(value="not known", say="You haven't told me about that yet. Say 'remember that I "

@@ -82,6 +82,12 @@ _MEDIA_REQUEST = re.compile(
     r"^(?:(?:can|could|would|will) you |please |i (?:want|need|would like|'d like) (?:you )?to )?"
     r"(?:play|put on|listen to|hear|tune in(?:to| to)?|tune to|find me|get me|give me|start|turn on|switch on|queue up|stream)\b"
 )
+#: "could you find the x podcast episode on y": something to listen to, found (not a station: "find
+#: the nearest radio shack" is a place)
+_FIND_MEDIA = re.compile(
+    r"^(?:(?:can|could|would|will) you |please )*find (?:me )?(?:the |a |an |some |that |this )?"
+    r"(?:[\w'-]+ ){0,6}(?:podcasts?|episodes?|audio ?books?|albums?|songs?|playlists?|tracks?)\b"
+)
 #: "read me a story", "read the book dune": a wish for an audiobook
 _READ_BOOK = re.compile(
     r"^(?:read|narrate|continue reading|start reading|keep reading)(?: (?:me|us|to me|to us))? "
@@ -135,7 +141,7 @@ def cues(clause: str, state: RequestState) -> Piece:
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
-    if _MEDIA_REQUEST.search(low) and topics.MEDIA_CUE.search(low) and not topics.domain(low):
+    if (_MEDIA_REQUEST.search(low) and topics.MEDIA_CUE.search(low) or _FIND_MEDIA.search(low)) and not topics.domain(low):
         # "tune in to bbc radio two", "could you find me a podcast on history": a request to
         # play something wins over the news or a question it mentions
         return media(clause, explicit_play=True)

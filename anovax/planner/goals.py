@@ -39,7 +39,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (frame, re.compile(rf"^{_HELP}{opener}\s+(?P<x>.{{2,120}}?)$"))
     for frame, opener in (
         ("how", r"(?:teach me|show me|figure out|find out|work out|understand|know|learn) how (?:to|i can|do i|do you)"),
-        ("learn", r"(?:learn(?:ing)?|study|studying|practi[sc]e|get better at|improve (?:my|at)|teach me|teach me about|master)"),
+        ("learn", r"(?:learn(?:ing)?|study|studying|practi[sc]e|get (?:better|good|really good) at|improve (?:my|at)|teach me|teach me about|master)"),
         ("ready", r"(?:get (?:me )?ready for|prepare (?:me )?for|prep for|get (?:me )?prepared for)"),
         ("start", r"(?:get (?:me )?started (?:with|on|in)|start (?:learning|with)|begin (?:learning|with)|get into)"),
         ("plan", r"(?P<v>plan|planning|organi[sz]e|arrange|prepare|put together|make a plan for|come up with)"),

@@ -251,6 +251,8 @@ LEAD_FILLER = re.compile(
 )
 TRAIL_FILLER = re.compile(
     r"[\s,]*\b(?:please|for me|thanks|thank you|right now|now please|if you can|if you could|if you don't mind|"
+    # chat and haste said last: "wat time is it rn", "whats the date today lol", "open notepad real quick"
+    r"rn|lol|lmao|haha+|tbh|asap|real quick|really quick|quickly|"
     # a tag question: "pull up a text editor, would you"
     r"(?<=,\s)(?:would|will|could|can|won't) you|(?<=,)(?:would|will|could|can|won't) you|"
     # a vocative or an aside after a comma: "what's the date, mate", "is it tuesday today, i've lost track"

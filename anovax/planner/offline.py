@@ -29,9 +29,10 @@ from typing import Any
 
 from anovax import factnames
 from anovax.memory import fact_keys
-from anovax.plan import Plan
+from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
 from anovax.planner.apps import canonical_app
+from anovax.planner.asides import cuts
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
 from anovax.planner.clauses import COMMAND_STARTS, soft_split, split_clauses
 from anovax.planner.cues import cues
@@ -44,6 +45,7 @@ from anovax.planner.keyboard import typing
 from anovax.planner.media import on_youtube, playlist_of, without_queue_lead, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
+from anovax.planner.rephrase import plainer
 from anovax.planner.text import MAX_QUERY_CHARS, chat_spelled_out, clean_request, strip_filler
 from anovax.planner.typo import corrected
 from anovax.tools import TOOLS
@@ -146,6 +148,10 @@ class OfflinePlanner:
         fact = _REMEMBER.match(request)
         if fact:
             return _remember(fact), False
+        asked = _ASKS_MEMORY.match(request)
+        if asked and factnames.note_key(asked.group("q")):
+            # "what size shoe does Lily wear, did I tell you?": memory, looked up by its words
+            return assemble([Piece("answer", "", [Step("recall", {"key": factnames.note_key(asked.group("q"))})])]), False
 
         scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
         if scoped is not None:
@@ -185,8 +191,19 @@ class OfflinePlanner:
         """The clause read whole; if that was only a guess, its parts at every joiner
         ("screenshot and the time please") when the grammar reads each of them."""
         piece = self._clause(clause, state)
-        if piece.kind not in ("unknown", "decline") and not piece.guess and not piece.fuzzy:
+        if piece.kind == "refuse" or _definite(piece):
             return [(clause, piece)]
+        for head, remark in cuts(clause):
+            # "what's the date, I've got to sign a form": the request, and a remark that asks
+            # for nothing the planner understands or refuses
+            first = self._clause(head, state)
+            if not _definite(first):
+                continue
+            refused = refusal_for(remark)
+            if refused:  # "what's the time, I need you to format the disk": never half-done
+                return [(clause, Piece("refuse", refused))]
+            if not _definite(self._clause(remark, state)):
+                return [(head, first)]
         parts = soft_split(strip_filler(clause.strip(" ,;")))
         if len(parts) < 2:
             return [(clause, piece)]
@@ -216,6 +233,10 @@ class OfflinePlanner:
             piece = self._grammar(clause, state)
             if piece is not None:
                 return piece
+            plain = plainer(clause)  # "tell me the present time", "save the current file"
+            piece = self._grammar(plain, state) if plain else None
+            if piece is not None:
+                return piece
             piece = goal(clause) or playlist_of(clause)  # "help me learn spanish": a guide and a video
             if piece is not None:
                 return piece
@@ -239,6 +260,11 @@ class OfflinePlanner:
         return None
 
 
+def _definite(piece: Piece) -> bool:
+    """``piece`` understood as said: not unknown, declined, guessed or fuzzily matched."""
+    return piece.kind not in ("unknown", "decline", "refuse") and not piece.guess and not piece.fuzzy
+
+
 #: steps whose text is content (a query, dictation), not an action to screen for destructive words
 _CONTENT_TOOLS = frozenset(spec.name for spec in TOOLS if spec.carries_content)
 
@@ -248,7 +274,19 @@ _KEEP = (r"(?:please )?(?:remember|keep in mind|bear in mind|don't forget|do not
          # a fact offered in passing: "fyi my dentist is dr patel", "for the record, our wifi is slow"
          r"fyi|f\.y\.i\.?|for your information|for the record|just so you know|just so you're aware|heads up)")
 _REMEMBER = re.compile(
-    _KEEP + r",? (?:that )?(?:my |the |our )?(?P<key>[a-z][a-z' ]{0,39}?) (?:is|are) (?P<value>[^\n]{1,200}?)[.!]?$",
+    _KEEP + r",? (?:that )?(?:my |the |our )?(?P<key>[a-z][a-z' ]{0,39}?) (?:is|are|should be|must be|needs to be|has to be|"
+    r"ought to be) (?P<value>[^\n]{1,200}?)[.!]?$",
+    re.I,
+)
+
+#: a question that says it is about something the user told: "..., did I tell you?", "what tyre
+#: pressure did I ask you to remember?"
+_ASKS_MEMORY = re.compile(
+    r"^(?P<q>(?:what|what's|whats|which|where|where's|when|when's|who|who's|how|how's|is|are|was|were|do|does)\b.*?)"
+    r"[\s,;-]*(?:did i (?:ever )?(?:tell|give) you(?: that| it| this| about it)?|did i (?:mention|say)(?: it| that)?|"
+    r"have i (?:told|given) you(?: that| it)?|i (?:think i )?told you(?: before| already)?|"
+    r"did i (?:ask|tell) you to (?:remember|note down|note|keep|save|store)(?: it| that)?|"
+    r"(?:that )?i (?:asked|told) you to (?:remember|note|keep|save|store)(?: it| that)?)[\s?.!]*$",
     re.I,
 )
 

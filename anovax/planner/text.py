@@ -49,6 +49,8 @@ _CHAT_WORD = re.compile(r"(?<![\w'’.-])(" + "|".join(sorted(CHAT_SPELLINGS, ke
 _CHAT_UNITS = {"sec": "second", "secs": "seconds", "min": "minute", "mins": "minutes", "hr": "hour", "hrs": "hours"}
 _NUMBER_UNIT = re.compile(r"(\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|"
                           r"thirty|forty|fifty|sixty|ninety|few|couple of|couple)\s*)(secs?|mins?|hrs?)\b(?![\w'’-])", re.I)
+#: "timer 4 10 min": the chat "4" for "for", only right before a span of time
+_FOUR_FOR = re.compile(r"(?<=[a-z] )4 (?=\d+(?:\.\d+)?\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b)", re.I)
 #: "u" / "ur" only after a word that asks something of "you" ("can u", "thank u"): "press u" is a key
 _CHAT_YOU = re.compile(r"\b(can|could|would|will|do|did|are|thank|have|if|tell|give|show|let|for|to)\s+(u|ur)\b(?![\w'’-])",
                        re.I)
@@ -61,6 +63,7 @@ def chat_spelled_out(text: str) -> str:
     m = _DICTATED_TAIL.search(text)
     head, tail = (text[: m.start()], text[m.start():]) if m else (text, "")
     head = _CHAT_WORD.sub(lambda w: CHAT_SPELLINGS[w.group(1).lower()], head)
+    head = _FOUR_FOR.sub("for ", head)
     head = _NUMBER_UNIT.sub(lambda w: w.group(1) + _CHAT_UNITS[w.group(2).lower()], head)
     return _CHAT_YOU.sub(lambda w: w.group(1) + (" you" if w.group(2).lower() == "u" else " your"), head) + tail
 
