@@ -123,3 +123,11 @@ def test_a_question_about_what_the_user_told_recalls_it(planner, tmp_path, told,
         assert value in orch.dispatch(planner.plan(asked), command_id="c2").spoken
     finally:
         orch.close()
+
+
+def test_chat_and_joins_two_requests_but_stays_in_names_and_text(planner):
+    assert [t for t, _ in steps(planner.plan("open the calculator n take a screenshot"))] == ["open_app", "screenshot"]
+    assert [t for t, _ in steps(planner.plan("open notepad & type hi"))] == ["open_app", "type_text"]
+    assert steps(planner.plan("type rock n roll")) == [("type_text", {"text": "rock n roll"})]
+    assert steps(planner.plan("press n")) == [("press_keys", {"keys": "n"})]
+    assert steps(planner.plan("search for tom & jerry")) == [("web_search", {"query": "tom & jerry"})]

@@ -24,7 +24,8 @@ _STRONG_AFTER_TEXT = frozenset(
     """press hit tap push save select copy paste undo redo search google take screenshot wait refresh close
     switch new print""".split()
 )
-_JOINERS = r"(?:and\s+then|and\s+after\s+that|and\s+also|and|then|after\s+that|afterwards|also|plus)"
+# "n" and "&" are chat for "and" ("open the browser n google x"); a split still needs a command verb after it
+_JOINERS = r"(?:and\s+then|and\s+after\s+that|and\s+also|and|then|after\s+that|afterwards|also|plus|n|&)"
 _SEPARATOR = re.compile(rf"\s*[,;]\s*(?:{_JOINERS}\s+)?|\s+{_JOINERS}\s+", re.I)
 #: the most parts a clause without command verbs is split into ("screenshot, the time and the date")
 MAX_SOFT_PARTS = 4
