@@ -242,6 +242,17 @@ def _here(low: str) -> Piece | None:
     return web(f"{wq} near me", _SAY_SEARCH["weather"].format(q=f"the {wq} near you"))
 
 
+#: when the weather is for, taken out before a place said bare is looked for
+_WHEN_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|this (?:week|weekend|morning|afternoon|evening)|next week|now|"
+                         r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|please)\b")
+#: a place said bare before or after the word "weather" / "forecast": one to three plain words
+_PLACE_WORDS = r"(?!(?:the|my|a|what|whats|what's|how|is|will|today|tomorrow|like|check|tell|give|show|me|get|local|current)\b)[a-z]+(?: [a-z]+){0,2}"
+_NOT_A_PLACE = frozenset("""weather forecast report update updates outlook conditions radar warning warnings alert alerts
+    map maps temperature temperatures hourly daily weekly outside here there forecasts live app channel news""".split())
+_BARE_PLACE = re.compile(rf"\s*(?:(?:weather|forecast|weather forecast)\s+(?P<a>{_PLACE_WORDS})|(?P<b>{_PLACE_WORDS})\s+"
+                         rf"(?:weather|forecast|weather forecast))\s*")
+
+
 def _weather_query(low: str) -> str:
     """A weather search from the clause: "weather [in <place>] [<when>]"."""
     place = re.search(r"\b(?:in|at|for|near)\s+((?!the\b|this\b|next\b|my\b|a\b)[a-z][a-z .'-]{1,30}?)(?=\s+(?:today|tomorrow|tonight|this|next|now|on|at|in|right|over|during)\b|$)", low)
@@ -249,6 +260,11 @@ def _weather_query(low: str) -> str:
     parts = ["weather"]
     if place and place.group(1) not in {"shorts", "layers"}:  # "wear shorts", "in layers": clothes, not places
         parts.append("in " + place.group(1).strip())
+    else:
+        bare = _BARE_PLACE.fullmatch(_WHEN_WORDS.sub(" ", low).strip())
+        named = (bare.group("a") or bare.group("b")) if bare else ""
+        if named and not set(named.split()) & _NOT_A_PLACE:  # in fragments: "weather tomorrow london"
+            parts.append("in " + named)
     if when:
         parts.append(when.group(1))
     if len(parts) == 1:

@@ -140,7 +140,9 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
             return youtube(kind, f"I can't control playback offline, so I'm searching YouTube for {kind}.")
         return Piece("decline", "I can't control playback offline; I can only search YouTube for something new to play.")
     topic = domain(low)
-    if topic and topic[0] in _MEDIA_DECLINES:
+    # "put on the lights" is the lights; "play blinding lights by the weeknd" is a song, named
+    # with its artist
+    if topic and topic[0] in _MEDIA_DECLINES and not SONG_BY.match(q):
         return Piece("decline", topic[1])
     words = [w for w in q.split() if w not in _GENERIC_MEDIA]
     if not words:

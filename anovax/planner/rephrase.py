@@ -36,6 +36,16 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"^({_KEY}(?:[\s+-]+{_KEY})*[\s+-]+{_LAST})(?:\s+(?:that|it|this|again))?$", r"press \1"),
         # what a screenshot shows is the whole screen: "a screenshot of this chat"
         (r"\b(screenshot|screen shot|screen grab|screengrab|screen capture|snapshot)\s+(?:of|showing)\s+.+$", r"\1"),
+        # a courtesy before the request and an endearment after it ("be so kind as to tell me the
+        # time dear"): what is left is the request
+        (r"^(?:be so kind as to|be kind enough to|do me a favou?r and|be a (?:love|dear|darling|star) and)\s+", ""),
+        (r"\s+(?:dear|love|darling|sweetheart|sweetie|honey|hun|pet|my dear)$", ""),
+        # "bang on some billie eilish", "stick the radio on": British for "put on"
+        (r"^(?:bang|stick|chuck|whack|throw|pop|slap) on\b", "put on"),
+        # "is it the 5th today", "is today the twenty first": answered by the date
+        (r"^is (?:it|today) (?:the )?(?:\d{1,2}(?:st|nd|rd|th)|(?:twenty |thirty )?(?:first|second|third|fourth|fifth|"
+         r"sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|"
+         r"eighteenth|nineteenth|twentieth|thirtieth))(?: of \w+)?(?: today)?$", "what is the date today"),
         # "set a timer 5 minutes": the "for" left out
         (r"\b(timer|countdown)\s+(?=(?:\d|an? |one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|"
          r"forty|fifty|sixty|ninety|half)\b)", r"\1 for "),
