@@ -59,3 +59,26 @@ def test_the_weather_said_in_fragments_keeps_its_place(planner, text, query):
 def test_an_endearment_stays_in_what_is_played_and_searched(planner):
     assert steps(planner.plan("play love")) == [("youtube_search", {"query": "love"})]
     assert steps(planner.plan("search for dear john")) == [("web_search", {"query": "dear john"})]
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("keep me posted with news about the phone hacking inquiry", "hacking"),
+    ("any alerts on new stories about the mail strike", "strike"),
+])
+def test_news_about_a_topic_searches_even_when_the_topic_names_a_service(planner, text, word):
+    [(tool, params)] = steps(planner.plan(text))
+    assert tool == "web_search" and word in params["query"]
+
+
+@pytest.mark.parametrize(("text", "query"), [
+    ("i'd appreciate a short explanation of why the sky is blue", "why the sky is blue"),
+    ("give me some detail on how vaccines work", "how vaccines work"),
+])
+def test_a_question_inside_a_longer_request_is_searched(planner, text, query):
+    [(tool, params)] = steps(planner.plan(text))
+    assert tool == "web_search" and query in params["query"]
+
+
+def test_an_embedded_question_about_the_user_is_not_searched(planner):
+    plan = planner.plan("i keep wondering where i put my passport")
+    assert not [s for s in plan.steps if s.tool == "web_search"]

@@ -109,6 +109,16 @@ _BARE_GENRE = re.compile(
 )
 
 
+#: news about a topic ("news about the email leak", "alerts on any new topic on politics")
+_NEWS_ABOUT = re.compile(r"\b(?:news|headlines|stories|updates?|alerts?) (?:about|on|regarding|concerning|of|from)\b"
+                         r"|\bnew (?:topics?|stories|headlines) (?:on|about)\b")
+#: a question inside a longer request: a question word and a verb ("... an explanation of why the
+#: sky is blue", "give me details on how vaccines work")
+_EMBEDDED_QUESTION = re.compile(
+    r"\b(?:who|why|how|what|when|where|which)\s+(?:[a-z]+\s+){0,2}?(?:is|are|was|were|did|does|do|can|could|will|would|has|"
+    r"have|had|killed|invented|wrote|discovered|made|won|built|works?|happened|started|began|ended|died|lived)\b"
+)
+
 #: "barack obama on wikipedia": a look-up said at the end
 _ON_WIKIPEDIA = re.compile(r"\b(?:on|in|from) wikipedia$")
 
@@ -148,6 +158,10 @@ def cues(clause: str, state: RequestState) -> Piece:
     for cue, topic in _STRONG_CUES:
         if cue.search(low):
             return search_instead(q, topic)
+    if _NEWS_ABOUT.search(low) and not topics.PERSONAL_Q.search(low):
+        # "follow news about the email scandal": the words after "news about" are the topic, not
+        # a request to read e-mail
+        return search_instead(q, "news")
     local = _here(low)
     if local is not None:
         return local
@@ -196,6 +210,11 @@ def cues(clause: str, state: RequestState) -> Piece:
             return _guess(search_instead(q, "datetime"))
         if question and q and not _garbled(low, clause):
             return _guess(search_instead(q, "answer"))
+    embedded = _EMBEDDED_QUESTION.search(low)
+    if embedded and not _garbled(low, clause) and not topics.PERSONAL_Q.search(low):
+        # "provide me with the best explanation of who killed kennedy": the question inside
+        return _guess(search_instead(query(clause[embedded.start():]) if clause.lower().startswith(low) else
+                                     query(low[embedded.start():]), "answer"))
     return unknown()
 
 
