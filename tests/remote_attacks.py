@@ -66,21 +66,21 @@ def credentialless_gets(port: int, count: int, *, source: str | None = None) -> 
     return statuses
 
 
-@dataclass
-class Trickler:
-    """``sockets`` slow connections from ``source``: one header byte each every ``gap_s``, reconnected when dropped."""
+class AttackLoop:
+    """A background attack: ``start`` runs ``_run`` on a daemon thread named ``_name()`` until
+    ``stop``; a dataclass subclass holds the ``_stop`` event and the ``_thread``."""
 
-    port: int
-    source: str
-    sockets: int = 32
-    gap_s: float = 5.0
-    connects: int = 0
-    drops: int = 0
-    _stop: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
+    _stop: threading.Event
+    _thread: threading.Thread | None
 
-    def start(self) -> Trickler:
-        self._thread = threading.Thread(target=self._run, name=f"trickle-{self.source}", daemon=True)
+    def _name(self) -> str:
+        raise NotImplementedError
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def start(self):  # noqa: ANN201 - the subclass itself, for chaining
+        self._thread = threading.Thread(target=self._run, name=self._name(), daemon=True)
         self._thread.start()
         return self
 
@@ -92,6 +92,23 @@ class Trickler:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
+
+
+@dataclass
+class Trickler(AttackLoop):
+    """``sockets`` slow connections from ``source``: one header byte each every ``gap_s``, reconnected when dropped."""
+
+    port: int
+    source: str
+    sockets: int = 32
+    gap_s: float = 5.0
+    connects: int = 0
+    drops: int = 0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def _name(self) -> str:
+        return f"trickle-{self.source}"
 
     def _open(self) -> tuple[socket.socket, int, float] | None:
         try:

@@ -19,6 +19,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from remote_attacks import AttackLoop
+
 MODES = ("expect", "body", "chunked", "pipeline")
 
 
@@ -43,7 +45,7 @@ _DRIP = {"body": b" ", "chunked": b"1\r\n \r\n"}
 
 
 @dataclass
-class Flood:
+class Flood(AttackLoop):
     """``sockets`` connections from ``source`` in one ``mode``, each reopened when the server drops it."""
 
     port: int
@@ -57,19 +59,8 @@ class Flood:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
-    def start(self) -> Flood:
-        self._thread = threading.Thread(target=self._run, name=f"flood-{self.mode}-{self.source}", daemon=True)
-        self._thread.start()
-        return self
-
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(10)
+    def _name(self) -> str:
+        return f"flood-{self.mode}-{self.source}"
 
     def _open(self) -> list | None:
         try:
