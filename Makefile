@@ -27,7 +27,7 @@ bench: $(TSTAMP)
 	$(PY) -m benchmarks
 
 ## bench-voice: false wakes per hour over 4 hours of ordinary speech read by synthetic voices
-##       (espeak-ng, and festival's voices never tuned on); takes ~15 minutes
+##       (espeak-ng, and festival's voices never tuned on); about 6 hours of audio, ~30 minutes
 bench-voice: $(TSTAMP)
 	$(PY) -m benchmarks.voice_hours --hours 4
 
