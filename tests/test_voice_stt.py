@@ -91,6 +91,16 @@ def test_corpus_comes_from_the_planner_grammar_and_tables():
     assert {"nova", "over", "another", "now", "a", "and"} <= words
 
 
+def test_every_short_hotkey_phrase_and_wake_plus_open_are_sentences_of_their_own():
+    # the generated selection sentences ("highlight all the text on the page") once crowded
+    # "select all", "copy" and "undo" out of the sampled model
+    sentences = set(corpus.command_sentences())
+    short = {corpus._clean(k) for k in lexicon.HOTKEY_SHORT}
+    assert len(short) > 50 and short <= sentences
+    assert len(lexicon.HOTKEY_PHRASES) > 2 * len(short)  # the generated ones are still there to sample
+    assert {f"{w} open the terminal" for w in corpus.WAKE_PHRASES} <= sentences
+
+
 def test_corpus_includes_the_users_own_app_names(monkeypatch):
     monkeypatch.setattr(lexicon, "USER_APPS", {"Blender", "obs studio"})
     sentences = set(corpus.command_sentences())
