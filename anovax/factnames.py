@@ -158,25 +158,23 @@ def is_note(key: str) -> bool:
 def note_for(keys: Iterable[str], question: str) -> str | None:
     """The note a question is about: the one sharing the most content words with it, or None
     when none shares a word or two share equally many."""
-    asked = {_stem(w) for w in _note_words(question)}
-    scored = sorted(((len(asked & {_stem(w) for w in key[len(NOTE_PREFIX):].split("_") if w}), key)
-                     for key in keys if is_note(key)), reverse=True)
-    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
-        return None
-    return scored[0][1]
+    return _most_shared(question, {key: [w for w in key[len(NOTE_PREFIX):].split("_") if w]
+                                   for key in keys if is_note(key)})
 
 
 def fact_for(keys: Iterable[str], question: str) -> str | None:
     """The fact a question asks about when it names none exactly ("what size shoe does Lily wear,
     did I tell you?"): the note sharing the most content words with it (``note_for``), else the
-    named fact that does ("lily's shoe size"); None when none shares a word or two share equally."""
+    named fact that does ("lily's shoe size"), by the same rule."""
     keys = list(keys)
-    note = note_for(keys, question)
-    if note is not None:
-        return note
+    return note_for(keys, question) or _most_shared(question, {key: words(key) for key in keys if not is_note(key)})
+
+
+def _most_shared(question: str, candidates: Mapping[str, Iterable[str]]) -> str | None:
+    """The candidate whose words share the most stems with ``question``'s content words; None
+    when none shares one or two share equally many."""
     asked = {_stem(w) for w in _note_words(question)}
-    scored = sorted(((len(asked & {_stem(w) for w in words(key)}), key) for key in keys if not is_note(key)),
-                    reverse=True)
+    scored = sorted(((len(asked & {_stem(w) for w in said}), key) for key, said in candidates.items()), reverse=True)
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     return scored[0][1]
