@@ -37,7 +37,3 @@ class LazyPattern:
 
     def __repr__(self) -> str:
         return f"LazyPattern({self._source[:40]!r}...)"
-
-
-def lazy_compile(pattern: str, flags: int | re.RegexFlag = 0) -> LazyPattern:
-    return LazyPattern(pattern, flags)

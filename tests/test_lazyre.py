@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from anovax.lazyre import lazy_compile
+from anovax.lazyre import LazyPattern
 from anovax.safety import prose
 
 
 def test_it_compiles_on_first_use_and_matches_as_re_does():
-    lazy = lazy_compile(r"\bru(n)\b", re.I)
+    lazy = LazyPattern(r"\bru(n)\b", re.I)
     assert lazy._compiled is None and lazy.pattern == r"\bru(n)\b"  # reading the source compiles nothing
     assert lazy.search("please RUN it").group(1) == "N"
     assert lazy._compiled is not None and lazy.flags & re.I

@@ -213,8 +213,7 @@ def cues(clause: str, state: RequestState) -> Piece:
     embedded = _EMBEDDED_QUESTION.search(low)
     if embedded and not _garbled(low, clause) and not topics.PERSONAL_Q.search(low):
         # "provide me with the best explanation of who killed kennedy": the question inside
-        return _guess(search_instead(query(clause[embedded.start():]) if clause.lower().startswith(low) else
-                                     query(low[embedded.start():]), "answer"))
+        return _guess(search_instead(query(low[embedded.start():]), "answer"))
     return unknown()
 
 

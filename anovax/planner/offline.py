@@ -149,9 +149,9 @@ class OfflinePlanner:
         if fact:
             return _remember(fact), False
         asked = _ASKS_MEMORY.match(request)
-        if asked and factnames.note_key(asked.group("q")):
-            # "what size shoe does Lily wear, did I tell you?": memory, looked up by its words
-            return assemble([Piece("answer", "", [Step("recall", {"key": factnames.note_key(asked.group("q"))})])]), False
+        key = factnames.note_key(asked.group("q")) if asked else ""
+        if key:  # "what size shoe does Lily wear, did I tell you?": memory, looked up by its words
+            return assemble([Piece("answer", "", [Step("recall", {"key": key})])]), False
 
         scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
         if scoped is not None:

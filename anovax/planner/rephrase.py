@@ -16,7 +16,7 @@ _KEY = r"(?:ctrl|control|alt|shift|cmd|command|win|super|option)"
 #: the key a chord ends with: a letter or digit, a function key or a named key
 _LAST = (r"(?:[a-z0-9]|f\d{1,2}|tab|enter|return|escape|esc|delete|del|backspace|space|home|end|up|down|left|right|"
          r"page ?up|page ?down|plus|minus|insert)")
-#: (pattern, replacement), applied in order to the lower-cased clause
+#: (pattern, replacement), applied in order to the clause (case-insensitive; the grammar ignores case)
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.I), r)
     for p, r in (

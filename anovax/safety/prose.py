@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from anovax.lazyre import LazyPattern, lazy_compile
+from anovax.lazyre import LazyPattern
 from anovax.safety import hoist
 
 _V = r"(?:run|execute|exec|type|press|open|launch|start|delete|remove|erase|send|upload|download|install|click|paste|format|disable|enable|shut|restart|reboot|kill|call|visit|enter)"
@@ -22,7 +22,7 @@ _SAY = r"(?:say|reply|respond|answer|tell|show|play|search|use|switch|go|visit|e
 
 def _any(parts: list[str]) -> LazyPattern:
     # spelled to start with a literal where possible (hoist.py): the same matches, ~3x faster
-    return lazy_compile("|".join(f"(?:{alt})" for p in parts for alt in hoist.alternatives(p)), re.M)
+    return LazyPattern("|".join(f"(?:{alt})" for p in parts for alt in hoist.alternatives(p)), re.M)
 
 
 #: a "fact" or a page that tries to instruct the assistant
@@ -97,16 +97,16 @@ _SHELL_WORD = (
 )
 _RUN = r"(?:run|type|execute|enter|paste|invoke|issue)"
 #: a goal that sends the sub-planner to a terminal to type or run something
-SHELL_INTENT = lazy_compile(
+SHELL_INTENT = LazyPattern(
     # each gap stops where its first word starts again (a match through it would start there too),
     # so a sentence of repeated "shell shell ..." is read once, not once per word
     rf"\b{_SHELL_WORD}\b(?:(?!\b{_SHELL_WORD}\b)[^.\n])*\b(?:run|type|execute|enter|paste|invoke|issue)\b"
     rf"|\b{_RUN}\b(?:(?!\b{_RUN}\b)[^.\n])*\b(?:in|into|from|via|using|with) (?:a |an |the )?{_SHELL_WORD}\b"
 )
 #: search-like goals about terminals are fine ("how to open a terminal")
-_RESEARCH = lazy_compile(r"\b(?:search|look up|find out|learn|how (?:do|to|can)|tutorial|what is|explain)\b")
+_RESEARCH = LazyPattern(r"\b(?:search|look up|find out|learn|how (?:do|to|can)|tutorial|what is|explain)\b")
 #: a goal that hands control to some other text
-DELEGATION = lazy_compile(
+DELEGATION = LazyPattern(
     r"\b(?:do|follow|execute|run|obey) (?:what|whatever|everything) (?:it|that|this|the \w+) (?:says|said|tells|asks)"
     r"|\bfollow (?:the |its |these |those )?(?:instructions|directions|steps) (?:on|in|from) (?:the )?(?:screen|page|dialog|email|message|file|text)"
     r"|\bdecode\b(?:(?!\bdecode\b)[^.\n])*\b(?:and|then) (?:do|run|execute|follow|type)"
@@ -114,7 +114,7 @@ DELEGATION = lazy_compile(
 
 
 #: screen text that tells the reader to fetch or run a program (a fake update, a "fix")
-OBSERVATION_LURE = lazy_compile(
+OBSERVATION_LURE = LazyPattern(
     r"\b(?:download|install|run|execute|open|launch|update)\b[^\n]{0,80}"
     r"(?:https?://|\bwww\.|\b[\w-]+\.(?:exe|msi|ps1|bat|cmd|vbs|js|hta|scr|sh|jar|apk|dmg|pkg|lnk)\b)"
 )
