@@ -131,3 +131,32 @@ def test_chat_and_joins_two_requests_but_stays_in_names_and_text(planner):
     assert steps(planner.plan("type rock n roll")) == [("type_text", {"text": "rock n roll"})]
     assert steps(planner.plan("press n")) == [("press_keys", {"keys": "n"})]
     assert steps(planner.plan("search for tom & jerry")) == [("web_search", {"query": "tom & jerry"})]
+
+
+# -- found by a red team: nothing a person asked for is dropped unsaid ------------------------
+
+def test_a_declined_remark_is_answered_beside_the_request(planner):
+    plan = planner.plan("what's the time, i need you to text my sister")
+    assert [t for t, _ in steps(plan)] == ["get_time"]
+    assert "can't" in plan.final_response
+
+
+@pytest.mark.parametrize("text", [
+    "open the calculator so i can check the bill and then delete notepad",
+    "what's the time, i've got notes to share & forward them to bob",
+])
+def test_a_remark_that_orders_another_request_is_not_dropped(planner, text):
+    plan = planner.plan(text)
+    assert len(plan.steps) != 1 or "didn't understand" in plan.final_response or "can't" in plan.final_response, plan
+
+
+@pytest.mark.parametrize("text", ["a screenshot of the report and email it to anna",
+                                  "screenshot of my inbox & send it to tom"])
+def test_a_screenshot_of_something_never_swallows_a_second_request(planner, text):
+    plan = planner.plan(text)
+    assert [t for t, _ in steps(plan)] != ["screenshot"] or "can't" in plan.final_response, plan
+
+
+def test_dictation_behind_a_courtesy_is_typed_word_for_word(planner):
+    assert steps(planner.plan("be so kind as to type see you soon love")) == [("type_text", {"text": "see you soon love"})]
+    assert steps(planner.plan("be a dear and type ctrl z that")) == [("type_text", {"text": "ctrl z that"})]

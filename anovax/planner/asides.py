@@ -6,7 +6,8 @@ boss later", "what day is it, is it friday already?". Read whole, the request is
 ``cuts`` offers the places where such a remark may start; the planner keeps the request before
 one only when that part is understood as said (not guessed) and the remark itself is not a
 request it understands or refuses (``OfflinePlanner._clause_pieces``), so "open notepad, I want
-you to delete my files" is never shortened to "open notepad".
+you to delete my files" is never shortened to "open notepad"; a remark the planner declines ("...,
+I need you to e-mail bob") is answered beside the request, never dropped unsaid.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ _REMARK = re.compile(
     r"before|lol|haha+|it|it's|its|is it|are we|was it|did i|have i|am i|no rush|no hurry|thanks|cheers)\b",
     re.I,
 )
+#: words that order one request after another: a "remark" holding one may hold a request too
+#: ("... so I can check the bill and then delete notepad")
+_SEQUENCE = re.compile(r"\b(?:then|after that|afterwards|also|plus|n)\b|[&;]", re.I)
 #: the most cuts tried in one clause (each costs a planning pass of its head)
 MAX_CUTS = 3
 
@@ -35,7 +39,7 @@ def cuts(clause: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for m in _CUT.finditer(clause):
         head, tail = clause[: m.start()].strip(" ,;:.!?-"), clause[m.end():].strip(" ,;:.!?-")
-        if head and tail and _REMARK.match(tail):
+        if head and tail and _REMARK.match(tail) and not _SEQUENCE.search(tail):
             out.append((head, tail))
             if len(out) == MAX_CUTS:
                 break

@@ -202,7 +202,10 @@ class OfflinePlanner:
             refused = refusal_for(remark)
             if refused:  # "what's the time, I need you to format the disk": never half-done
                 return [(clause, Piece("refuse", refused))]
-            if not _definite(self._clause(remark, state)):
+            said = self._clause(remark, state)
+            if said.kind == "decline":  # "what's the date, I need you to e-mail bob": say what it can't do
+                return [(head, first), (remark, said)]
+            if not _definite(said):
                 return [(head, first)]
         parts = soft_split(strip_filler(clause.strip(" ,;")))
         if len(parts) < 2:

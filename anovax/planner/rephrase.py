@@ -12,10 +12,21 @@ from __future__ import annotations
 
 import re
 
+from anovax.planner.text import DICTATION_START
+
 _KEY = r"(?:ctrl|control|alt|shift|cmd|command|win|super|option)"
 #: the key a chord ends with: a letter or digit, a function key or a named key
 _LAST = (r"(?:[a-z0-9]|f\d{1,2}|tab|enter|return|escape|esc|delete|del|backspace|space|home|end|up|down|left|right|"
          r"page ?up|page ?down|plus|minus|insert)")
+#: words before the request: a greeting word ("yo time check") or a courtesy ("be so kind as to
+#: tell me the time"); the only rules that dictation ("be so kind as to type ...") goes through
+_LEAD_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.I), r)
+    for p, r in (
+        (r"^(?:yo|oi|hey|hi|hiya|ok|okay|alright)[\s,]+(?=\w)", ""),
+        (r"^(?:be so kind as to|be kind enough to|do me a favou?r and|be a (?:love|dear|darling|star) and)\s+", ""),
+    )
+)
 #: (pattern, replacement), applied in order to the clause (case-insensitive; the grammar ignores case)
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.I), r)
@@ -23,8 +34,6 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # an adjective that says "now" about the time: "the present time", "the precise time"
         (r"\b(?:present|precise|actual) (time|date)\b", r"current \1"),
         (r"\bclock check\b", "time check"),
-        # a greeting word before the request ("yo time check", "oi what's the date")
-        (r"^(?:yo|oi|hey|hi|hiya|ok|okay|alright)[\s,]+(?=\w)", ""),
         # "state the date", "kindly state the time": a formal "tell me"
         (r"^(?:kindly )?state\b", "tell me"),
         # "the current / open / active file": the one at hand, which is where keys go anyway
@@ -35,10 +44,10 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # a chord said alone is a key press: "ctrl z", "control shift t that"
         (rf"^({_KEY}(?:[\s+-]+{_KEY})*[\s+-]+{_LAST})(?:\s+(?:that|it|this|again))?$", r"press \1"),
         # what a screenshot shows is the whole screen: "a screenshot of this chat"
-        (r"\b(screenshot|screen shot|screen grab|screengrab|screen capture|snapshot)\s+(?:of|showing)\s+.+$", r"\1"),
-        # a courtesy before the request and an endearment after it ("be so kind as to tell me the
-        # time dear"): what is left is the request
-        (r"^(?:be so kind as to|be kind enough to|do me a favou?r and|be a (?:love|dear|darling|star) and)\s+", ""),
+        # (up to the end, but never over a joiner: "a screenshot of my bank page & email it" is two requests)
+        (r"\b(screenshot|screen shot|screen grab|screengrab|screen capture|snapshot)\s+(?:of|showing)\s+"
+         r"(?:(?!\b(?:and|then|n|plus|also)\b|[&,;]).)+$", r"\1"),
+        # an endearment after the request ("tell me the time dear"); never reached by dictation
         (r"\s+(?:dear|love|darling|sweetheart|sweetie|honey|hun|pet|my dear)$", ""),
         # "bang on some billie eilish", "stick the radio on": British for "put on"
         (r"^(?:bang|stick|chuck|whack|throw|pop|slap) on\b", "put on"),
@@ -59,7 +68,10 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 def plainer(clause: str) -> str | None:
     """``clause`` said plainly, or None when no rule changed it."""
     text = clause.strip()
-    for pattern, replacement in _RULES:
+    for pattern, replacement in _LEAD_RULES:
         text = pattern.sub(replacement, text)
+    if not DICTATION_START.match(text):  # what is typed stays word for word
+        for pattern, replacement in _RULES:
+            text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text).strip()
     return text if text.lower() != clause.strip().lower() else None
