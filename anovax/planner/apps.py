@@ -9,7 +9,7 @@ from collections.abc import Callable
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
-from anovax.planner.media import media
+from anovax.planner.media import audiobook, media
 from anovax.planner.pieces import Piece, web
 from anovax.planner.refusals import SHELL_LIKE
 from anovax.planner.text import SPACES, lower_words
@@ -17,6 +17,12 @@ from anovax.planner.text import SPACES, lower_words
 _ARTICLES = re.compile(r"^(?:the|my|a|an|some|me|us|up)\s+", re.I)
 _APP_TAIL = re.compile(r"\s+(?:app|application|program|programme|window|for me|please|now|up|again)$", re.I)
 
+
+#: a book named after the word for it ("book the hobbit", "the novel of dune", "audiobook called x")
+_BOOK = re.compile(r"^(?:audio ?book|book|novel|story)(?: (?:of|called|named|titled|entitled))?\s+(?P<t>(?!(?:a|an|me|us|for|to|in|at|on)\b)\S.*)$")
+
+#: "the book ...": the noun ("book ticket" is the verb)
+_A_BOOK = re.compile(r"\b(?:the|a|an|my|this|that|our)\s+(?:audio ?book|book|novel|story)\b")
 
 #: how the reply to an app name nothing on this computer opens begins (the voice trust check reads
 #: it: "open the" misheard from "open the terminal" names no app, so it is no request)
@@ -79,6 +85,9 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
         return piece
     if topics.JOKE_CUE.search(low):
         return None
+    book = _BOOK.match(low) if _A_BOOK.search(lower_words(raw)) else None
+    if book:  # "start the book the hobbit": a book to hear, which offline is an audiobook search
+        return audiobook(book.group("t"))
     topic = topics.domain(low)
     if topic and topic[0] != "playback":
         return Piece("decline", topic[1])
@@ -128,7 +137,7 @@ def window_app(raw: str) -> str | None:
     if low in lx.APP_ALIASES:
         return lx.APP_ALIASES[low]
     if (len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low) or topics.domain(low)
-            or topics.MEDIA_CUE.search(low) or low in lx.WEBSITES or lx.SITE_RE.match(low)
+            or topics.MEDIA_CUE.search(low) or topics.DATE_PHRASE.search(low) or low in lx.WEBSITES or lx.SITE_RE.match(low)
             or SHELL_LIKE.search(raw) or not lx.APP_NAME_RE.match(low)):
         return None
     return low

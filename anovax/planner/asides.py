@@ -18,7 +18,9 @@ import re
 _CUT = re.compile(
     r"\s*(?:[,;:.!?]+|\s-+)\s+"
     r"|\s+(?=(?:so (?:that )?(?:i|we)|because|cause|'cause|since (?:i|we)|while (?:i|we)|as (?:i|we)|before (?:i|we)|"
-    r"i (?:need|have|want|got|gotta|wanna)|i've got|we (?:need|have|got)|we've got)\b)",
+    r"i (?:need|have|want|got|gotta|wanna)|i've got|we (?:need|have|got)|we've got|"
+    # what the speaker is doing: "play something upbeat i'm cleaning the house"
+    r"(?:i'm|im|i am|we're|we are) (?!going\b|gonna\b|looking\b|wondering\b|trying\b|asking\b)[a-z]+ing)\b)",
     re.I,
 )
 #: how a remark about the request starts: the speaker, a reason, a check-back question, a laugh
@@ -30,6 +32,17 @@ _REMARK = re.compile(
 #: words that order one request after another: a "remark" holding one may hold a request too
 #: ("... so I can check the bill and then delete notepad")
 _SEQUENCE = re.compile(r"\b(?:then|after that|afterwards|also|plus|n)\b|[&;]", re.I)
+#: a remark that only says what the speaker is doing ("i'm cleaning the house"): nothing asked, so
+#: nothing to answer, whatever topic its words touch (a refusal is still checked first)
+_DOING = re.compile(r"^(?:i'm|im|i am|we're|we are) (?!going\b|gonna\b|looking\b|wondering\b|trying\b|asking\b)[a-z]+ing\b"
+                    r"(?!.*\b(?:you|your)\b)", re.I)
+
+
+def only_describes(remark: str) -> bool:
+    """``remark`` says what the speaker is doing and asks nothing of the assistant."""
+    return bool(_DOING.match(remark.strip()))
+
+
 #: the most cuts tried in one clause (each costs a planning pass of its head)
 MAX_CUTS = 3
 

@@ -13,7 +13,7 @@ import re
 
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
-from anovax.planner.media import SONG_BY, audiobook, media, mood_or_station
+from anovax.planner.media import SONG_BY, audiobook, media, mood_or_station, outside_title
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
@@ -94,12 +94,19 @@ _READ_BOOK = re.compile(
     r"(?P<x>(?:.* )?(?:book|novel|story|stories|audio ?books?|chapter)\b.*)$"
 )
 #: "read me the hobbit", "read harry potter to me": a title to be read (checked after news and weather)
-_READ_TITLE = re.compile(r"^read (?:(?:me|us|to me|to us) (?P<x>.+)|(?P<y>.+?) (?:to|for) (?:me|us))$")
+_READ_TITLE = re.compile(
+    r"^read (?:(?:me|us|to me|to us) (?P<x>.+)|(?P<y>.+?) (?:to|for) (?:me|us|my \w+|our \w+|the (?:kids|children|boys|girls)|him|her|them))$"
+    # "read pride and prejudice", "can you read the girl with the dragon tattoo": a title said alone
+    r"|^read (?P<z>(?!(?:me|us|to|it|out|aloud|up|about|on|through|along|from|back|again)\b)[a-z][a-z' &.-]*(?: [a-z0-9' &.-]+){0,8})$"
+)
 #: what is read from the screen or the user's own things, never a book
 _NOT_A_TITLE = re.compile(
     r"\b(?:this|that|it|these|those|screen|page|text|selection|selected|clipboard|document|file|aloud|out loud|back|"
     r"my|your|what|news|headlines|weather|forecast|email|e-mail|message|messages|mail|notifications?|list|results?|"
-    r"lyrics|article|time|date|menu|instructions|recipe|something|anything)\b"
+    r"lyrics|article|time|date|menu|instructions|recipe|something|anything|line|lines|paragraph|sentence|word|words|"
+    r"label|title|error|tab|window|notes?|post|posts|tweets?|reviews?|comments?|texts?|sms|inbox|reply|replies|"
+    r"calendar|schedule|agenda|events?|reminders?|alarms?|contacts?|status|label|sign|map|results|score|scores|"
+    r"first|last|next|previous|top|bottom|whole|all|everything|more|less|slowly|faster|slower|louder|again)\b"
 )
 #: a genre said alone ("some indie", "death metal now"): a request to play it
 _BARE_GENRE = re.compile(
@@ -118,6 +125,9 @@ _EMBEDDED_QUESTION = re.compile(
     r"\b(?:who|why|how|what|when|where|which)\s+(?:[a-z]+\s+){0,2}?(?:is|are|was|were|did|does|do|can|could|will|would|has|"
     r"have|had|killed|invented|wrote|discovered|made|won|built|works?|happened|started|began|ended|died|lived)\b"
 )
+
+#: playback words that name what to play next ("shuffle beyonce", "next chapter harry potter")
+_SHUFFLE_OR_CHAPTER = re.compile(r"^shuffle \S|\bchapters?\b")
 
 #: "barack obama on wikipedia": a look-up said at the end
 _ON_WIKIPEDIA = re.compile(r"\b(?:on|in|from) wikipedia$")
@@ -151,7 +161,8 @@ def cues(clause: str, state: RequestState) -> Piece:
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
-    if (_MEDIA_REQUEST.search(low) and topics.MEDIA_CUE.search(low) or _FIND_MEDIA.search(low)) and not topics.domain(low):
+    if ((_MEDIA_REQUEST.search(low) and topics.MEDIA_CUE.search(low) or _FIND_MEDIA.search(low))
+            and not topics.domain(outside_title(low))):
         # "tune in to bbc radio two", "could you find me a podcast on history": a request to
         # play something wins over the news or a question it mentions
         return media(clause, explicit_play=True)
@@ -167,7 +178,7 @@ def cues(clause: str, state: RequestState) -> Piece:
         return local
     # personal and out-of-scope topics before any search, so they never reach a search engine
     out_of_scope = topics.domain(low)
-    if out_of_scope and out_of_scope[0] == "playback" and topics.MEDIA_CUE.search(low):
+    if out_of_scope and out_of_scope[0] == "playback" and (topics.MEDIA_CUE.search(low) or _SHUFFLE_OR_CHAPTER.search(low)):
         # "skip to the next podcast", "shuffle songs by coldplay": media() declines what it
         # cannot do (pause, rewind) and searches for what a step or a shuffle names
         return media(clause, explicit_play=False)
@@ -187,14 +198,14 @@ def cues(clause: str, state: RequestState) -> Piece:
         return audiobook(book.group("x"))
     if topics.WEATHER_CUE.search(low):
         wq = _weather_query(low)
-        return web(wq, _SAY_SEARCH["weather"].format(q=wq if wq.startswith("weather") else "the weather"))
+        return web(wq, _SAY_SEARCH["weather"].format(q=wq if wq.startswith("weather") or _WEATHER_FIGURE.match(wq) else "the weather"))
     for cue, topic in _SEARCH_CUES:
         if cue.search(low):
             return search_instead(q, topic)
     if topics.RECOMMEND_CUE.search(low) and not topics.PERSONAL_Q.search(low):
         return search_instead(q, "recommend")
     titled = _READ_TITLE.match(low)
-    title = (titled.group("x") or titled.group("y")) if titled else ""
+    title = (titled.group("x") or titled.group("y") or titled.group("z")) if titled else ""
     if title and not _NOT_A_TITLE.search(title):
         return audiobook(title)  # "read me the hobbit": a book said by its title
     question = bool(topics.QUESTION_START.search(low) or _ON_WIKIPEDIA.search(low)) or clause.rstrip().endswith("?")
@@ -266,16 +277,24 @@ _WHEN_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|this (?:week|weekend|morn
 #: a place said bare before or after the word "weather" / "forecast": one to three plain words
 _PLACE_WORDS = r"(?!(?:the|my|a|what|whats|what's|how|is|will|today|tomorrow|like|check|tell|give|show|me|get|local|current)\b)[a-z]+(?: [a-z]+){0,2}"
 _NOT_A_PLACE = frozenset("""weather forecast report update updates outlook conditions radar warning warnings alert alerts
-    map maps temperature temperatures hourly daily weekly outside here there forecasts live app channel news""".split())
+    map maps temperature temperatures hourly daily weekly outside here there forecasts live app channel news
+    read tell give show check get say find see know what's whats the me us out""".split())
 _BARE_PLACE = re.compile(rf"\s*(?:(?:weather|forecast|weather forecast)\s+(?P<a>{_PLACE_WORDS})|(?P<b>{_PLACE_WORDS})\s+"
                          rf"(?:weather|forecast|weather forecast))\s*")
+
+
+#: a weather figure of its own ("uv index", "pollen count"), kept as said in the search
+_WEATHER_FIGURE = re.compile(r"\b(?:uv index|pollen(?: count| levels?)?|humidity|air quality|wind speed|"
+                             r"dew point|heat index|wind chill|chance of (?:rain|snow))\b")
 
 
 def _weather_query(low: str) -> str:
     """A weather search from the clause: "weather [in <place>] [<when>]"."""
     place = re.search(r"\b(?:in|at|for|near)\s+((?!the\b|this\b|next\b|my\b|a\b)[a-z][a-z .'-]{1,30}?)(?=\s+(?:today|tomorrow|tonight|this|next|now|on|at|in|right|over|during)\b|$)", low)
     when = re.search(r"\b(today|tonight|tomorrow(?: morning| afternoon| evening| night)?|this (?:week|weekend|morning|afternoon|evening)|next week|(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", low)
-    parts = ["weather"]
+    # "what's the uv index today": a weather figure said by name is what to search, not the weather
+    figure = _WEATHER_FIGURE.search(low)
+    parts = [figure.group(0) if figure else "weather"]
     if place and place.group(1) not in {"shorts", "layers"}:  # "wear shorts", "in layers": clothes, not places
         parts.append("in " + place.group(1).strip())
     else:
@@ -285,6 +304,6 @@ def _weather_query(low: str) -> str:
             parts.append("in " + named)
     if when:
         parts.append(when.group(1))
-    if len(parts) == 1:
+    if len(parts) == 1 and not figure:
         return "weather today" if re.search(r"\b(?:weather|forecast)\b", low) else " ".join(low.split()[:12])
     return " ".join(parts)

@@ -80,10 +80,20 @@ def heard_as(sentence: str, intent: str) -> bool:
 _WHEN = re.compile(r"(?:the )?(?:today|now|tonight|tomorrow|yesterday|the moment|this (?:morning|afternoon|evening|week)|here)")
 
 
+#: words that make "<x> time" a kind of time or a question about it, never a place's clock
+_KINDS_OF_TIME = frozenset("""bed bedtime dinner lunch breakfast brunch supper tea coffee screen nap story play prime half
+    full over quality summer winter spring autumn daylight saving savings standard my your our his her their what which
+    whats what's night day morning evening afternoon tonight midnight noon party game match kick off kickoff show closing opening bus train flight
+    departure arrival sunset sunrise prayer school work office class meeting snack free down spare reaction run lap
+    cooking baking boiling waiting loading play family me you""".split())
+
+
 def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
-    place = query(slot(r, "place", clause))
+    place = re.sub(r"^(?:in|at|for)\s+", "", query(slot(r, "place", clause)))
     if not place or len(place.split()) > 5 or _WHEN.fullmatch(lower_words(place)):
         return None  # "the time for today" names a day, not a place
+    if set(lower_words(place).split()) & _KINDS_OF_TIME:
+        return None  # "bed time now", "screen time today": a kind of time, not a place's
     return web("current time in " + place, f"I can't tell the time in other places offline, so I'm searching the web for the time in {place}.")
 
 

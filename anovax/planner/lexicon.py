@@ -246,13 +246,15 @@ LEAD_FILLER = re.compile(
     r"excuse me|sorry|pardon me|h+m+|u+m+|u+h+|e+r+m*|well|also|and|by any chance|any chance(?: (?:that )?you (?:know|have))?|"
     r"(?:do you )?(?:wanna|want to)(?= (?:tell|give|show)\b)|may i (?:know|ask|have)(?: you)?)[\s,:.!?-]+"
     r"(?=(?:what|what's|whats|who|who's|whos|how|how's|when|where|why|which|is|are|do|does|did|can|could|tell|give|show|"
-    r"the|today's|open|play|search|set|take|find|look|put|start|launch|google)\b))[\s,.!?]*",
+    r"the|today's|open|play|search|set|take|find|look|put|start|launch|google|read|listen|resume|continue|queue|stream|"
+    r"turn|switch|type|write|close|press|i|let's|lets)\b))[\s,.!?]*",
     re.I,
 )
 TRAIL_FILLER = re.compile(
     r"[\s,]*\b(?:please|for me|thanks|thank you|right now|now please|if you can|if you could|if you don't mind|"
     # chat and haste said last: "wat time is it rn", "whats the date today lol", "open notepad real quick"
-    r"rn|lol|lmao|haha+|tbh|asap|real quick|really quick|quickly|"
+    # (never what is asked about: "what's the meaning of lol", "define asap")
+    r"(?<!\bof )(?<!\bdefine )(?<!\bspell )(?<!\bis )(?<!\bfor )(?:rn|lol|lmao|haha+|tbh|asap)|real quick|really quick|quickly|"
     # a tag question: "pull up a text editor, would you"
     r"(?<=,\s)(?:would|will|could|can|won't) you|(?<=,)(?:would|will|could|can|won't) you|"
     # a vocative or an aside after a comma: "what's the date, mate", "is it tuesday today, i've lost track"

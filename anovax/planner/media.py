@@ -53,7 +53,9 @@ _CONTROL_ONLY = frozenset("by of the all entire whole with without no not and up
 
 
 #: "the next episode of serial": a step to another item of a show that is named
-_ITEM_OF = re.compile(r"\b(?:episode|chapter|part|season)s?\s+(?:\w+\s+)?(?:of|from)\s+(?P<x>.+)$")
+_ITEM_OF = re.compile(r"\b(?:episode|chapter|part|season)s?\s+(?:\w+\s+)?(?:of|from)\s+(?P<x>.+)$"
+                      # said in fragments: "next episode this american life"
+                      r"|\b(?:next|latest|newest|new|last) (?:episode|chapter)\s+(?!(?:of|from|on|in|please|now|for|to)\b)(?P<y>.+)$")
 
 
 def _named_in_control(lead: str) -> str | None:
@@ -62,7 +64,7 @@ def _named_in_control(lead: str) -> str | None:
     music") or is neither a shuffle nor a step within a named show ("skip the intro")."""
     item = _ITEM_OF.search(lead)
     if item and _STEP_CONTROL.search(lead):
-        show = re.sub(r"^(?:my|our)\s+", "", item.group("x")).strip()
+        show = re.sub(r"^(?:my|our)\s+", "", item.group("x") or item.group("y")).strip()
         return show if [w for w in show.split() if w not in _GENERIC_MEDIA] else None
     if not re.search(r"\bshuffl", lead):
         return None
@@ -106,6 +108,28 @@ _LOUDNESS = re.compile(r"\s+(?:(?:at|on|with) (?:a |the )?(?:(?:low|high|full|ma
                        r"(?:volume|blast|level)(?: (?:\w+|\d+))?|loud|loudly|quietly|softly|really loud|very loud)$")
 
 
+#: where a request to play names its thing by what follows: "songs like blinding lights", "the
+#: next chapter of the hunger games", "a podcast called call her daddy", "the album named lights"
+_NAMED_AFTER = re.compile(
+    r"\b(?:(?:songs?|music|tracks?|tunes?|stuff|something|anything|artists?|bands?) (?:like|similar to)"
+    r"|(?:episodes?|chapters?|parts?|seasons?|volumes?|books?) (?:\w+ )?(?:of|from)"
+    r"|(?:called|named|titled|entitled))\s+(?=\S)"
+)
+#: "the song that goes i will always love you": a song found by its words
+_LYRIC_SONG = re.compile(
+    r"^(?:(?:the|that|this|a) )?(?:song|track|tune|one) (?:that|which|where) (?:goes|says|sings|has the (?:words?|lyrics?)|"
+    r"they sing)\s+(?P<x>.{3,120})$|^(?:(?:the|that|a) )?(?:song|track|tune) with the (?:words?|lyrics?)\s+(?P<y>.{3,120})$"
+)
+
+
+def outside_title(low: str) -> str:
+    """``low`` without the title a request to play names after "songs like", "the episode of",
+    "called"...: words in a title ("blinding lights", "call her daddy", "the hunger games") are
+    no request for the lights, a call or a game."""
+    m = _NAMED_AFTER.search(low)
+    return low[: m.start()].strip() if m else low
+
+
 def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Piece:
     """A YouTube search for something to play, or a plain 'I can't' for playback controls and games."""
     text = spoken.strip()
@@ -124,13 +148,20 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     lead = _LEFT_OFF.sub("", _LEAD_MEDIA_WORDS.sub("", _WANT_TO_HEAR.sub("", low))).strip()
     lead_no_next = re.sub(r"\s+next(?: up)?$", "", lead)
     q = _TRAIL_MEDIA_WORDS.sub("", lead).strip()
-    if _GAME.search(low) and not re.search(r"\b(?:radio|podcast|soundtrack|music|song|songs|theme|commentary)\b", low):
+    lyric = _LYRIC_SONG.match(q)
+    if lyric:  # "play that song that goes i will always love you": its words are the search
+        words = lyric.group("x") or lyric.group("y")
+        return youtube(f"{words} song", f"Searching YouTube for the song that goes {query(words)}.")
+    framed = outside_title(low)  # the request's own words, not a title's
+    if _GAME.search(framed) and not re.search(r"\b(?:radio|podcast|soundtrack|music|song|songs|theme|commentary)\b", low):
         return Piece("decline", "I can't play games offline.")
     if _PLAYBACK_CONTROL.search(lead_no_next) or lead_no_next in {"next", "previous"}:
         stop = _STOP_CONTROL.search(low)
         named = _named_in_control(lead)
         if named and not stop:  # "shuffle songs by coldplay": what to play is said
             named = re.sub(r"^(?:(?:my|our|all)\s+)+", "", named)
+            if re.search(r"\bchapters?\b", lead) and not re.search(r"\baudio ?books?\b", named):
+                named += " audiobook"  # "the next chapter of dune": a book's chapter is read aloud
             whose = "reach your own library" if re.search(r"\bmy\b", low) else "control playback"
             return youtube(named, f"I can't {whose} offline, so I'm searching YouTube for {query(named)}.")
         kind = media_kind(low) if not stop else None
@@ -139,7 +170,7 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
         if kind:  # "play the next episode", "skip to the next podcast": no player to step, but more of that kind
             return youtube(kind, f"I can't control playback offline, so I'm searching YouTube for {kind}.")
         return Piece("decline", "I can't control playback offline; I can only search YouTube for something new to play.")
-    topic = domain(low)
+    topic = domain(framed)
     # "put on the lights" is the lights; "play blinding lights by the weeknd" is a song, named
     # with its artist
     if topic and topic[0] in _MEDIA_DECLINES and not SONG_BY.match(q):

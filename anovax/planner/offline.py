@@ -31,8 +31,9 @@ from anovax import factnames
 from anovax.memory import fact_keys
 from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
+from anovax.planner import topics
 from anovax.planner.apps import canonical_app
-from anovax.planner.asides import cuts
+from anovax.planner.asides import cuts, only_describes
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
 from anovax.planner.clauses import COMMAND_STARTS, soft_split, split_clauses
 from anovax.planner.cues import cues
@@ -46,7 +47,7 @@ from anovax.planner.media import on_youtube, playlist_of, without_queue_lead, yo
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
 from anovax.planner.refusals import refusal_for
 from anovax.planner.rephrase import plainer
-from anovax.planner.text import MAX_QUERY_CHARS, chat_spelled_out, clean_request, strip_filler
+from anovax.planner.text import MAX_QUERY_CHARS, chat_spelled_out, clean_request, lower_words, strip_filler
 from anovax.planner.typo import corrected
 from anovax.tools import TOOLS
 
@@ -202,6 +203,8 @@ class OfflinePlanner:
             refused = refusal_for(remark)
             if refused:  # "what's the time, I need you to format the disk": never half-done
                 return [(clause, Piece("refuse", refused))]
+            if only_describes(remark):  # "play something upbeat, i'm cleaning the house"
+                return [(head, first)]
             said = self._clause(remark, state)
             if said.kind == "decline":  # "what's the date, I need you to e-mail bob": say what it can't do
                 return [(head, first), (remark, said)]
@@ -216,9 +219,14 @@ class OfflinePlanner:
             got = None
             if len(part) <= MAX_GRAMMAR_CHARS:
                 got = self._grammar(part, state) or self._fuzzy.piece(part, state)
-            if got is None or got.kind in ("unknown", "decline", "refuse"):
+            if got is None:
+                got = _declined(part)
+            if got is None or got.kind in ("unknown", "refuse"):
                 return [(clause, piece)]
             read.append((part, got))
+        if all(got.kind == "decline" for _, got in read):
+            return [(clause, piece)]
+        # "play some jazz and turn on the lights": what it can do, done, and what it can't, said
         return read
 
     def _clause(self, clause: str, state: RequestState) -> Piece:
@@ -326,3 +334,12 @@ def _remember_note(statement: str) -> Plan:
     statement = statement.strip()
     said = factnames.second_person(statement)
     return Plan((), f"I'll remember that you {said}.", {factnames.note_key(statement): statement})
+
+
+def _declined(part: str) -> Piece | None:
+    """A part of a compound that asks for an out-of-scope thing ("turn on the lights"), declined
+    in its own words; None when it names no such topic (a part nothing reads spoils the split)."""
+    topic = topics.domain(lower_words(part))
+    if topic is None or topic[0] == "playback" or refusal_for(part):
+        return None
+    return Piece("decline", topic[1])

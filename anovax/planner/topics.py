@@ -47,7 +47,8 @@ DOMAINS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ),
         (
             "system",
-            r"\b(?:wi-?fi|bluetooth|airplane mode|flight mode|hotspot|screen brightness|display brightness|dark mode|night mode|do not disturb|battery saver|power saving)\b",
+            r"\b(?:wi-?fi|bluetooth|airplane mode|flight mode|hotspot|screen brightness|display brightness|dark mode|night mode|do not disturb|battery saver|power saving)\b"
+            r"|\b(?:switch|change|set|update|move)\b.{0,24}\btime ?zones?\b",
             "I can't change system settings offline.",
         ),
         (
@@ -122,7 +123,7 @@ CURRENCY_CUE = re.compile(
 )
 MATHS_CUE = re.compile(
     r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand)\b.{0,20}?"
-    r"\b(?:plus|minus|times|multiplied by|divided by|over|squared|cubed|to the power of)\b|\bsquare root\b|\bcube root\b|\bpercent of\b|\bfactorial\b"
+    r"\b(?:plus|minus|times|multiplied by|divided by|over|squared|cubed|to the power(?: of)?)\b|\bsquare root\b|\bcube root\b|\bpercent of\b|\bfactorial\b"
     r"|\bhow many \w+ (?:in|are in|make|per) (?:a |an |one )?\w+|\bconvert\b|\bcalculate\b|\bsolve\b"
     # "half of 250", "square of 12", "100 fahrenheit in celsius": arithmetic and units said as nouns
     r"|^(?:a |one )?(?:half|third|quarter|double|triple|square|cube|twice|sum|product|average) of \d"

@@ -1,0 +1,185 @@
+"""Classes of phrasing the offline planner missed in two blind sets written in SLURP's style
+(issue 21, round 5: 150 media requests, 138/150 untuned; 150 questions, 148/150 untuned), each
+tested with wording of its own: a title that holds an out-of-scope word ("songs like ...", "the
+episode of ...", "a podcast called ..."), a song found by its words, a book read by its title, a
+book started by name, a remark about what the speaker is doing, a compound whose one part the
+planner declines, a weather figure, and chat words that are what is asked about."""
+
+from __future__ import annotations
+
+import pytest
+
+from anovax.plan import Plan
+from anovax.planner.offline import OfflinePlanner
+
+
+@pytest.fixture(scope="module")
+def planner() -> OfflinePlanner:
+    return OfflinePlanner(strict=True, app_exists=lambda name: False)
+
+
+def steps(plan: Plan) -> list[tuple[str, dict]]:
+    return [(s.tool, dict(s.params)) for s in plan.steps]
+
+
+def one_search(planner: OfflinePlanner, text: str, tool: str = "youtube_search") -> str:
+    [(got, params)] = steps(planner.plan(text))
+    assert got == tool, text
+    return str(params["query"])
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("put on tracks similar to purple rain lamp", "lamp"),       # lights
+    ("play the latest episode of call the midwife", "midwife"),  # a call
+    ("play the second chapter of the game of thrones", "thrones"),  # a game
+    ("stream the podcast called inbox zero", "inbox"),            # e-mail
+    ("play stuff like the heating by the sea", "heating"),        # smart home
+])
+def test_a_title_holding_an_out_of_scope_word_is_still_played(planner, text, word):
+    assert word in one_search(planner, text)
+
+
+@pytest.mark.parametrize("text", ["play the lights", "put on the kitchen lamp", "play a game with me", "play my alarm"])
+def test_the_out_of_scope_thing_itself_is_still_declined(planner, text):
+    plan = planner.plan(text)
+    assert plan.steps == () and "can't" in plan.final_response
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("play the song that goes we will rock you", "we will rock you"),
+    ("put on that track with the lyrics hello from the other side", "hello from the other side"),
+])
+def test_a_song_found_by_its_words(planner, text, words):
+    assert words in one_search(planner, text)
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("read wuthering heights", "wuthering heights"),
+    ("could you read the old man and the sea", "old man and the sea"),
+    ("read goodnight moon to the kids", "goodnight moon"),
+    ("er read me some agatha christie", "agatha christie"),
+    ("start the book the secret garden", "secret garden"),
+    ("open the novel called emma", "emma"),
+])
+def test_a_book_read_or_started_by_its_title_is_an_audiobook_search(planner, text, title):
+    q = one_search(planner, text)
+    assert title in q and "audiobook" in q
+
+
+@pytest.mark.parametrize("text", ["read the second paragraph", "read it again", "read my texts", "read the error",
+                                  "go to book ticket"])
+def test_reading_the_screen_or_ones_own_things_is_no_book(planner, text):
+    assert all(tool != "youtube_search" for tool, _ in steps(planner.plan(text)))
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("put on some soul i'm making pancakes", ("youtube_search", "soul")),
+    ("what time is it we're painting the garage", ("get_time", None)),
+])
+def test_a_remark_about_what_the_speaker_is_doing_asks_nothing(planner, text, want):
+    plan = planner.plan(text)
+    tool, word = want
+    assert [t for t, _ in steps(plan)] == [tool]
+    if word:
+        assert word in steps(plan)[0][1]["query"]
+    assert "can't" not in plan.final_response  # the remark's words (garage, making) are not declined
+
+
+def test_a_remark_that_asks_for_harm_still_refuses(planner):
+    plan = planner.plan("what time is it i'm deleting your files so format the disk")
+    assert not any(tool in ("open_app", "type_text", "press_keys") for tool, _ in steps(plan))
+
+
+@pytest.mark.parametrize(("text", "tool", "declined"), [
+    ("put on some blues and switch off the lamp", "youtube_search", "lights"),
+    ("open the calculator and text my sister", "open_app", "messages"),
+])
+def test_a_compound_does_what_it_can_and_says_what_it_cannot(planner, text, tool, declined):
+    plan = planner.plan(text)
+    assert [t for t, _ in steps(plan)] == [tool]
+    assert declined in plan.final_response
+
+
+def test_a_compound_of_declines_alone_is_declined_once(planner):
+    plan = planner.plan("dim the lamp and turn up the heating")
+    assert plan.steps == () and plan.final_response
+
+
+@pytest.mark.parametrize(("text", "figure"), [
+    ("what's the pollen count today", "pollen count"),
+    ("what is the humidity in delhi tonight", "humidity"),
+])
+def test_a_weather_figure_is_searched_by_name(planner, text, figure):
+    q = one_search(planner, text, "web_search")
+    assert q.startswith(figure)
+
+
+def test_fog_after_sunset_is_still_about_the_weather(planner):
+    assert "fog" in one_search(planner, "will there be fog after sunset", "web_search")
+
+
+@pytest.mark.parametrize(("text", "word"), [("what does the word asap stand for", "asap"), ("meaning of tbh", "tbh"),
+                                            ("define lol", "lol")])
+def test_a_chat_word_asked_about_is_kept(planner, text, word):
+    assert word in one_search(planner, text, "web_search")
+
+
+@pytest.mark.parametrize(("text", "tool"), [("what's the time lol", "get_time"), ("whats the date tbh", "get_date")])
+def test_a_chat_word_said_last_is_still_filler(planner, text, tool):
+    assert [t for t, _ in steps(planner.plan(text))] == [tool]
+
+
+@pytest.mark.parametrize("text", ["switch to eastern time zone", "change the time zone to central"])
+def test_changing_the_time_zone_is_a_setting_never_a_window(planner, text):
+    plan = planner.plan(text)
+    assert plan.steps == () and "settings" in plan.final_response
+
+
+def test_the_time_in_a_time_zone_is_still_searched(planner):
+    assert "eastern" in one_search(planner, "what's the time in eastern time zone", "web_search")
+
+
+# --- round 5b: a blind set of 220 terse, fragmentary requests (213/220 untuned) ---------------------------
+
+
+@pytest.mark.parametrize("text", ["paris time now", "current time berlin", "cairo local time"])
+def test_the_time_in_a_place_said_in_fragments(planner, text):
+    assert one_search(planner, text, "web_search").startswith("current time in ")
+
+
+@pytest.mark.parametrize("text", ["bed time now", "screen time today", "lunch time now"])
+def test_a_kind_of_time_is_no_place(planner, text):
+    assert all(tool != "web_search" or "current time in" not in params.get("query", "")
+               for tool, params in steps(planner.plan(text)))
+
+
+def test_the_day_of_the_week_alone_is_todays_date(planner):
+    assert [t for t, _ in steps(planner.plan("the day of the week please"))] == ["get_date"]
+
+
+@pytest.mark.parametrize(("text", "show"), [("next episode the daily", "the daily"),
+                                            ("new episode radiolab", "radiolab"),
+                                            ("next chapter the hobbit", "hobbit"),
+                                            ("shuffle taylor swift", "taylor swift")])
+def test_a_step_or_shuffle_naming_a_show_said_in_fragments(planner, text, show):
+    assert show in one_search(planner, text)
+
+
+@pytest.mark.parametrize("text", ["shuffle", "shuffle my music", "next episode please", "skip this chapter"])
+def test_a_control_naming_nothing_plays_no_named_show(planner, text):
+    plan = planner.plan(text)
+    assert all(params.get("query") in (None, "podcasts", "audiobooks", "music") for _, params in steps(plan))
+
+
+def test_a_power_said_without_of_is_maths(planner):
+    assert "power" in one_search(planner, "three to the power four", "web_search")
+
+
+@pytest.mark.parametrize("text", ["lunch time now", "snow tomorrow"])
+def test_a_real_word_is_never_corrected_into_a_command_verb(planner, text):
+    assert all(tool not in ("open_app", "youtube_search") for tool, _ in steps(planner.plan(text)))
+
+
+def test_a_typo_and_an_inflection_of_a_verb_are_still_corrected(planner):
+    assert [t for t, _ in steps(planner.plan("opne notepad"))] == ["open_app"]
+    assert [t for t, _ in steps(planner.plan("opens notepad"))] == ["open_app"]
