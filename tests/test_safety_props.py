@@ -128,7 +128,10 @@ python snake node java island ruby red shell beach console table prompt reply fo
 _words = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=15)
 _token = st.one_of(st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=10),
                    st.integers(0, 999).map(str), st.sampled_from(VOCAB))  # 4-digit groups can spell a card
-_query = st.lists(_token, min_size=1, max_size=12).map(" ".join)
+#: a credential noun with a made-up token after it reads as that credential's value ("password to E
+#: AAA"), which no plain search holds: such queries are left out (they are refused on purpose)
+_STATED_SECRET = re.compile(r"\bpassword\b(?:\s+\S+){0,4}?\s+(?!(?:" + "|".join(VOCAB) + r")\b)\S", re.I)
+_query = st.lists(_token, min_size=1, max_size=12).map(" ".join).filter(lambda q: not _STATED_SECRET.search(q))
 
 
 @_SETTINGS

@@ -172,8 +172,8 @@ def test_no_guess_types_text_or_reads_short_or_unlike_words(text):
 
 
 def test_one_edit():
-    from anovax.planner.typo import _one_edit, corrected
-    assert _one_edit("opne", "open") and _one_edit("opens", "open") and _one_edit("oen", "open")
-    assert not _one_edit("nepo", "open") and not _one_edit("open", "open")
+    from anovax.planner.typo import one_edit, corrected
+    assert one_edit("opne", "open") and one_edit("opens", "open") and one_edit("oen", "open")
+    assert not one_edit("nepo", "open") and not one_edit("open", "open")
     assert corrected("opne notepad") == "open notepad"
     assert corrected("open notepad") is None and corrected("tape it") is None

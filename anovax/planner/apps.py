@@ -19,7 +19,7 @@ _APP_TAIL = re.compile(r"\s+(?:app|application|program|programme|window|for me|p
 
 
 #: a book named after the word for it ("book the hobbit", "the novel of dune", "audiobook called x")
-_BOOK = re.compile(r"^(?:audio ?book|book|novel|story)(?: (?:of|called|named|titled|entitled))?\s+(?P<t>(?!(?:a|an|me|us|for|to|in|at|on)\b)\S.*)$")
+_BOOK = re.compile(r"^(?:audio ?book|book|novel|story)(?: (?:of|called|named|titled|entitled))?\s+(?P<t>(?!(?:a|an|me|us|for|to|in|at|on)\b)(?!.*\b(?:i|i'm|i've|i'd|we|my|our|you|your)\b)\S.*)$")
 
 #: "the book ...": the noun ("book ticket" is the verb)
 _A_BOOK = re.compile(r"\b(?:the|a|an|my|this|that|our)\s+(?:audio ?book|book|novel|story)\b")
@@ -117,6 +117,9 @@ _NO_APP = frozenset({"window", "windows", "it", "this", "that", "them", "this wi
 _NOT_AN_APP = re.compile(r"\b(?:tabs?|next|previous|other|last|current|active|this|that|every|all)\b")
 
 
+#: "switch to pacific time", "switch to utc": a clock setting, never a window
+_CLOCK_WORDS = re.compile(r"\b(?:time|utc|gmt|clock|daylight)\b")
+
 #: a radio frequency ("98.7", "101.5 fm") is a station, never an app
 _FREQUENCY = re.compile(r"^(?:station |channel )?[\d.]+(?: ?(?:fm|am|mhz|khz))?$")
 
@@ -137,7 +140,7 @@ def window_app(raw: str) -> str | None:
     if low in lx.APP_ALIASES:
         return lx.APP_ALIASES[low]
     if (len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low) or topics.domain(low)
-            or topics.MEDIA_CUE.search(low) or topics.DATE_PHRASE.search(low) or low in lx.WEBSITES or lx.SITE_RE.match(low)
+            or topics.MEDIA_CUE.search(low) or topics.DATE_PHRASE.search(low) or _CLOCK_WORDS.search(low) or low in lx.WEBSITES or lx.SITE_RE.match(low)
             or SHELL_LIKE.search(raw) or not lx.APP_NAME_RE.match(low)):
         return None
     return low

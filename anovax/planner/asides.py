@@ -34,7 +34,8 @@ _REMARK = re.compile(
 _SEQUENCE = re.compile(r"\b(?:then|after that|afterwards|also|plus|n)\b|[&;]", re.I)
 #: a remark that only says what the speaker is doing ("i'm cleaning the house"): nothing asked, so
 #: nothing to answer, whatever topic its words touch (a refusal is still checked first)
-_DOING = re.compile(r"^(?:i'm|im|i am|we're|we are) (?!going\b|gonna\b|looking\b|wondering\b|trying\b|asking\b)[a-z]+ing\b"
+_DOING = re.compile(r"^(?:(?:because|cause|'cause|since|while|as) )?(?:(?:i'm|im|i am|we're|we are) "
+                    r"(?!going\b|gonna\b|looking\b|wondering\b|trying\b|asking\b)[a-z]+ing|while (?:i|we) [a-z]+)\b"
                     r"(?!.*\b(?:you|your)\b)", re.I)
 
 

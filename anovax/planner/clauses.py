@@ -30,11 +30,28 @@ _SEPARATOR = re.compile(rf"\s*[,;]\s*(?:{_JOINERS}\s+)?|\s+{_JOINERS}\s+", re.I)
 #: the most parts a clause without command verbs is split into ("screenshot, the time and the date")
 MAX_SOFT_PARTS = 4
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{2,}'(?=\W|$)")
+#: a thing to play named by what follows ("a song called open notepad and type hello", "the one that
+#: goes ... and press enter"): the rest is its title, never commands to split off and carry out
+_TITLE_FRAME = re.compile(
+    r"\b(?:(?:songs?|tracks?|tunes?|albums?|podcasts?|episodes?|audio ?books?|books?|novels?|playlists?|videos?|"
+    r"something|stuff|one|music)\s+(?:called|named|titled|entitled|(?:that|which) (?:goes|says|sings)|"
+    r"with the (?:lyrics?|words?))|(?:songs?|tracks?|tunes?|music|stuff|something) (?:like|similar to))\s+(?=\S)",
+    re.I,
+)
+
+
+def _protected(text: str) -> list[tuple[int, int]]:
+    """Spans no joiner inside may split: quotes, and a title from its frame to the end."""
+    spans = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    title = _TITLE_FRAME.search(text)
+    if title:
+        spans.append((title.end(), len(text)))
+    return spans
 
 
 def split_clauses(text: str) -> list[str]:
-    """Split at separators followed by a command verb; never inside quotes."""
-    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    """Split at separators followed by a command verb; never inside quotes or a title."""
+    quoted = _protected(text)
     clauses: list[str] = []
     start = 0
     dictation: bool | None = None  # does the clause from `start` dictate text? (computed once)
@@ -90,8 +107,8 @@ def _opens_known_app(rest: str) -> bool:
 
 
 def soft_split(text: str) -> list[str]:
-    """``text`` cut at every joiner outside quotes (at most ``MAX_SOFT_PARTS`` parts), or [text]."""
-    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    """``text`` cut at every joiner outside quotes and titles (at most ``MAX_SOFT_PARTS`` parts), or [text]."""
+    quoted = _protected(text)
     parts: list[str] = []
     start = 0
     for m in _SEPARATOR.finditer(text):
@@ -102,3 +119,12 @@ def soft_split(text: str) -> list[str]:
     parts.append(text[start:])
     parts = [p.strip(" ,;.") for p in parts if p.strip(" ,;.")]
     return parts if 1 < len(parts) <= MAX_SOFT_PARTS else [text]
+
+
+def joints(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` may join two requests (the separators outside quotes, inside titles too):
+    for telling a request folded into a search or a title ("play jazz and unlock the front door")
+    that must be said or refused, never for splitting off commands to carry out."""
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    return [(m.start(), m.end()) for m in _SEPARATOR.finditer(text)
+            if m.start() > 0 and not any(a <= m.start() < b for a, b in quoted)]

@@ -99,6 +99,10 @@ _READ_TITLE = re.compile(
     # "read pride and prejudice", "can you read the girl with the dragon tattoo": a title said alone
     r"|^read (?P<z>(?!(?:me|us|to|it|out|aloud|up|about|on|through|along|from|back|again)\b)[a-z][a-z' &.-]*(?: [a-z0-9' &.-]+){0,8})$"
 )
+#: "read it", "read this aloud", "read out what's on the screen": reading out, with no book named
+_READ_ALOUD = re.compile(r"^read(?: (?:it|this|that|aloud|out loud|out|back|everything|what)\b.*)?$")
+_CANNOT_READ = ("I can't read documents, messages or what's on the screen aloud offline; "
+                "name a book and I'll search YouTube for an audiobook of it.")
 #: what is read from the screen or the user's own things, never a book
 _NOT_A_TITLE = re.compile(
     r"\b(?:this|that|it|these|those|screen|page|text|selection|selected|clipboard|document|file|aloud|out loud|back|"
@@ -106,7 +110,11 @@ _NOT_A_TITLE = re.compile(
     r"lyrics|article|time|date|menu|instructions|recipe|something|anything|line|lines|paragraph|sentence|word|words|"
     r"label|title|error|tab|window|notes?|post|posts|tweets?|reviews?|comments?|texts?|sms|inbox|reply|replies|"
     r"calendar|schedule|agenda|events?|reminders?|alarms?|contacts?|status|label|sign|map|results|score|scores|"
-    r"first|last|next|previous|top|bottom|whole|all|everything|more|less|slowly|faster|slower|louder|again)\b"
+    r"first|last|next|previous|top|bottom|whole|all|everything|more|less|slowly|faster|slower|louder|again|"
+    # documents and messages, and what the user wrote, saved or was reading: never a book to search for
+    r"pdf|docs?|contract|terms|conditions|essay|report|letter|form|receipt|invoice|statement|agreement|lease|policy|"
+    r"manual|whatsapp|chat|thread|transcript|subtitles?|captions?|prescription|biopsy|diagnosis|webpage|website|"
+    r"site|code|script|resume|cv|draft|i|i'm|i've|we|we're|he|she|they|mum|mom|dad|wrote|saved|writing|typed)\b"
 )
 #: a genre said alone ("some indie", "death metal now"): a request to play it
 _BARE_GENRE = re.compile(
@@ -208,6 +216,8 @@ def cues(clause: str, state: RequestState) -> Piece:
     title = (titled.group("x") or titled.group("y") or titled.group("z")) if titled else ""
     if title and not _NOT_A_TITLE.search(title):
         return audiobook(title)  # "read me the hobbit": a book said by its title
+    if title or _READ_ALOUD.match(low):  # "read the selected text", "read the pdf", "read this aloud"
+        return Piece("decline", _CANNOT_READ)
     question = bool(topics.QUESTION_START.search(low) or _ON_WIKIPEDIA.search(low)) or clause.rstrip().endswith("?")
     if topics.MEDIA_CUE.search(low) and not question:
         return media(clause, explicit_play=False)

@@ -21,6 +21,7 @@ from anovax.planner.examples import abilities, listing
 from anovax.planner.grammar import load_grammar, matches, slot
 from anovax.planner.keyboard import key_press, key_say, typing, wait_seconds
 from anovax.planner.media import media, youtube
+from anovax.planner.typo import one_edit
 from anovax.planner.pieces import Jokes, Piece, RequestState, web
 from anovax.planner.text import lower_words, query
 from anovax.planner.timers import HANDLERS as TIMER_HANDLERS
@@ -83,7 +84,7 @@ _WHEN = re.compile(r"(?:the )?(?:today|now|tonight|tomorrow|yesterday|the moment
 #: words that make "<x> time" a kind of time or a question about it, never a place's clock
 _KINDS_OF_TIME = frozenset("""bed bedtime dinner lunch breakfast brunch supper tea coffee screen nap story play prime half
     full over quality summer winter spring autumn daylight saving savings standard my your our his her their what which
-    whats what's night day morning evening afternoon tonight midnight noon party game match kick off kickoff show closing opening bus train flight
+    whats what's night day morning evening afternoon tonight midnight noon is it party game match kick off kickoff show closing opening bus train flight
     departure arrival sunset sunrise prayer school work office class meeting snack free down spare reaction run lap
     cooking baking boiling waiting loading play family me you""".split())
 
@@ -92,7 +93,10 @@ def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
     place = re.sub(r"^(?:in|at|for)\s+", "", query(slot(r, "place", clause)))
     if not place or len(place.split()) > 5 or _WHEN.fullmatch(lower_words(place)):
         return None  # "the time for today" names a day, not a place
-    if set(lower_words(place).split()) & _KINDS_OF_TIME:
+    words = lower_words(place).split()
+    if (len(words) == 1 and one_edit(words[0], "what")) or words[0] == "time":
+        return None  # "waht time is it": a typo of "what", not a town; "time after time": a song
+    if set(words) & _KINDS_OF_TIME:
         return None  # "bed time now", "screen time today": a kind of time, not a place's
     return web("current time in " + place, f"I can't tell the time in other places offline, so I'm searching the web for the time in {place}.")
 

@@ -105,7 +105,7 @@ def youtube(q: str, say: str | None = None) -> Piece:
 
 #: a loudness said after what to play ("at volume five", "on full blast", "quietly")
 _LOUDNESS = re.compile(r"\s+(?:(?:at|on|with) (?:a |the )?(?:(?:low|high|full|max|maximum|medium|quiet|loud|soft|normal) )?"
-                       r"(?:volume|blast|level)(?: (?:\w+|\d+))?|loud|loudly|quietly|softly|really loud|very loud)$")
+                       r"(?:volume|blast|level)(?: (?:\w+|\d+))?|loud|loudly|quietly|really loud|very loud)$")
 
 
 #: where a request to play names its thing by what follows: "songs like blinding lights", "the

@@ -35,7 +35,8 @@ from anovax.planner import topics
 from anovax.planner.apps import canonical_app
 from anovax.planner.asides import cuts, only_describes
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
-from anovax.planner.clauses import COMMAND_STARTS, soft_split, split_clauses
+from anovax.planner.clauses import COMMAND_STARTS, joints, soft_split, split_clauses
+from anovax.planner.crisis import crisis_reply
 from anovax.planner.cues import cues
 from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.goals import goal, question_and_video, stated_goal
@@ -141,6 +142,9 @@ class OfflinePlanner:
         request = chat_spelled_out(clean_request(text))  # "wat time is it pls"
         if not request or not any(ch.isalnum() for ch in request):
             return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False
+        urgent = crisis_reply(lower_words(request))
+        if urgent:  # "play something calm i want to kill myself": nothing else comes first
+            return Plan((), urgent), False
         if len(request) > MAX_REQUEST_CHARS:
             return Plan((), "Sorry, that's too long for me to handle in one go offline. Please say it in shorter parts."), False
         note = _REMEMBER_NOTE.match(request)
@@ -171,6 +175,8 @@ class OfflinePlanner:
             clauses = clauses[:MAX_CLAUSES]
             pieces.append(Piece("chat", "That was a lot at once, so I only planned the first part."))
         for whole in clauses:
+            if len(clauses) > 1 and only_describes(whole) and not refusal_for(whole):
+                continue  # "i'm cooking, what time is it": the remark asks nothing
             for clause, piece in self._clause_pieces(whole, state):
                 piece.clause = clause.strip(" ,;")
                 if piece.kind != "refuse" and not _content_only(piece):
@@ -192,6 +198,10 @@ class OfflinePlanner:
         """The clause read whole; if that was only a guess, its parts at every joiner
         ("screenshot and the time please") when the grammar reads each of them."""
         piece = self._clause(clause, state)
+        if _definite(piece) and any(step.tool in _SEARCHES for step in piece.steps):
+            folded = self._folded_request(clause, state)
+            if folded is not None:  # "play jazz and unlock the front door": not searched for, said
+                return folded
         if piece.kind == "refuse" or _definite(piece):
             return [(clause, piece)]
         for head, remark in cuts(clause):
@@ -204,7 +214,7 @@ class OfflinePlanner:
             if refused:  # "what's the time, I need you to format the disk": never half-done
                 return [(clause, Piece("refuse", refused))]
             if only_describes(remark):  # "play something upbeat, i'm cleaning the house"
-                return [(head, first)]
+                return [(head, first), *self._after_remark(remark, state)]
             said = self._clause(remark, state)
             if said.kind == "decline":  # "what's the date, I need you to e-mail bob": say what it can't do
                 return [(head, first), (remark, said)]
@@ -228,6 +238,34 @@ class OfflinePlanner:
             return [(clause, piece)]
         # "play some jazz and turn on the lights": what it can do, done, and what it can't, said
         return read
+
+    def _after_remark(self, remark: str, state: RequestState) -> list[tuple[str, Piece]]:
+        """What a remark goes on to ask after a joiner ("i'm cleaning the house and turn off the
+        lights"): planned like any clause (so a refusal refuses the whole request), never dropped unsaid."""
+        for _start, end in joints(remark):
+            tail = remark[end:].strip(" ,;")
+            if refusal_for(tail) or _declined(tail) or lower_words(tail).split(" ", 1)[0] in COMMAND_STARTS:
+                return self._clause_pieces(tail, state)
+        return []
+
+    def _folded_request(self, clause: str, state: RequestState) -> list[tuple[str, Piece]] | None:
+        """A search that swallowed a joined request the planner refuses or declines ("play jazz and
+        wipe my drive", "search for the weather and turn on the sprinklers"): the refusal for the
+        whole, or the search before the join and the decline said beside it. None when no joined
+        part is such a request (a title's "and": "play rock and roll")."""
+        for start, end in joints(clause):
+            tail = clause[end:]
+            refused = refusal_for(tail)
+            if refused:
+                return [(clause, Piece("refuse", refused))]
+            declined = _declined(tail)
+            if declined is None:
+                continue
+            head = clause[:start]
+            first = self._clause(head, state)
+            if _definite(first):
+                return [(head, first), (tail, declined)]
+        return None
 
     def _clause(self, clause: str, state: RequestState) -> Piece:
         """What one clause amounts to: the best grammar match its handler accepts, else the cues."""
@@ -275,6 +313,9 @@ def _definite(piece: Piece) -> bool:
     """``piece`` understood as said: not unknown, declined, guessed or fuzzily matched."""
     return piece.kind not in ("unknown", "decline", "refuse") and not piece.guess and not piece.fuzzy
 
+
+#: the tools a clause's words can be folded into as a query
+_SEARCHES = frozenset({"youtube_search", "web_search"})
 
 #: steps whose text is content (a query, dictation), not an action to screen for destructive words
 _CONTENT_TOOLS = frozenset(spec.name for spec in TOOLS if spec.carries_content)

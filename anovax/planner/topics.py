@@ -48,7 +48,10 @@ DOMAINS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         (
             "system",
             r"\b(?:wi-?fi|bluetooth|airplane mode|flight mode|hotspot|screen brightness|display brightness|dark mode|night mode|do not disturb|battery saver|power saving)\b"
-            r"|\b(?:switch|change|set|update|move)\b.{0,24}\btime ?zones?\b",
+            r"|\b(?:switch|change|set|update|move)\b.{0,24}\btime ?zones?\b"
+            r"|\b(?:switch|change|set|go|move|use)\b.{0,20}\b(?:eastern|western|central|pacific|mountain|atlantic|utc|gmt|"
+            r"daylight sav\w*|standard|24[- ]hour|twenty four hour|12[- ]hour|twelve hour|military) (?:time|clock)\b"
+            r"|\b(?:switch|change|set|go|move)\b.{0,12}\b(?:utc|gmt)$",
             "I can't change system settings offline.",
         ),
         (
@@ -58,7 +61,8 @@ DOMAINS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ),
         (
             "smart_home",
-            r"\b(?:vacuum|roomba|cleaner|clean (?:the|my)|clean ?up|clean-up|cleaning|coffee|espresso|latte|cappuccino|tea maker|kettle|thermostat|heating|heater|air ?con|fan\b|smart plug|plug socket|socket|wemo|sockets?|plug\b|garage|door lock|blinds|curtains)\b",
+            r"\b(?:vacuum|roomba|cleaner|clean (?:the|my)|clean ?up|clean-up|cleaning|coffee|espresso|latte|cappuccino|tea maker|kettle|thermostat|heating|heater|air ?con|fan\b|smart plug|plug socket|socket|wemo|sockets?|plug\b|garage|door lock|blinds|curtains|sprinklers?|"
+            r"security system|alarm system|smoke (?:detector|alarm)|doorbell|(?:un)?lock (?:the |my )?(?:front |back )?(?:door|car|gate))\b",
             "I can't control smart-home devices like that.",
         ),
         (

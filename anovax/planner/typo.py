@@ -17,7 +17,7 @@ _MIN_LEN = 4
 _FIRST = re.compile(r"^\s*([A-Za-z]+)\b")
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
     """``a`` and ``b`` differ by one substitution, insertion, deletion or swap of neighbours."""
     if a == b or abs(len(a) - len(b)) > 1:
         return False
@@ -57,7 +57,7 @@ def corrected(clause: str) -> str | None:
         return None
     real = _english_word(word)
     # "lunch time now" is lunch, not "launch"; "snow tomorrow" is snow, not "show" (but "opens" is "open")
-    found = [verb for verb in VERBS if _one_edit(word, verb) and (not real or word.startswith(verb))]
+    found = [verb for verb in VERBS if one_edit(word, verb) and (not real or word.startswith(verb))]
     if len(found) != 1:
         return None  # none, or ambiguous: better not understood than misunderstood
     return clause[: m.start(1)] + found[0] + clause[m.end(1):]

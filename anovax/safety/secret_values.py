@@ -40,6 +40,8 @@ _ABOUT = frozenset(
     valid only just available protected needed and or but so because if for to of with without from by
     forgot lost help reset change recover recovery login sign enter type show see click tap press use
     like as than then now already again always sometimes usually probably maybe
+    overdrawn frozen closed open opened suspended overdue due renewed renewing pending approved rejected
+    declined fake real british american german french uk us
     nicht kein keine falsch richtig korrekt ungultig abgelaufen zu sehr sicher unsicher schwach stark lang
     kurz leer neu alt gleich anders hier dort unten oben irgendwo etwas nichts was wer wo wie warum der die
     das ein eine mein dein sein unser euer ihr noch schon auch nur immer vergessen gesperrt geheim

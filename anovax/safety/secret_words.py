@@ -72,6 +72,10 @@ _PLAIN = (
     r"|numero de seguro social|numero de la seguridad social|codice fiscale|burgerservicenummer|bsn"
     r"|(?:key|keys|schlussel|cle|clave|chiave|chave|sleutel)(?=\s*[:=])"
     # "credentials" in the seven languages, and words that name one only before a colon
+    # identity and bank details that let someone pass as the user ("my passport number is ...")
+    r"|passport (?:numbers?|no)|(?:bank )?account numbers?|sort codes?|routing numbers?"
+    r"|driv(?:er'?s|ing) licen[cs]e numbers?|national insurance numbers?|tax (?:id|number)"
+    r"|(?:mother'?s |mothers )?maiden names?"
     r"|credentials?|login credentials|anmeldedaten|zugangsdaten|logindaten|identifiants?|credenciales"
     r"|credenziali|credenciais|inloggegevens|(?:secret|logins?|geheimnis|segreto|secreto)(?=\s*[:=])"
 )
