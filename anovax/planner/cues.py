@@ -13,6 +13,7 @@ import re
 
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
+from anovax.planner.clock import time_fragment
 from anovax.planner.media import SONG_BY, audiobook, media, mood_or_station, outside_title
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import SPACES, lower_words, query
@@ -181,7 +182,7 @@ def cues(clause: str, state: RequestState) -> Piece:
         # "follow news about the email scandal": the words after "news about" are the topic, not
         # a request to read e-mail
         return search_instead(q, "news")
-    local = _here(low)
+    local = _here(low) or time_fragment(low)  # "what's the weather here", "current time berlin"
     if local is not None:
         return local
     # personal and out-of-scope topics before any search, so they never reach a search engine

@@ -16,12 +16,12 @@ from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner import recall, topics
 from anovax.planner.apps import display, open_app, open_spoken, window_app
+from anovax.planner.clock import time_in
 from anovax.planner.cues import about_me, search_instead, unsearchable
 from anovax.planner.examples import abilities, listing
 from anovax.planner.grammar import load_grammar, matches, slot
 from anovax.planner.keyboard import key_press, key_say, typing, wait_seconds
 from anovax.planner.media import media, youtube
-from anovax.planner.typo import one_edit
 from anovax.planner.pieces import Jokes, Piece, RequestState, web
 from anovax.planner.text import lower_words, query
 from anovax.planner.timers import HANDLERS as TIMER_HANDLERS
@@ -78,27 +78,8 @@ def heard_as(sentence: str, intent: str) -> bool:
     return False
 
 
-_WHEN = re.compile(r"(?:the )?(?:today|now|tonight|tomorrow|yesterday|the moment|this (?:morning|afternoon|evening|week)|here)")
-
-
-#: words that make "<x> time" a kind of time or a question about it, never a place's clock
-_KINDS_OF_TIME = frozenset("""bed bedtime dinner lunch breakfast brunch supper tea coffee screen nap story play prime half
-    full over quality summer winter spring autumn daylight saving savings standard my your our his her their what which
-    whats what's night day morning evening afternoon tonight midnight noon is it party game match kick off kickoff show closing opening bus train flight
-    departure arrival sunset sunrise prayer school work office class meeting snack free down spare reaction run lap
-    cooking baking boiling waiting loading play family me you""".split())
-
-
 def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
-    place = re.sub(r"^(?:in|at|for)\s+", "", query(slot(r, "place", clause)))
-    if not place or len(place.split()) > 5 or _WHEN.fullmatch(lower_words(place)):
-        return None  # "the time for today" names a day, not a place
-    words = lower_words(place).split()
-    if (len(words) == 1 and one_edit(words[0], "what")) or words[0] == "time":
-        return None  # "waht time is it": a typo of "what", not a town; "time after time": a song
-    if set(words) & _KINDS_OF_TIME:
-        return None  # "bed time now", "screen time today": a kind of time, not a place's
-    return web("current time in " + place, f"I can't tell the time in other places offline, so I'm searching the web for the time in {place}.")
+    return time_in(slot(r, "place", clause))
 
 
 def _open_app(clause: str, r: Any, state: RequestState) -> Piece | None:

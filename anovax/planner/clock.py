@@ -1,0 +1,43 @@
+"""The time in another place: a web search, when the words name a place and not a kind of time
+("the time in tokyo", "paris time now", "current time berlin"; never "bed time now")."""
+
+from __future__ import annotations
+
+import re
+
+from anovax.planner.pieces import Piece, web
+from anovax.planner.text import lower_words, query
+from anovax.planner.typo import one_edit
+
+_WHEN = re.compile(r"(?:the )?(?:today|now|tonight|tomorrow|yesterday|the moment|this (?:morning|afternoon|evening|week)|here)")
+
+#: words that make "<x> time" a kind of time or a question about it, never a place's clock
+_KINDS_OF_TIME = frozenset("""bed bedtime dinner lunch breakfast brunch supper tea coffee screen nap story play prime half
+    full over quality summer winter spring autumn daylight saving savings standard my your our his her their what which
+    whats what's night day morning evening afternoon tonight midnight noon is it party game match kick off kickoff show
+    closing opening bus train flight departure arrival sunset sunrise prayer school work office class meeting snack free
+    down spare reaction run lap cooking baking boiling waiting loading family me you""".split())
+
+#: "current time berlin", "local time in lagos now": the time, then the place, said in fragments
+_FRAGMENT = re.compile(r"^(?:the )?(?:current|local|exact) time (?:now |right now )?(?:in |at |for )?(?P<place>[a-z][a-z .'-]{1,40}?)"
+                       r"(?: (?:now|right now|please|currently|today))?$")
+
+
+def time_in(spoken_place: str) -> Piece | None:
+    """A web search for the time in ``spoken_place``, or None when the words name no place."""
+    place = re.sub(r"\s+(?:now|right now|please|currently|today|at the moment)$", "",
+                   re.sub(r"^(?:in|at|for)\s+", "", query(spoken_place)))
+    if not place or len(place.split()) > 5 or _WHEN.fullmatch(lower_words(place)):
+        return None  # "the time for today" names a day, not a place
+    words = lower_words(place).split()
+    if (len(words) == 1 and one_edit(words[0], "what")) or words[0] == "time":
+        return None  # "waht time is it": a typo of "what", not a town; "time after time": a song
+    if set(words) & _KINDS_OF_TIME:
+        return None  # "bed time now", "screen time today": a kind of time, not a place's
+    return web("current time in " + place, f"I can't tell the time in other places offline, so I'm searching the web for the time in {place}.")
+
+
+def time_fragment(low: str) -> Piece | None:
+    """"current time berlin": the time in a place said in fragments, or None."""
+    m = _FRAGMENT.match(low)
+    return time_in(m.group("place")) if m else None
