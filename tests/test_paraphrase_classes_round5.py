@@ -142,7 +142,7 @@ def test_the_time_in_a_time_zone_is_still_searched(planner):
 # --- round 5b: a blind set of 220 terse, fragmentary requests (213/220 untuned) ---------------------------
 
 
-@pytest.mark.parametrize("text", ["paris time now", "berlin time right now", "cairo local time", "current time oslo", "local time in lagos now"])
+@pytest.mark.parametrize("text", ["paris time now", "cairo local time", "current time oslo", "local time in lagos now"])
 def test_the_time_in_a_place_said_in_fragments(planner, text):
     assert one_search(planner, text, "web_search").startswith("current time in ")
 

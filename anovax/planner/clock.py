@@ -20,7 +20,10 @@ _KINDS_OF_TIME = frozenset("""bed bedtime dinner lunch breakfast brunch supper t
 
 #: "current time berlin", "local time in lagos now": the time, then the place, said in fragments
 _FRAGMENT = re.compile(r"^(?:the )?(?:current|local|exact) time (?:now |right now )?(?:in |at |for )?(?P<place>[a-z][a-z .'-]{1,40}?)"
-                       r"(?: (?:now|right now|please|currently|today))?$")
+                       r"(?: (?:now|right now|please|currently|today))?$"
+                       # "paris time now", "cairo local time": the place first
+                       r"|^(?P<first>[a-z][a-z .'-]{1,40}?) (?:(?:local |current )?time (?:now|right now|currently|at the moment|today)"
+                       r"|local time(?: please| now)?)$")
 
 
 def time_in(spoken_place: str) -> Piece | None:
@@ -40,4 +43,4 @@ def time_in(spoken_place: str) -> Piece | None:
 def time_fragment(low: str) -> Piece | None:
     """"current time berlin": the time in a place said in fragments, or None."""
     m = _FRAGMENT.match(low)
-    return time_in(m.group("place")) if m else None
+    return time_in(m.group("place") or m.group("first")) if m else None

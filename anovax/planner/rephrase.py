@@ -34,6 +34,8 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # an adjective that says "now" about the time: "the present time", "the precise time"
         (r"\b(?:present|precise|actual) (time|date)\b", r"current \1"),
         (r"\bclock check\b", "time check"),
+        # "day of the week" said alone: the question it stands for
+        (r"^(?:the |today'?s |todays )?day of the week(?: today| please| now)?$", "what day of the week is it"),
         # "state the date", "kindly state the time": a formal "tell me"
         (r"^(?:kindly )?state\b", "tell me"),
         # "the current / open / active file": the one at hand, which is where keys go anyway
