@@ -284,3 +284,13 @@ def test_identity_and_bank_details_never_go_to_a_search(query):
 def test_talk_about_identity_documents_is_searched(query):
     from anovax.safety.scan import query_issue
     assert query_issue(query) is None
+
+
+@pytest.mark.parametrize("text", ["oslo time", "lima time right now", "new york local time please"])
+def test_a_place_then_time_alone_is_the_time_there(planner, text):
+    assert one_search(planner, text, "web_search").startswith("current time in ")
+
+
+@pytest.mark.parametrize("text", ["um, got the time?", "adventure time", "local time", "switch to mountain time"])
+def test_filler_a_show_or_a_setting_before_time_is_no_place(planner, text):
+    assert all("current time in" not in params.get("query", "") for _, params in steps(planner.plan(text)))

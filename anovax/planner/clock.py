@@ -16,14 +16,18 @@ _KINDS_OF_TIME = frozenset("""bed bedtime dinner lunch breakfast brunch supper t
     full over quality summer winter spring autumn daylight saving savings standard my your our his her their what which
     whats what's night day morning evening afternoon tonight midnight noon is it party game match kick off kickoff show
     closing opening bus train flight departure arrival sunset sunrise prayer school work office class meeting snack free
-    down spare reaction run lap cooking baking boiling waiting loading family me you""".split())
+    down spare reaction run lap cooking baking boiling waiting loading family me you adventure hammer island
+    bath dance happy hour lights out good great hard long short some any no first last next every each same real
+    screen record race lead response reaction exposure meal local current exact
+    the a an um uh er erm hmm got get have has had do does did tell give know any switch change set go move use""".split())
 
 #: "current time berlin", "local time in lagos now": the time, then the place, said in fragments
 _FRAGMENT = re.compile(r"^(?:the )?(?:current|local|exact) time (?:now |right now )?(?:in |at |for )?(?P<place>[a-z][a-z .'-]{1,40}?)"
                        r"(?: (?:now|right now|please|currently|today))?$"
                        # "paris time now", "cairo local time": the place first
-                       r"|^(?P<first>[a-z][a-z .'-]{1,40}?) (?:(?:local |current )?time (?:now|right now|currently|at the moment|today)"
-                       r"|local time(?: please| now)?)$")
+                       # "paris time now", "cairo local time", "tokyo time" (a "right now" after it is cut as filler)
+                       r"|^(?P<first>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}) (?:local |current )?time"
+                       r"(?: (?:now|right now|currently|at the moment|today|please))?$")
 
 
 def time_in(spoken_place: str) -> Piece | None:
@@ -32,7 +36,7 @@ def time_in(spoken_place: str) -> Piece | None:
                    re.sub(r"^(?:in|at|for)\s+", "", query(spoken_place)))
     if not place or len(place.split()) > 5 or _WHEN.fullmatch(lower_words(place)):
         return None  # "the time for today" names a day, not a place
-    words = lower_words(place).split()
+    words = re.sub(r"^the\s+", "", lower_words(place)).split() or [""]
     if (len(words) == 1 and one_edit(words[0], "what")) or words[0] == "time":
         return None  # "waht time is it": a typo of "what", not a town; "time after time": a song
     if set(words) & _KINDS_OF_TIME:
@@ -43,4 +47,6 @@ def time_in(spoken_place: str) -> Piece | None:
 def time_fragment(low: str) -> Piece | None:
     """"current time berlin": the time in a place said in fragments, or None."""
     m = _FRAGMENT.match(low)
-    return time_in(m.group("place") or m.group("first")) if m else None
+    if not m:
+        return None
+    return time_in(m.group("place") or re.sub(r"\s+(?:local|current|exact)$", "", m.group("first")))

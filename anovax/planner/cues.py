@@ -182,7 +182,7 @@ def cues(clause: str, state: RequestState) -> Piece:
         # "follow news about the email scandal": the words after "news about" are the topic, not
         # a request to read e-mail
         return search_instead(q, "news")
-    local = _here(low) or time_fragment(low)  # "what's the weather here", "current time berlin"
+    local = _here(low)
     if local is not None:
         return local
     # personal and out-of-scope topics before any search, so they never reach a search engine
@@ -193,6 +193,9 @@ def cues(clause: str, state: RequestState) -> Piece:
         return media(clause, explicit_play=False)
     if out_of_scope:
         return Piece("decline", out_of_scope[1])
+    clock = time_fragment(low)  # "current time berlin", "tokyo time now"
+    if clock is not None:
+        return clock
     genre = _BARE_GENRE.fullmatch(low)
     if genre:
         return media(genre.group("g"), explicit_play=True)
