@@ -199,7 +199,7 @@ class OfflinePlanner:
         ("screenshot and the time please") when the grammar reads each of them."""
         piece = self._clause(clause, state)
         if _definite(piece) and any(step.tool in _SEARCHES for step in piece.steps):
-            folded = self._folded_request(clause, state)
+            folded = self._folded_request(clause, state, media=any(s.tool == "youtube_search" for s in piece.steps))
             if folded is not None:  # "play jazz and unlock the front door": not searched for, said
                 return folded
         if piece.kind == "refuse" or _definite(piece):
@@ -248,7 +248,7 @@ class OfflinePlanner:
                 return self._clause_pieces(tail, state)
         return []
 
-    def _folded_request(self, clause: str, state: RequestState) -> list[tuple[str, Piece]] | None:
+    def _folded_request(self, clause: str, state: RequestState, *, media: bool) -> list[tuple[str, Piece]] | None:
         """A search that swallowed a joined request the planner refuses or declines ("play jazz and
         wipe my drive", "search for the weather and turn on the sprinklers"): the refusal for the
         whole, or the search before the join and the decline said beside it. None when no joined
@@ -258,7 +258,9 @@ class OfflinePlanner:
             refused = refusal_for(tail)
             if refused:
                 return [(clause, Piece("refuse", refused))]
-            declined = _declined(tail)
+            # a verb with no tool after a play request ("play jazz and record my screen"); in a
+            # question it is the question's ("how to kill weeds and remove moss")
+            declined = _declined(tail) or (_cannot_do(tail) if media else None)
             if declined is None:
                 continue
             head = clause[:start]
@@ -375,6 +377,21 @@ def _remember_note(statement: str) -> Plan:
     statement = statement.strip()
     said = factnames.second_person(statement)
     return Plan((), f"I'll remember that you {said}.", {factnames.note_key(statement): statement})
+
+
+#: verbs of things the offline planner has no tool for ("kill chrome", "transfer money to john"):
+#: joined to a search, such a request is said to be left out, never searched for
+_NO_TOOL_VERBS = frozenset("""kill force download upload transfer pay log sleep hibernate record turn lock unlock disable
+    enable wipe shut restart reboot install uninstall send buy sell mute call text email message post share delete
+    remove erase format empty clear charge connect disconnect""".split())
+
+
+def _cannot_do(part: str) -> Piece | None:
+    """"record my screen" joined to a search: declined in its own words, or None."""
+    words = lower_words(part).split()
+    if not words or words[0] not in _NO_TOOL_VERBS:
+        return None
+    return Piece("decline", f"I can't {' '.join(words)[:80]} offline, so I left that out.")
 
 
 def _declined(part: str) -> Piece | None:
