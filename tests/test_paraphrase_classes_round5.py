@@ -294,3 +294,15 @@ def test_a_place_then_time_alone_is_the_time_there(planner, text):
 @pytest.mark.parametrize("text", ["um, got the time?", "adventure time", "local time", "switch to mountain time"])
 def test_filler_a_show_or_a_setting_before_time_is_no_place(planner, text):
     assert all("current time in" not in params.get("query", "") for _, params in steps(planner.plan(text)))
+
+
+@pytest.mark.parametrize(("text", "left_out"), [("stream some soul and turn off the monitor", "turn off the monitor"),
+                                                ("play reggae and transfer money to sam", "transfer money to sam")])
+def test_a_play_request_joined_to_something_with_no_tool_says_it_left_that_out(planner, text, left_out):
+    plan = planner.plan(text)
+    [(tool, params)] = steps(plan)
+    assert tool == "youtube_search" and " and " not in params["query"] and left_out in plan.final_response
+
+
+def test_a_question_with_two_verbs_is_searched_whole(planner):
+    assert " and " in one_search(planner, "search for how to kill weeds and remove moss", "web_search")
