@@ -306,3 +306,36 @@ def test_a_play_request_joined_to_something_with_no_tool_says_it_left_that_out(p
 
 def test_a_question_with_two_verbs_is_searched_whole(planner):
     assert " and " in one_search(planner, "search for how to kill weeds and remove moss", "web_search")
+
+
+@pytest.mark.parametrize(("text", "title"), [("play light up the sky", "light up the sky"),
+                                             ("put on you've got a message for me", "got a message"),
+                                             ("play wake me up before you go go", "wake me up"),
+                                             ("play timer sounds", "timer sounds")])
+def test_a_title_that_only_mentions_a_device_is_played(planner, text, title):
+    assert title in one_search(planner, text)
+
+
+@pytest.mark.parametrize("text", ["play the hallway lights", "put on my alarm", "play my emails", "turn the wemo on"])
+def test_a_request_naming_only_the_device_is_still_declined(planner, text):
+    plan = planner.plan(text)
+    assert plan.steps == () and "can't" in plan.final_response
+
+
+@pytest.mark.parametrize(("text", "words"), [("what's the song that goes hello darkness my old friend", "hello darkness"),
+                                             ("i'm trying to find a tune with the words sweet caroline", "sweet caroline")])
+def test_a_song_asked_about_by_its_words_is_searched(planner, text, words):
+    assert words in one_search(planner, text)
+
+
+@pytest.mark.parametrize("text", ["play my voice memos", "play the clip we filmed at the beach", "play the song on my desktop"])
+def test_the_users_own_recordings_are_never_searched_for(planner, text):
+    plan = planner.plan(text)
+    # at most a search for the kind of thing ("music"), said as such; never the file's own words
+    assert all(params["query"] in ("music", "podcasts", "audiobooks", "live radio") for _, params in steps(plan))
+    assert "your own" in plan.final_response
+
+
+def test_playing_somewhere_else_plays_here_and_says_so(planner):
+    plan = planner.plan("play some motown on the living room speaker")
+    assert steps(plan) == [("youtube_search", {"query": "motown"})] and "this computer" in plan.final_response

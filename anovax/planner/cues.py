@@ -14,7 +14,7 @@ import re
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
 from anovax.planner.clock import time_fragment
-from anovax.planner.media import SONG_BY, audiobook, media, mood_or_station, outside_title
+from anovax.planner.media import SONG_BY, audiobook, lyric_search, media, mood_or_station, outside_title
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
@@ -170,6 +170,9 @@ def cues(clause: str, state: RequestState) -> Piece:
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
+    lyric = lyric_search(low)  # "what's the song that goes hey jude": its words are the search
+    if lyric is not None:
+        return lyric
     if ((_MEDIA_REQUEST.search(low) and topics.MEDIA_CUE.search(low) or _FIND_MEDIA.search(low))
             and not topics.domain(outside_title(low))):
         # "tune in to bbc radio two", "could you find me a podcast on history": a request to

@@ -40,6 +40,26 @@ _GENERIC_MEDIA = frozenset(
     audiobook audiobooks audio book books book novel novels chapter chapters episode episodes channel my the a an some something favorite favourite last
     recent recently added played used current latest new this that it from of in on to list library""".split()
 )
+#: the words of a request to play that names only the out-of-scope thing itself ("play the kitchen
+#: lights", "put on my alarm", "play it louder"); any other word makes it a title ("play light my
+#: fire", "play you've got mail", "play wake me up when september ends", "play alarm sounds")
+_THING_ONLY = frozenset("""the a an my our your all some of on off in at up down it this that these those
+    light lights lamp lamps bulb bulbs lighting heating heater fan vacuum kettle coffee thermostat tv television
+    alarm alarms timer timers reminder reminders email emails e-mail mail messages message voicemail voicemails inbox
+    calendar agenda schedule list lists feed twitter facebook instagram louder quieter softer volume loud quiet mute
+    kitchen bedroom living room bathroom hall hallway office garage house home front back door porch garden lounge
+    dining study main upstairs downstairs ceiling floor desk wemo plug plugs socket sockets smart switch switches
+    blinds curtains lock locks sprinkler sprinklers roomba cleaner hoover air con conditioner conditioning ac purifier
+    dishwasher washer dryer oven microwave fridge speaker speakers sonos hue nest ring doorbell camera cameras""".split())
+#: the user's own recordings and files: nothing a YouTube search finds
+_OWN_FILES = re.compile(
+    r"\b(?:my|our) (?:\w+ )?(?:recordings?|voice ?memos?|voice ?notes?|voicemails?|downloads?|files?|home videos?|"
+    r"photos?|pictures?)\b|\b(?:i|we) (?:recorded|filmed|downloaded|saved|made)\b|\bon my (?:desktop|computer|laptop|drive)\b")
+#: another device or room to play on ("on my sonos", "in the kitchen"): this computer is the only player
+_ELSEWHERE = re.compile(
+    r"\s+(?:on|in|through|to|via) (?:my |the |our )?(?:sonos|tv|television|chromecast|echo|alexa|google home|"
+    r"(?:kitchen |bedroom |living room |bathroom |office |garden )?speakers?|kitchen|bedroom|living room|bathroom|"
+    r"garden|car|phone)$")
 #: out-of-scope topics that win over a play request ("play my alarm", "play it louder")
 _MEDIA_DECLINES = frozenset({"music_taste", "volume", "alarm", "calendar", "email", "lists", "lights", "smart_home", "social"})
 
@@ -115,11 +135,20 @@ _NAMED_AFTER = re.compile(
     r"|(?:episodes?|chapters?|parts?|seasons?|volumes?|books?) (?:\w+ )?(?:of|from)"
     r"|(?:called|named|titled|entitled))\s+(?=\S)"
 )
-#: "the song that goes i will always love you": a song found by its words
-_LYRIC_SONG = re.compile(
-    r"^(?:(?:the|that|this|a) )?(?:song|track|tune|one) (?:that|which|where) (?:goes|says|sings|has the (?:words?|lyrics?)|"
-    r"they sing)\s+(?P<x>.{3,120})$|^(?:(?:the|that|a) )?(?:song|track|tune) with the (?:words?|lyrics?)\s+(?P<y>.{3,120})$"
-)
+#: a song asked about or asked for by its words anywhere in a request ("what's the song that goes hey
+#: jude", "find me the song with the lyrics ...")
+_LYRIC_ANYWHERE = re.compile(
+    r"\b(?:song|track|tune|one) (?:that|which|where) (?:goes|says|sings|has the (?:words?|lyrics?)|they sing)\s+(?P<x>.{3,120})$"
+    r"|\b(?:song|track|tune) with the (?:words?|lyrics?)\s+(?P<y>.{3,120})$")
+
+
+def lyric_search(low: str) -> Piece | None:
+    """A YouTube search for a song known by its words, or None."""
+    m = _LYRIC_ANYWHERE.search(low)
+    if not m:
+        return None
+    words = m.group("x") or m.group("y")
+    return youtube(f"{words} song", f"Searching YouTube for the song that goes {query(words)}.")
 
 
 def outside_title(low: str) -> str:
@@ -144,14 +173,26 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
         q = str(found.steps[0].params["query"]) if found.steps and found.steps[0].tool == "youtube_search" else ""
         if q and q not in ("it", "this", "that", "them", "this song", "that song"):
             return youtube(q, f"I can't set the volume offline, so I'm just searching YouTube for {q}.")
+    if _OWN_FILES.search(low):  # "play the video i recorded yesterday": nothing on YouTube is it
+        kind = media_kind(low)
+        if kind:  # "play my music files": something of that kind is still a search away, said so
+            return youtube(kind, f"I can't play your own files offline, so I'm searching YouTube for {kind}.")
+        return Piece("decline", "I can't play your own recordings or files offline; name a song, artist, station or "
+                                "show and I'll search YouTube for it.")
+    elsewhere = _ELSEWHERE.search(low)
+    if elsewhere and elsewhere.start() > 0:  # "play jazz on the kitchen speaker": here is the only place it can play
+        found = media(low[: elsewhere.start()], explicit_play=explicit_play, service=service)
+        if found.steps and found.steps[0].tool == "youtube_search":
+            q = str(found.steps[0].params["query"])
+            return youtube(q, f"I can only play things here, on this computer, so I'm searching YouTube for {q}.")
+        return found
     resume = bool(re.match(r"^(?:\w+ )?(?:resume|continue)\b", low)) or bool(_LEFT_OFF.search(low))
     lead = _LEFT_OFF.sub("", _LEAD_MEDIA_WORDS.sub("", _WANT_TO_HEAR.sub("", low))).strip()
     lead_no_next = re.sub(r"\s+next(?: up)?$", "", lead)
     q = _TRAIL_MEDIA_WORDS.sub("", lead).strip()
-    lyric = _LYRIC_SONG.match(q)
-    if lyric:  # "play that song that goes i will always love you": its words are the search
-        words = lyric.group("x") or lyric.group("y")
-        return youtube(f"{words} song", f"Searching YouTube for the song that goes {query(words)}.")
+    lyric = lyric_search(q)  # "play that song that goes i will always love you": its words are the search
+    if lyric is not None:
+        return lyric
     framed = outside_title(low)  # the request's own words, not a title's
     if _GAME.search(framed) and not re.search(r"\b(?:radio|podcast|soundtrack|music|song|songs|theme|commentary)\b", low):
         return Piece("decline", "I can't play games offline.")
@@ -173,7 +214,8 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     topic = domain(framed)
     # "put on the lights" is the lights; "play blinding lights by the weeknd" is a song, named
     # with its artist
-    if topic and topic[0] in _MEDIA_DECLINES and not SONG_BY.match(q):
+    if topic and topic[0] in _MEDIA_DECLINES and not SONG_BY.match(q) and (
+            topic[0] == "music_taste" or set(q.split()) <= _THING_ONLY):
         return Piece("decline", topic[1])
     words = [w for w in q.split() if w not in _GENERIC_MEDIA]
     if not words:
