@@ -215,7 +215,7 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     # "put on the lights" is the lights; "play blinding lights by the weeknd" is a song, named
     # with its artist
     if topic and topic[0] in _MEDIA_DECLINES and not SONG_BY.match(q) and (
-            topic[0] == "music_taste" or set(q.split()) <= _THING_ONLY):
+            topic[0] == "music_taste" or set(re.split(r"\s+(?:and|then|&)\s+", q)[0].split()) <= _THING_ONLY):
         return Piece("decline", topic[1])
     words = [w for w in q.split() if w not in _GENERIC_MEDIA]
     if not words:
