@@ -31,6 +31,7 @@ from anovax.autospace import spaced
 from anovax.cancel import USER_STOP, Cancelled, CancelToken, is_stop_utterance
 from anovax.desktop.base import Desktop
 from anovax.confirm import Confirmations
+from anovax.crisis import crisis_reply
 from anovax.errors import AnovaXError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
@@ -270,6 +271,10 @@ class Assistant:
             verdict = Verdict.refuse(Rule.TOO_LONG, "That is too long for one command.")
             return CommandResult(status=Status.REFUSED, message=verdict.reason, verdict=verdict,
                                  **{**base, "text": text[:80]})
+
+        urgent = crisis_reply(text)
+        if urgent:  # someone may be in danger: no planner, model or search sees these words
+            return self._finish(CommandResult(status=Status.DONE, message=urgent, **base), cancel)
 
         timings: dict[str, float] = {}
         started = time.perf_counter()

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from anovax import factnames
+from anovax.crisis import crisis_reply
 from anovax.memory import fact_keys
 from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
@@ -36,7 +37,6 @@ from anovax.planner.apps import canonical_app
 from anovax.planner.asides import cuts, only_describes
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
 from anovax.planner.clauses import COMMAND_STARTS, joints, soft_split, split_clauses
-from anovax.planner.crisis import crisis_reply
 from anovax.planner.cues import cues
 from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.goals import goal, question_and_video, stated_goal
@@ -142,7 +142,7 @@ class OfflinePlanner:
         request = chat_spelled_out(clean_request(text))  # "wat time is it pls"
         if not request or not any(ch.isalnum() for ch in request):
             return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False
-        urgent = crisis_reply(lower_words(request))
+        urgent = crisis_reply(request)
         if urgent:  # "play something calm i want to kill myself": nothing else comes first
             return Plan((), urgent), False
         if len(request) > MAX_REQUEST_CHARS:

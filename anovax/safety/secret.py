@@ -12,6 +12,7 @@ own password into a login field. Secrets already in memory are ``stored``'s job.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +27,15 @@ class Finding:
     kind: str
     #: the value ("hunter2" in "my password is hunter2"); empty when the whole text is the secret
     value: str = ""
+
+
+#: a sort code with an account number ("30-90-89 87654321"), or an identity or bank number named and
+#: given in one breath ("passport number 123456789", "routing no. 021000021")
+_IDENTITY_NUMBER = re.compile(
+    r"(?<!\d)\d{2}[- ]\d{2}[- ]\d{2}(?!\d)\D{0,24}(?<!\d)\d{8}(?!\d)"
+    r"|\b(?:passport|account|acct|licen[cs]e|national insurance|insurance|tax|medicare|medicaid|nhs|"
+    r"social security|member(?:ship)?)\s*(?:number|no|num|code|#)?\.?\s*(?:is\s+|:\s*|=\s*)?[a-z]{0,2}\d(?:[ -]?\d){7,}(?!\d)"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -50,6 +60,8 @@ def _by_format(text: str) -> Finding | None:
         return Finding("social security number")
     if secret_numbers.has_iban(raw):
         return Finding("IBAN")
+    if _IDENTITY_NUMBER.search(fold(text)):
+        return Finding("bank or identity number")
     if seed.has_seed_phrase(text):  # its own normal form: zero-width gaps still part words
         return Finding("recovery phrase")
     return None

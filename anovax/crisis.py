@@ -2,20 +2,26 @@
 
 "play something calm i want to kill myself", "what time is it i'm having a heart attack", "my
 house is on fire": whatever else the request asks, an offline assistant that cannot call anyone
-must say so and point to who can, and must never send those words to a search engine or drop
-them as a remark. Matched on the whole request, before any other reading.
+must say so and point to who can, and must never send those words to a search engine, a model or
+a window, or drop them as a remark. Matched on the whole request as the user said it
+(``Assistant._handle``, before any planner; the offline planner checks too, for its own callers).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 #: thoughts of suicide or self-harm
 _SELF_HARM = re.compile(
     r"\b(?:kill(?:ing)? my ?self|end(?:ing)? (?:my|it) (?:life|all)|take my (?:own )?life|suicidal|want to die|wanna die|"
     r"(?:thinking|thought|think) (?:about|of) (?:suicide|killing myself|ending it)|(?:going to|gonna) commit suicide|"
     r"don'?t want to (?:live|be alive|be here)|(?:hurt|harm|cut)(?:ing)? my ?self|self[- ]harming|better off dead|"
-    r"no reason to live)\b"
+    r"no reason to live|kms|suicide note|(?:i'?m|i am) ending it|end it (?:all|tonight)|"
+    # how to do it: never a search
+    r"(?:ways?|how|methods?|best way|easiest way|painless way) (?:to |of |do i |can i |should i )?(?:commit suicide|kill (?:my|your|one)s?elf|"
+    r"hang (?:my|your|one)s?elf|slit (?:my |your |one'?s )?wrists?|end (?:my|your) life|overdose)|"
+    r"how many (?:\w+ ){0,2}(?:pills|tablets) (?:would|will|does it take to|to) kill|lethal dose)\b"
 )
 #: a medical emergency, a fire, an attack, or a call for the emergency services
 _EMERGENCY = re.compile(
@@ -25,7 +31,12 @@ _EMERGENCY = re.compile(
     r"(?:i'?m|i am|we'?re|we are) being (?:attacked|followed|robbed|stalked)|someone (?:broke|is breaking) in|"
     r"(?:an )?intruder|(?:he|she|they) (?:hits?|beats?|hurts?) me|hiding from (?:my )?\w+|"
     r"call (?:911|999|112|000|an ambulance|the police|the fire (?:brigade|department)|emergency services)|"
-    r"(?:it'?s|car is|house is) flooding|i (?:took|have taken|'ve taken|just took) (?:an )?overdose|i overdosed|gas leak|smell gas|help me i'?m (?:hurt|trapped|stuck))\b"
+    r"(?:it'?s|car is|house is) flooding|i (?:took|have taken|'ve taken|just took) (?:an )?overdose|i overdosed|"
+    r"(?:swallowed|took|taken|ate) (?:all|a (?:whole )?bottle of|too many|a lot of|loads of) (?:of )?(?:my |the |his |her )?(?:pills|tablets|medication|meds)|"
+    r"(?:isn'?t|is not|not|stopped|can'?t|cannot) breathing|(?:bit|bitten|stung) by a (?:snake|spider|scorpion)|"
+    r"(?:been|got|was|i'?m|i am) (?:stabbed|shot)|(?:man|someone|guy|person) with a (?:knife|gun)|"
+    r"(?:hitting|beating|choking|strangling) me|(?:breaking|broken|broke) into (?:my|our|the) (?:house|home|flat|apartment|car)|"
+    r"dial (?:911|999|112|000)|gas leak|smell gas|help me i'?m (?:hurt|trapped|stuck))\b"
 )
 #: "i think i'm having a good day" is no emergency: only these complete the "i think i'm having a" form
 _HAVING = re.compile(r"i think i'?m having (?:a )?(?:heart attack|stroke|seizure|panic attack|breakdown|allergic reaction)")
@@ -36,12 +47,19 @@ SELF_HARM_REPLY = (
 )
 EMERGENCY_REPLY = (
     "This sounds like an emergency. Please call your local emergency number now (911 in the US, 112 in Europe, "
-    "999 in the UK). I'm an offline assistant and can't call anyone for you."
+    "999 in the UK). I can't call anyone for you."
 )
 
 
-def crisis_reply(low: str) -> str | None:
-    """The reply for a request that says someone is in danger (``low``: lower-cased words), or None."""
+def _words(text: str) -> str:
+    """Lower-case words with plain apostrophes: "I’m  Being ATTACKED!" -> "i'm being attacked"."""
+    text = unicodedata.normalize("NFKC", str(text)).lower().replace("\u2019", "'").replace("\u2018", "'")
+    return " ".join(re.sub(r"[^\w' ]+", " ", text).split())
+
+
+def crisis_reply(text: str) -> str | None:
+    """The reply for a request that says someone is in danger, or None."""
+    low = _words(text)
     if _SELF_HARM.search(low):
         return SELF_HARM_REPLY
     found = _EMERGENCY.search(low)
