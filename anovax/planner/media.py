@@ -196,7 +196,9 @@ def media(spoken: str, *, explicit_play: bool, service: str | None = None) -> Pi
     framed = outside_title(low)  # the request's own words, not a title's
     if _GAME.search(framed) and not re.search(r"\b(?:radio|podcast|soundtrack|music|song|songs|theme|commentary)\b", low):
         return Piece("decline", "I can't play games offline.")
-    if _PLAYBACK_CONTROL.search(lead_no_next) or lead_no_next in {"next", "previous"}:
+    titled = SONG_BY.match(q) and not re.match(r"(?:shuffl\w*|skip|next|previous|rewind|repeat|loop|fast forward)\b", q)
+    if (_PLAYBACK_CONTROL.search(lead_no_next) or lead_no_next in {"next", "previous"}) and not titled:
+        # ("play pause by pitbull" names a song: its artist says so; "shuffle songs by x" is a shuffle)
         stop = _STOP_CONTROL.search(low)
         named = _named_in_control(lead)
         if named and not stop:  # "shuffle songs by coldplay": what to play is said

@@ -255,7 +255,7 @@ class OfflinePlanner:
         part is such a request (a title's "and": "play rock and roll")."""
         for start, end in joints(clause):
             tail = clause[end:]
-            refused = refusal_for(tail)
+            refused = refusal_for(tail) or (_HARM if lower_words(tail).split(" ", 1)[0] in _HARM_VERBS else None)
             if refused:
                 return [(clause, Piece("refuse", refused))]
             # a verb with no tool after a play request ("play jazz and record my screen"); in a
@@ -384,6 +384,13 @@ def _remember_note(statement: str) -> Plan:
 _NO_TOOL_VERBS = frozenset("""kill force download upload transfer pay log sleep hibernate record turn lock unlock disable
     enable wipe shut restart reboot install uninstall send buy sell mute call text email message post share delete
     remove erase format empty clear charge connect disconnect""".split())
+
+
+#: verbs of harm joined to a search ("play music and poison the dog", "... and hack my ex's phone"):
+#: the whole request is refused, and nothing of it searched
+_HARM_VERBS = frozenset("""poison hack spy stalk steal harm brick ddos fork stab
+    kidnap blackmail threaten dox doxx""".split())
+_HARM = "Sorry, I won't help with that, and I won't search for any of it."
 
 
 def _cannot_do(part: str) -> Piece | None:
