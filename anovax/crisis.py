@@ -21,7 +21,10 @@ _SELF_HARM = re.compile(
     # how to do it: never a search
     r"(?:ways?|how|methods?|best way|easiest way|painless way) (?:to |of |do i |can i |should i )?(?:commit suicide|kill (?:my|your|one)s?elf|"
     r"hang (?:my|your|one)s?elf|slit (?:my |your |one'?s )?wrists?|end (?:my|your) life|overdose)|"
-    r"how many (?:\w+ ){0,2}(?:pills|tablets) (?:would|will|does it take to|to) kill|lethal dose)\b"
+    r"how many (?:\w+ ){0,2}(?:pills|tablets) (?:would|will|does it take to|to) (?:kill|overdose)|lethal dose|"
+    r"(?:painless|easiest|quickest|best|quick) (?:way|ways|method|methods) to die|(?:painless |quick |easy )?suicide methods?|"
+    r"(?:noose|rope) (?:for|to) (?:suicide|hang)|(?:high|tall) enough to (?:jump|die)|jump (?:off|from) (?:a|the) (?:bridge|roof|building)|"
+    r"(?:going to|gonna|will) (?:take|swallow) all (?:my|of my|the) (?:pills|tablets|meds))\b"
 )
 #: a medical emergency, a fire, an attack, or a call for the emergency services
 _EMERGENCY = re.compile(

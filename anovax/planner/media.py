@@ -53,8 +53,11 @@ _THING_ONLY = frozenset("""the a an my our your all some of on off in at up down
     dishwasher washer dryer oven microwave fridge speaker speakers sonos hue nest ring doorbell camera cameras""".split())
 #: the user's own recordings and files: nothing a YouTube search finds
 _OWN_FILES = re.compile(
-    r"\b(?:my|our) (?:\w+ )?(?:recordings?|voice ?memos?|voice ?notes?|voicemails?|downloads?|files?|home videos?|"
-    r"photos?|pictures?)\b|\b(?:i|we) (?:recorded|filmed|downloaded|saved|made)\b|\bon my (?:desktop|computer|laptop|drive)\b")
+    r"\b(?:my|our|my \w+'s|(?:the|a) \w+ (?:my|our) \w+ (?:sent|made|recorded)) (?:\w+ ){0,2}(?:recordings?|voice ?memos?|memos?|"
+    r"voice ?notes?|voice ?messages?|voicemails?|downloads?|files?|videos?|home videos?|photos?|pictures?|journal|lectures?|"
+    r"demos?|interviews?)\b|\b(?:recording|video|clip|footage) of my\b|\b(?:i|we) (?:recorded|filmed|downloaded|saved|made|took|"
+    r"wrote|shot)\b|\bon my (?:desktop|computer|laptop|drive)\b|\bmy (?:own )?(?:podcast|song|track|demo) (?:episode )?(?:about|called)\b"
+    r"|\b(?:audio|video|sound|mp3|wav) files?\b|\bvoice (?:messages?|notes?|memos?)\b")
 #: another device or room to play on ("on my sonos", "in the kitchen"): this computer is the only player
 _ELSEWHERE = re.compile(
     r"\s+(?:on|in|through|to|via) (?:my |the |our )?(?:sonos|tv|television|chromecast|echo|alexa|google home|"

@@ -97,7 +97,8 @@ DOMAINS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ),
         (
             "personal",
-            r"\b(?:my (?:location|address|account|phone|password|health|steps|order|package|bill|bills|bank|balance|car|home|house|room)|where am i|where i am|where is my)\b",
+            r"\b(?:my (?:location|address|account|phone|password|health|steps|order|package|bill|bills|bank|balance|car|home|house|room|"
+            r"files|downloads|documents|folders?|hard drive)|where am i|where i am|where is my)\b",
             "I can't see your personal information offline.",
         ),
     )
