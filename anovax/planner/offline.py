@@ -32,7 +32,6 @@ from anovax.crisis import crisis_reply
 from anovax.memory import fact_keys
 from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
-from anovax.planner import topics
 from anovax.planner.apps import canonical_app
 from anovax.planner.asides import cuts, only_describes
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
@@ -43,6 +42,7 @@ from anovax.planner.goals import goal, question_and_video, stated_goal
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS
 from anovax.planner.installed import AppCheck, installed_app
+from anovax.planner.joined import HARM, HARM_VERBS, cannot_do, declined
 from anovax.planner.keyboard import typing
 from anovax.planner.media import on_youtube, playlist_of, without_queue_lead, youtube_scope
 from anovax.planner.pieces import Jokes, Piece, RequestState, unknown
@@ -230,7 +230,7 @@ class OfflinePlanner:
             if len(part) <= MAX_GRAMMAR_CHARS:
                 got = self._grammar(part, state) or self._fuzzy.piece(part, state)
             if got is None:
-                got = _declined(part)
+                got = declined(part)
             if got is None or got.kind in ("unknown", "refuse"):
                 return [(clause, piece)]
             read.append((part, got))
@@ -244,7 +244,7 @@ class OfflinePlanner:
         lights"): planned like any clause (so a refusal refuses the whole request), never dropped unsaid."""
         for _start, end in joints(remark):
             tail = remark[end:].strip(" ,;")
-            if refusal_for(tail) or _declined(tail) or lower_words(tail).split(" ", 1)[0] in COMMAND_STARTS:
+            if refusal_for(tail) or declined(tail) or lower_words(tail).split(" ", 1)[0] in COMMAND_STARTS:
                 return self._clause_pieces(tail, state)
         return []
 
@@ -255,18 +255,18 @@ class OfflinePlanner:
         part is such a request (a title's "and": "play rock and roll")."""
         for start, end in joints(clause):
             tail = clause[end:]
-            refused = refusal_for(tail) or (_HARM if lower_words(tail).split(" ", 1)[0] in _HARM_VERBS else None)
+            refused = refusal_for(tail) or (HARM if lower_words(tail).split(" ", 1)[0] in HARM_VERBS else None)
             if refused:
                 return [(clause, Piece("refuse", refused))]
             # a verb with no tool after a play request ("play jazz and record my screen"); in a
             # question it is the question's ("how to kill weeds and remove moss")
-            declined = _declined(tail) or (_cannot_do(tail) if media else None)
-            if declined is None:
+            said_no = declined(tail) or (cannot_do(tail) if media else None)
+            if said_no is None:
                 continue
             head = clause[:start]
             first = self._clause(head, state)
             if _definite(first):
-                return [(head, first), (tail, declined)]
+                return [(head, first), (tail, said_no)]
         return None
 
     def _clause(self, clause: str, state: RequestState) -> Piece:
@@ -377,34 +377,3 @@ def _remember_note(statement: str) -> Plan:
     statement = statement.strip()
     said = factnames.second_person(statement)
     return Plan((), f"I'll remember that you {said}.", {factnames.note_key(statement): statement})
-
-
-#: verbs of things the offline planner has no tool for ("kill chrome", "transfer money to john"):
-#: joined to a search, such a request is said to be left out, never searched for
-_NO_TOOL_VERBS = frozenset("""kill force download upload transfer pay log sleep hibernate record turn lock unlock disable
-    enable wipe shut restart reboot install uninstall send buy sell mute call text email message post share delete
-    remove erase format empty clear charge connect disconnect""".split())
-
-
-#: verbs of harm joined to a search ("play music and poison the dog", "... and hack my ex's phone"):
-#: the whole request is refused, and nothing of it searched
-_HARM_VERBS = frozenset("""poison hack spy stalk steal harm brick ddos fork stab
-    kidnap blackmail threaten dox doxx""".split())
-_HARM = "Sorry, I won't help with that, and I won't search for any of it."
-
-
-def _cannot_do(part: str) -> Piece | None:
-    """"record my screen" joined to a search: declined in its own words, or None."""
-    words = lower_words(part).split()
-    if not words or words[0] not in _NO_TOOL_VERBS:
-        return None
-    return Piece("decline", f"I can't {' '.join(words)[:80]} offline, so I left that out.")
-
-
-def _declined(part: str) -> Piece | None:
-    """A part of a compound that asks for an out-of-scope thing ("turn on the lights"), declined
-    in its own words; None when it names no such topic (a part nothing reads spoils the split)."""
-    topic = topics.domain(lower_words(part))
-    if topic is None or topic[0] == "playback" or refusal_for(part):
-        return None
-    return Piece("decline", topic[1])
