@@ -18,13 +18,12 @@ _KINDS_OF_TIME = frozenset("""bed bedtime dinner lunch breakfast brunch supper t
     closing opening bus train flight departure arrival sunset sunrise prayer school work office class meeting snack free
     down spare reaction run lap cooking baking boiling waiting loading family me you adventure hammer island
     bath dance happy hour lights out good great hard long short some any no first last next every each same real
-    screen record race lead response reaction exposure meal local current exact
-    the a an um uh er erm hmm got get have has had do does did tell give know any switch change set go move use""".split())
+    record race lead response exposure meal local current exact
+    the a an um uh er erm hmm got get have has had do does did tell give know switch change set go move use""".split())
 
 #: "current time berlin", "local time in lagos now": the time, then the place, said in fragments
 _FRAGMENT = re.compile(r"^(?:the )?(?:current|local|exact) time (?:now |right now )?(?:in |at |for )?(?P<place>[a-z][a-z .'-]{1,40}?)"
                        r"(?: (?:now|right now|please|currently|today))?$"
-                       # "paris time now", "cairo local time": the place first
                        # "paris time now", "cairo local time", "tokyo time" (a "right now" after it is cut as filler)
                        r"|^(?P<first>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}) (?:local |current )?time"
                        r"(?: (?:now|right now|currently|at the moment|today|please))?$")

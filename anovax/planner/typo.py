@@ -43,10 +43,6 @@ def _english_words() -> frozenset[str]:
         return frozenset()
 
 
-def _english_word(word: str) -> bool:
-    return word in _english_words()
-
-
 def corrected(clause: str) -> str | None:
     """``clause`` with its first word replaced by the one verb it is a typo of, or None."""
     m = _FIRST.match(clause)
@@ -55,7 +51,7 @@ def corrected(clause: str) -> str | None:
     word = m.group(1).lower()
     if len(word) < _MIN_LEN or word in VERBS:
         return None
-    real = _english_word(word)
+    real = word in _english_words()
     # "lunch time now" is lunch, not "launch"; "snow tomorrow" is snow, not "show" (but "opens" is "open")
     found = [verb for verb in VERBS if one_edit(word, verb) and (not real or word.startswith(verb))]
     if len(found) != 1:
