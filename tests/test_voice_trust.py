@@ -12,6 +12,7 @@ from anovax.voice.confidence import Hearing, WordScore
 from anovax.voice.gate import WakeGate
 from anovax.voice.trust import (
     ASK_NAME_FIT,
+    LONE_NOISE_POSTERIOR,
     NAME_FIT_FLOOR,
     NAME_FIT_MIN,
     NOISE_POSTERIOR,
@@ -84,6 +85,38 @@ def test_trailing_words_heard_with_almost_no_confidence_are_noise(gate):
     noisy = Hearing("hey anova up", (*words.words[:2], WordScore("up", 60, 30, None, None, NOISE_POSTERIOR / 2)))
     decision = gate.decide("hey anova up", trust=Trust(noisy, understands))
     assert decision.action == "wake" and gate.awake  # the name alone: the next phrase is the command
+
+
+def with_last(text: str, posterior: float) -> Hearing:
+    words = hearing(text).words
+    last = words[-1]
+    return Hearing(text, (*words[:-1], WordScore(last.word, last.start, last.frames, None, None, posterior)))
+
+
+@pytest.mark.parametrize("posterior, action", [
+    (LONE_NOISE_POSTERIOR - 0.05, "wake"),   # a breath the recogniser made a word of: the name alone
+    (LONE_NOISE_POSTERIOR + 0.05, "doubt"),  # a word it heard: asked about, as any unclear request
+])
+def test_a_lone_barely_heard_word_after_the_name_is_noise(gate, posterior, action):
+    decision = gate.decide("hey anova open", trust=Trust(with_last("hey anova open", posterior), understands))
+    assert decision.action == action
+
+
+def test_a_lone_word_that_is_a_request_is_kept_however_faintly_heard(gate):
+    decision = gate.decide("hey anova screenshot", trust=Trust(with_last("hey anova screenshot", 0.15),
+                                                                lambda text: text == "screenshot"))
+    assert (decision.action, decision.text) == ("doubt", "screenshot")  # unclear, so asked: never dropped as noise
+
+
+def test_hello_heard_as_go_wakes_only_at_the_start_of_a_phrase(gate):
+    # noise turns "hello anova" into "go anova"; "go" anywhere else is an ordinary word
+    assert decide(gate, "go anova open notepad") == ("command", "open notepad")
+    assert decide(gate, "let's go anova open notepad")[0] == "drop"
+    assert decide(gate, "go go anova open notepad")[0] == "drop"
+
+
+def test_go_before_the_name_still_needs_the_name_clearly_said(gate):
+    assert decide(gate, "go anova open notepad", name_fit=NAME_FIT_FLOOR - 1, posterior=1.0) == ("drop", "")
 
 
 def test_an_unclear_request_after_a_name_that_only_just_passed_is_dropped_not_asked(gate):

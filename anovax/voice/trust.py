@@ -11,7 +11,8 @@ salt" into "hey anova can you press us alt". Two checks keep such phrases from a
   (the grammar is the definition of a command; forced words rarely make one), and the recogniser
   must not have been torn between sentences (lattice posteriors: ``POSTERIOR_MIN`` on average,
   ``WORD_POSTERIOR_MIN`` each; ``VERBATIM_POSTERIOR_MIN`` when the heard words go out as they
-  are, as a query or typed text). Trailing words it barely heard are noise and left out.
+  are, as a query or typed text). Trailing words it barely heard are noise and left out, and so
+  is a lone barely heard word that makes no request ("hi anova open": the name alone).
 
 Unclear request, clear name: the gate asks "Did you say …?"; unclear name: nothing happens.
 
@@ -54,6 +55,9 @@ WORD_POSTERIOR_MIN = 0.02
 VERBATIM_POSTERIOR_MIN = 0.7
 #: trailing words heard with less than this are noise after the phrase, not words ("hey anova up")
 NOISE_POSTERIOR = 0.1
+#: a lone word after the name that makes no request and was heard with less than this is a breath
+#: or a noise the recogniser made a word of ("hi anova open", posterior 0.16): the name alone
+LONE_NOISE_POSTERIOR = 0.25
 #: an unclear request is asked about ("Did you say …?") only when the name was this clear;
 #: otherwise it is dropped (a question is still a response to a room that did not call)
 ASK_NAME_FIT = -12.0
@@ -99,13 +103,16 @@ class Trust:
         end = len(seq)
         while end > first and posts[end - 1] is not None and posts[end - 1].posterior < NOISE_POSTERIOR:
             end -= 1
+        if end == first + 1 and posts[first] is not None and posts[first].posterior < LONE_NOISE_POSTERIOR \
+                and not self._understood(text(first, end))[0]:
+            end = first
         words = posts[first:end]
         command = text(first, end) if end > first else ""
         clear = strong = False
         if command and all(w is not None for w in words):
+            understood, verbatim = self._understood(command)
             values = [w.posterior for w in words]  # type: ignore[union-attr]
             mean, least = sum(values) / len(values), min(values)
-            understood, verbatim = self._understood(command)
             need = VERBATIM_POSTERIOR_MIN if verbatim else POSTERIOR_MIN
             clear = understood and mean >= need and least >= WORD_POSTERIOR_MIN
             strong = understood and mean >= STRONG_MEAN and least >= STRONG_MIN

@@ -10,6 +10,10 @@ NAME = "anova"
 #: wake words as word sequences; "wake up" is two words, matched as a unit
 WAKE_WORDS: tuple[tuple[str, ...], ...] = (("wake", "up"), ("hey",), ("hello",), ("hi",), ("yo",))
 SLEEP_PHRASE: tuple[str, ...] = ("go", "to", "sleep")
+#: how the recogniser hears a wake word in noise, taken as that wake word only as the phrase's
+#: first word: "hello anova" comes out as "go anova" (4 of 35 noisy "hello anova …" phrases on
+#: the room bench's tuning half). The name's own checks (trust.py) still decide.
+MISHEARD_WAKE_WORDS: tuple[tuple[str, ...], ...] = (("go",),)
 
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
@@ -50,6 +54,9 @@ def _wake_span(seq: list[str]) -> tuple[int, int] | None:
             n = len(wake)
             if i >= n and tuple(seq[i - n:i]) == wake:
                 return i - n, i + 1
+        for wake in MISHEARD_WAKE_WORDS:
+            if tuple(seq[:i]) == wake:
+                return 0, i + 1
         for wake in WAKE_WORDS:
             if tuple(seq[i + 1:i + 1 + len(wake)]) == wake:
                 return i, i + 1 + len(wake)
