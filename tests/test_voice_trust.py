@@ -12,7 +12,7 @@ from anovax.voice.confidence import Hearing, WordScore
 from anovax.voice.gate import WakeGate
 from anovax.voice.trust import (
     ASK_NAME_FIT,
-    LONE_NOISE_POSTERIOR,
+    FAINT_POSTERIOR,
     NAME_FIT_FLOOR,
     NAME_FIT_MIN,
     NOISE_POSTERIOR,
@@ -94,12 +94,27 @@ def with_last(text: str, posterior: float) -> Hearing:
 
 
 @pytest.mark.parametrize("posterior, action", [
-    (LONE_NOISE_POSTERIOR - 0.05, "wake"),   # a breath the recogniser made a word of: the name alone
-    (LONE_NOISE_POSTERIOR + 0.05, "doubt"),  # a word it heard: asked about, as any unclear request
+    (FAINT_POSTERIOR - 0.05, "wake"),   # a breath the recogniser made a word of: the name alone
+    (FAINT_POSTERIOR + 0.05, "doubt"),  # a word it heard: asked about, as any unclear request
 ])
 def test_a_lone_barely_heard_word_after_the_name_is_noise(gate, posterior, action):
     decision = gate.decide("hey anova open", trust=Trust(with_last("hey anova open", posterior), understands))
     assert decision.action == action
+
+
+@pytest.mark.parametrize("posterior, action", [(FAINT_POSTERIOR - 0.05, "command"), (FAINT_POSTERIOR + 0.05, "doubt")])
+def test_a_faint_last_word_that_spoils_a_request_is_noise(gate, posterior, action):
+    text = "hey anova open notepad for"
+    decision = gate.decide(text, trust=Trust(with_last(text, posterior), understands))
+    assert (decision.action, decision.text) == (action, "open notepad" if action == "command" else "open notepad for")
+
+
+def test_a_faint_last_word_is_kept_when_the_words_before_it_make_no_request(gate):
+    # "open the" + a faint word it did not understand: without the word there is no request either,
+    # so the words are asked about as they were heard
+    text = "hey anova open the terminal"
+    decision = gate.decide(text, trust=Trust(with_last(text, 0.15), lambda t: False))
+    assert decision.action == "doubt" and decision.text == "open the terminal"
 
 
 def test_a_lone_word_that_is_a_request_is_kept_however_faintly_heard(gate):
@@ -130,6 +145,18 @@ def test_words_the_planner_does_not_understand_are_asked_about(gate):
 def test_a_request_the_recogniser_was_torn_on_is_asked_about(gate):
     assert decide(gate, "hey anova open notepad", name_fit=ASK_NAME_FIT + 2, posterior=POSTERIOR_MIN - 0.1) == \
         ("doubt", "open notepad")
+
+
+def test_timer_words_with_no_time_are_not_a_request_to_act_on():
+    # "hey Hannah, do I have alarms set before six in the morning" was forced into "hey anova i
+    # have alarms set before status in the morning": the planner only says it cannot tell what or
+    # when, which is no request the gate may answer unasked
+    from anovax.voice.understand import understanding
+
+    assert not understanding("i have alarms set before status in the morning").understood
+    assert not understanding("set a timer for five read").understood
+    assert understanding("set a timer for five minutes").understood
+    assert understanding("remind me at 3 pm to call mum").understood
 
 
 def test_words_that_go_out_verbatim_must_be_heard_more_clearly(gate):

@@ -15,6 +15,10 @@ import re
 # in order on a clause the command grammar did not match, before any web-search fallback, so
 # a personal request ("what's on my calendar") is never sent to a search engine.
 
+#: the timer domain's reply when its words name a timer but not what or when: the request was
+#: not read (the voice gate's trust check takes it as not understood: voice/understand.py)
+TIMER_NOT_READ = "I can't tell what or when from that"
+
 DOMAINS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
     (name, re.compile(p, re.I), say)
     for name, p, say in (
@@ -22,7 +26,7 @@ DOMAINS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
             # timers and reminders are tools now: this is for the words the grammar could not read
             "alarm",
             r"\b(?:alarms?|wake me|wake up call|wake-up|wakeup|timers?|snooze|stopwatch|countdown|reminders?|remind me|remind\b|alert me)\b",
-            "I can set timers and reminders, but I can't tell what or when from that: say, for example, "
+            f"I can set timers and reminders, but {TIMER_NOT_READ}: say, for example, "
             "'set a timer for 5 minutes' or 'remind me at 3 pm to call mum'.",
         ),
         (

@@ -12,7 +12,8 @@ salt" into "hey anova can you press us alt". Two checks keep such phrases from a
   must not have been torn between sentences (lattice posteriors: ``POSTERIOR_MIN`` on average,
   ``WORD_POSTERIOR_MIN`` each; ``VERBATIM_POSTERIOR_MIN`` when the heard words go out as they
   are, as a query or typed text). Trailing words it barely heard are noise and left out, and so
-  is a lone barely heard word that makes no request ("hi anova open": the name alone).
+  is a faintly heard last word that spoils the request ("open the browser for", or "hi anova
+  open": the name alone).
 
 Unclear request, clear name: the gate asks "Did you say …?"; unclear name: nothing happens.
 
@@ -55,9 +56,10 @@ WORD_POSTERIOR_MIN = 0.02
 VERBATIM_POSTERIOR_MIN = 0.7
 #: trailing words heard with less than this are noise after the phrase, not words ("hey anova up")
 NOISE_POSTERIOR = 0.1
-#: a lone word after the name that makes no request and was heard with less than this is a breath
-#: or a noise the recogniser made a word of ("hi anova open", posterior 0.16): the name alone
-LONE_NOISE_POSTERIOR = 0.25
+#: a last word heard with less than this that spoils the request is a breath or a noise the
+#: recogniser made a word of: left out when what comes before it is a request ("open the browser
+#: for") or is nothing ("hi anova open", posterior 0.16: the name alone)
+FAINT_POSTERIOR = 0.25
 #: an unclear request is asked about ("Did you say …?") only when the name was this clear;
 #: otherwise it is dropped (a question is still a response to a room that did not call)
 ASK_NAME_FIT = -12.0
@@ -103,9 +105,10 @@ class Trust:
         end = len(seq)
         while end > first and posts[end - 1] is not None and posts[end - 1].posterior < NOISE_POSTERIOR:
             end -= 1
-        if end == first + 1 and posts[first] is not None and posts[first].posterior < LONE_NOISE_POSTERIOR \
-                and not self._understood(text(first, end))[0]:
-            end = first
+        last = posts[end - 1] if end > first else None
+        if last is not None and last.posterior < FAINT_POSTERIOR and not self._understood(text(first, end))[0] \
+                and (end == first + 1 or self._understood(text(first, end - 1))[0]):
+            end -= 1
         words = posts[first:end]
         command = text(first, end) if end > first else ""
         clear = strong = False

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from anovax.toolspec import Sink
 
 #: replies that mean the planner found no request in the words (and, planner.apps.UNKNOWN_APP,
-#: an app name that names nothing on this computer)
+#: an app name that names nothing on this computer; planner.topics.TIMER_NOT_READ, timer words
+#: with no time: "i have alarms set before status in the morning", forced from "hey Hannah, do I
+#: have alarms set before six in the morning")
 _NOT_UNDERSTOOD = ("I didn't understand", "I didn't catch")
 
 #: where a parameter's words go out as heard
@@ -55,13 +57,14 @@ class Understanding:
 
 def understanding(text: str) -> Understanding:
     from anovax.planner.apps import UNKNOWN_APP
+    from anovax.planner.topics import TIMER_NOT_READ
 
     plan = plan_of(text)
     reply = plan.final_response or ""
     verbatim = bool(plan.remember) or any(
         _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
         for step in plan.steps)
-    return Understanding(not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP)), verbatim)
+    return Understanding(not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ)), verbatim)
 
 
 def _params(tool: str) -> tuple:
