@@ -227,7 +227,8 @@ def _own_wake() -> re.Pattern[str]:
     from anovax.voice import gate  # the gate is light; imported late so safety loads without voice
 
     names = sorted({gate.NAME, __name__.split(".", 1)[0]}, key=len, reverse=True)
-    wakes = sorted({" ".join(words) for words in gate.WAKE_WORDS} | {"ok", "okay"}, key=len, reverse=True)
+    heard = (*gate.WAKE_WORDS, *gate.MISHEARD_WAKE_WORDS)  # "go anova" wakes it too (wakewords.py)
+    wakes = sorted({" ".join(words) for words in heard} | {"ok", "okay"}, key=len, reverse=True)
     return re.compile(rf"(?:\b(?:{'|'.join(map(re.escape, wakes))})[ ,]+)?\b(?:{'|'.join(map(re.escape, names))})\b")
 
 

@@ -57,6 +57,7 @@ from anovax.voice.trust import Trust
 from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
     NAME,
     SLEEP_PHRASE,
+    MISHEARD_WAKE_WORDS,
     WAKE_WORDS,
     _find,
     _wake_span,

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from anovax.voice.confidence import Hearing
 from anovax.voice.rivals import NAME
 from anovax.voice.understand import Understanding
+from anovax.voice.wakewords import MISHEARD_WAKE_WORDS
 
 #: the name's alignment fit (per frame) below which it was not clearly said...
 NAME_FIT_MIN = -30.0
@@ -106,8 +107,9 @@ class Trust:
         while end > first and posts[end - 1] is not None and posts[end - 1].posterior < NOISE_POSTERIOR:
             end -= 1
         last = posts[end - 1] if end > first else None
-        if last is not None and last.posterior < FAINT_POSTERIOR and not self._understood(text(first, end))[0] \
-                and (end == first + 1 or self._understood(text(first, end - 1))[0]):
+        faint = last is not None and last.posterior < FAINT_POSTERIOR and not self._understood(text(first, end))[0] \
+            and (end == first + 1 or self._understood(text(first, end - 1))[0])
+        if faint:
             end -= 1
         words = posts[first:end]
         command = text(first, end) if end > first else ""
@@ -118,7 +120,8 @@ class Trust:
             mean, least = sum(values) / len(values), min(values)
             need = VERBATIM_POSTERIOR_MIN if verbatim else POSTERIOR_MIN
             clear = understood and mean >= need and least >= WORD_POSTERIOR_MIN
-            strong = understood and mean >= STRONG_MEAN and least >= STRONG_MIN
+            # a request made clear by leaving a word out never also excuses a poorly fitting name
+            strong = understood and mean >= STRONG_MEAN and least >= STRONG_MIN and not faint
         if name is None:
             return Judgement(True, end, clear, True)
         score = posts[name]
@@ -126,8 +129,11 @@ class Trust:
         if fit is None or hearing.unscored:
             return Judgement(False, end, clear, False)
         rival = bool(hearing.name_as) and hearing.name_as != NAME
-        name_ok = not rival and (fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong))
-        return Judgement(name_ok, end, clear, fit >= ASK_NAME_FIT)
+        # a wake word heard as another word ("go anova") starts many ordinary sentences ("go on a
+        # walk"): the name must fit without excuse, and an unclear request is dropped, not asked
+        misheard = tuple(seq[:name]) in MISHEARD_WAKE_WORDS
+        name_ok = not rival and (fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong and not misheard))
+        return Judgement(name_ok, end, clear, fit >= ASK_NAME_FIT and not misheard)
 
     def _understood(self, command: str) -> tuple[bool, bool]:
         """(understood, verbatim): see ``understand.Understanding``; a plain bool is not verbatim."""
