@@ -55,9 +55,9 @@ from anovax.voice.holds import TALK_GRACE_S, TalkHolds
 from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
 from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
+    MISHEARD_WAKE_WORDS,
     NAME,
     SLEEP_PHRASE,
-    MISHEARD_WAKE_WORDS,
     WAKE_WORDS,
     _find,
     _wake_span,

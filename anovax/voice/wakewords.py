@@ -46,7 +46,8 @@ def _without_name(seq: list[str]) -> list[str]:
 
 
 def _wake_span(seq: list[str]) -> tuple[int, int] | None:
-    """(first, past-last) indices of "<wake word> anova" or "anova <wake word>", else None."""
+    """(first, past-last) indices of "<wake word> anova", "anova <wake word>" or, as the phrase's
+    first words, "<misheard wake word> anova" ("go anova"); else None."""
     for i, word in enumerate(seq):
         if word != NAME:
             continue
