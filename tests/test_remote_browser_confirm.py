@@ -188,12 +188,20 @@ def _send(page, assistant, text: str = COMMAND) -> int:
     return before
 
 
-def _done(assistant, before: int) -> dict:
+def _done(assistant, before: int, page=None) -> dict:
     """The COMMAND_DONE data of the command sent when ``before`` commands had finished."""
     def finished():
         done = [e for e in assistant.bus.recent(0) if e.type == EventType.COMMAND_DONE]
         return done[before] if len(done) > before else None
-    return dict(wait_for(finished, timeout_s=30, what="the command to finish").data)
+
+    def what() -> str:
+        # a timeout says where the answer stopped: the page's note, the card, the broker's events
+        seen = [(e.type.name, (e.data or {}).get("answer") or (e.data or {}).get("status") or "")
+                for e in assistant.bus.recent(0) if e.type.name.startswith(("CONFIRM", "COMMAND"))]
+        shown = "" if page is None else (f"; page note {page.locator('#confirm-note').inner_text()!r}, card "
+                                         f"{'hidden' if page.locator('#confirm').is_hidden() else 'shown'}")
+        return f"the command to finish{shown}; events {seen[-8:]}"
+    return dict(wait_for(finished, timeout_s=30, what=what).data)
 
 
 def _typed(desktop) -> list[tuple[str, str]]:
@@ -213,7 +221,7 @@ def test_phone_yes_types_ls_into_the_terminal_and_no_types_nothing(tmp_path):
             assert page.locator("#confirm-target").inner_text() == "terminal"
             assert _typed(desktop) == []  # held: the terminal is open, not one key typed yet
             page.tap("#confirm-yes")
-            done = _done(assistant, sent)
+            done = _done(assistant, sent, page)
             assert done["status"] == "done", done
             assert _typed(desktop) == [("type", "ls"), ("keys", "enter")]
             page.wait_for_selector("#confirm", state="hidden")
@@ -221,7 +229,7 @@ def test_phone_yes_types_ls_into_the_terminal_and_no_types_nothing(tmp_path):
             desktop.take_actions()
             sent = _send(page, assistant)
             page.tap("#confirm-no")
-            done = _done(assistant, sent)
+            done = _done(assistant, sent, page)
             assert done["status"] != "done" and "no" in done["message"].lower(), done
             assert _typed(desktop) == []
             # the answer's own reply or its CONFIRM_ANSWERED, whichever reaches the page first

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from anovax.voice.confidence import decode
+from anovax.voice.pronunciations import pronunciations
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +68,9 @@ class RivalCheck:
     def beside(cls, ps: Any, dict_path: str) -> RivalCheck:
         """A check for a command recogniser: its acoustic model and dictionary, plus the rivals'
         pronunciations from pocketsphinx's full dictionary."""
-        from anovax.voice.stt import _pronunciations
-
         try:
             decoder = ps.Decoder(hmm=ps.get_model_path("en-us/en-us"), dict=dict_path, lm=None, loglevel="FATAL")
-            prons = _pronunciations(set(RIVALS), ps.get_model_path("en-us/cmudict-en-us.dict"))
+            prons = pronunciations(set(RIVALS), ps.get_model_path("en-us/cmudict-en-us.dict"))
             words = [(w, prons[w][0]) for w in RIVALS if decoder.lookup_word(w) is None and prons.get(w)]
             for i, (word, phones) in enumerate(words):
                 decoder.add_word(word, phones, update=i == len(words) - 1)

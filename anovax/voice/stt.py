@@ -3,7 +3,7 @@ Google's web service only when asked for (``ANOVAX_STT=google``: the audio leave
 
 ``SphinxCommandRecognizer`` builds a trigram language model from ``corpus.command_sentences()``
 and a pronunciation dictionary cut to that model's words (the cmudict bundled with pocketsphinx,
-plus ``EXTRA_PRONUNCIATIONS``). Both are cached under ``~/.cache/anovax/stt/`` (anovax.paths),
+plus ``pronunciations.EXTRA_PRONUNCIATIONS``). Both are cached under ``~/.cache/anovax/stt/`` (anovax.paths),
 keyed by a hash of the corpus, the pocketsphinx version and the build settings, so only the
 first start builds them (~0.5 s; ~0.3 s from the cache, most of it generating the corpus to hash it). One
 ``pocketsphinx.Decoder`` per recogniser is reused for every phrase; a lock serialises callers.
@@ -45,6 +45,7 @@ from anovax import paths
 from anovax.errors import SttError
 from anovax.voice.confidence import Hearing, PathWord, WordScore, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
+from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
 __all__ = ["DITHER_RMS", "EXTRA_PRONUNCIATIONS", "LM_DISCOUNT", "SEARCH", "STT_CHOICES", "GoogleRecognizer",
@@ -60,53 +61,6 @@ if TYPE_CHECKING:  # speech_recognition is imported lazily: a broken install mus
 
 #: the recognisers ``make_recognizer`` knows (the first is the default)
 STT_CHOICES = ("sphinx", "google")
-
-#: pronunciations (CMU phone set) for corpus words the bundled cmudict lacks, and extra ones
-#: for words people say differently from its only entry
-EXTRA_PRONUNCIATIONS: dict[str, tuple[str, ...]] = {
-    "anova": ("AE N OW V AH",),  # cmudict has only "AH N OW V AA"; "AH N OW V AH" would be "a nova"
-    "backspace": ("B AE K S P EY S",),
-    # cmudict has only a schwa in the second syllable ("T ER M AH N AH L", "M IH N AH T S"); many
-    # people say an "ih" there (espeak-ng does). Without it "open the terminal" came out as "open the
-    # google" or "open the get all": heard word for word in 77 of 120 wake phrases on the room
-    # bench's tuning half, 109 of 120 with it (tests/test_voice_stt.py)
-    "terminal": ("T ER M IH N AH L",),
-    "minutes": ("M IH N IH T S",),
-    "bossa": ("B AA S AH",),
-    "calc": ("K AE L K",),
-    "cmd": ("S IY EH M D IY",),
-    "ctrl": ("K AH N T R OW L",),
-    "esc": ("EH S K",),
-    "gedit": ("JH IY EH D IH T", "G EH D IH T"),
-    "hiya": ("HH AY AH",),
-    # the window tools' words (issue 21: every template word can be said); British spellings too
-    "fullscreen": ("F UH L S K R IY N",),
-    "unfullscreen": ("AH N F UH L S K R IY N",),
-    "maximise": ("M AE K S AH M AY Z",),
-    "minimise": ("M IH N AH M AY Z",),
-    "unmaximise": ("AH N M AE K S AH M AY Z",),
-    "unmaximize": ("AH N M AE K S AH M AY Z",),
-    "unminimise": ("AH N M IH N AH M AY Z",),
-    "unminimize": ("AH N M IH N AH M AY Z",),
-    "un": ("AH N",),
-    "whens": ("W EH N Z",),  # the memory templates' "whens my ...", "wheres my ...", "whos my ..."
-    "wheres": ("W EH R Z",),
-    "whos": ("HH UW Z",),
-    "mozilla": ("M OW Z IH L AH",),
-    "newline": ("N UW L AY N",),
-    "pagedown": ("P EY JH D AW N",),
-    "pageup": ("P EY JH AH P",),
-    "podcasts": ("P AA D K AE S T S",),
-    "powershell": ("P AW ER SH EH L",),
-    "screengrab": ("S K R IY N G R AE B",),
-    "snipping": ("S N IH P IH NG",),
-    "spacebar": ("S P EY S B AA R",),
-    "textedit": ("T EH K S T EH D IH T",),
-    "vlc": ("V IY EH L S IY",),
-    "vscode": ("V IY EH S K OW D",),
-    "webcam": ("W EH B K AE M",),
-    "wordpad": ("W ER D P AE D",),
-}
 
 #: the language model's fixed back-off discount (pocketsphinx.lm.ArpaBoLM's default is 0.5)
 LM_DISCOUNT = 0.5
@@ -296,7 +250,7 @@ class SphinxCommandRecognizer:
         from pocketsphinx.lm import ArpaBoLM
 
         cmudict = self._ps.get_model_path("en-us/cmudict-en-us.dict")
-        prons = _pronunciations({w for s in sentences for w in s.split()}, cmudict)
+        prons = pronunciations({w for s in sentences for w in s.split()}, cmudict)
         kept = [s for s in sentences if all(w in prons for w in s.split())]
         if not kept:
             raise SttError("No command sentence has words the offline recogniser can pronounce.")
@@ -364,22 +318,6 @@ def _cache_key(sentences: Sequence[str], version: str) -> str:
         h.update(part.encode() + b"\0")
     h.update("\n".join(sentences).encode())
     return h.hexdigest()[:20]
-
-
-def _pronunciations(words: set[str], cmudict: str) -> dict[str, list[str]]:
-    """word -> its pronunciations: the cmudict ones, then EXTRA_PRONUNCIATIONS not already there."""
-    out: dict[str, list[str]] = {}
-    with open(cmudict, encoding="utf-8") as f:
-        for line in f:
-            head, _, phones = line.strip().partition(" ")
-            base = VARIANT.sub("", head)
-            if base in words and phones:
-                out.setdefault(base, []).append(phones.split("#", 1)[0].strip())
-    for w, extra in EXTRA_PRONUNCIATIONS.items():
-        if w in words:
-            have = out.setdefault(w, [])
-            have.extend(p for p in extra if p not in have)
-    return out
 
 
 def _read_dict_words(path: Path) -> set[str]:
