@@ -31,6 +31,8 @@ LM_TXT = ROOT.parent / "shared" / "eval" / "slurp" / "lm.txt"
 #: voices the thresholds were tuned on, and voices they never saw
 TUNED_VOICES = ("en-us+f2", "en-us+klatt4", "en-us+m1")
 HELD_OUT_VOICES = ("festival:kal_diphone", "festival:ked_diphone")
+#: where run_parallel's workers keep their rendered phrases (a folder the parent removes)
+SCRATCH_ENV = "ANOVAX_ROOM_SCRATCH"
 NOISE = 0.1  # pink noise at 10-14 dB SNR against these voices (voicegen.py)
 
 WAKE_WORDS = ("hey", "hello", "hi", "yo", "wake up")
@@ -82,7 +84,14 @@ class Room:
         from anovax.voice.stt import SphinxCommandRecognizer
 
         self.recognizer = SphinxCommandRecognizer()
-        self._tmp = tempfile.mkdtemp(prefix="anovax-room-")
+        # a worker of run_parallel is terminated, so nothing of its own would be cleaned up: its
+        # scratch lives in the parent's folder, removed when the run ends
+        parent = os.environ.get(SCRATCH_ENV)
+        if parent and os.path.isdir(parent):
+            self._tmp = tempfile.mkdtemp(prefix="anovax-room-", dir=parent)
+        else:
+            self._scratch = tempfile.TemporaryDirectory(prefix="anovax-room-")
+            self._tmp = self._scratch.name
         self._n = 0
 
     def say(self, text: str, voice: str, noise: float, gate, clock: list[float]) -> Outcome:  # noqa: ANN001
@@ -163,8 +172,17 @@ def run_parallel(fn: Callable[[tuple], object], jobs: list[tuple], workers: int 
     workers = workers or max(1, min(2, os.cpu_count() or 1))
     if workers == 1:
         return [fn(job) for job in jobs]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return list(pool.imap(fn, jobs, chunksize=4))
+    before = os.environ.get(SCRATCH_ENV)
+    with tempfile.TemporaryDirectory(prefix="anovax-rooms-", ignore_cleanup_errors=True) as scratch:
+        os.environ[SCRATCH_ENV] = scratch  # spawned workers inherit it (Room)
+        try:
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                return list(pool.imap(fn, jobs, chunksize=4))
+        finally:
+            if before is None:
+                os.environ.pop(SCRATCH_ENV, None)
+            else:
+                os.environ[SCRATCH_ENV] = before
 
 
 _ROOM: Room | None = None
