@@ -31,8 +31,6 @@ LM_TXT = ROOT.parent / "shared" / "eval" / "slurp" / "lm.txt"
 #: voices the thresholds were tuned on, and voices they never saw
 TUNED_VOICES = ("en-us+f2", "en-us+klatt4", "en-us+m1")
 HELD_OUT_VOICES = ("festival:kal_diphone", "festival:ked_diphone")
-#: where run_parallel's workers keep their rendered phrases (a folder the parent removes)
-SCRATCH_ENV = "ANOVAX_ROOM_SCRATCH"
 NOISE = 0.1  # pink noise at 10-14 dB SNR against these voices (voicegen.py)
 
 WAKE_WORDS = ("hey", "hello", "hi", "yo", "wake up")
@@ -86,9 +84,8 @@ class Room:
         self.recognizer = SphinxCommandRecognizer()
         # a worker of run_parallel is terminated, so nothing of its own would be cleaned up: its
         # scratch lives in the parent's folder, removed when the run ends
-        parent = os.environ.get(SCRATCH_ENV)
-        if parent and os.path.isdir(parent):
-            self._tmp = tempfile.mkdtemp(prefix="anovax-room-", dir=parent)
+        if _SCRATCH is not None:
+            self._tmp = tempfile.mkdtemp(prefix="anovax-room-", dir=_SCRATCH)
         else:
             self._scratch = tempfile.TemporaryDirectory(prefix="anovax-room-")
             self._tmp = self._scratch.name
@@ -172,17 +169,18 @@ def run_parallel(fn: Callable[[tuple], object], jobs: list[tuple], workers: int 
     workers = workers or max(1, min(2, os.cpu_count() or 1))
     if workers == 1:
         return [fn(job) for job in jobs]
-    before = os.environ.get(SCRATCH_ENV)
-    with tempfile.TemporaryDirectory(prefix="anovax-rooms-", ignore_cleanup_errors=True) as scratch:
-        os.environ[SCRATCH_ENV] = scratch  # spawned workers inherit it (Room)
-        try:
-            with multiprocessing.get_context("spawn").Pool(workers) as pool:
-                return list(pool.imap(fn, jobs, chunksize=4))
-        finally:
-            if before is None:
-                os.environ.pop(SCRATCH_ENV, None)
-            else:
-                os.environ[SCRATCH_ENV] = before
+    with tempfile.TemporaryDirectory(prefix="anovax-rooms-", ignore_cleanup_errors=True) as scratch, \
+            multiprocessing.get_context("spawn").Pool(workers, _use_scratch, (scratch,)) as pool:
+        return list(pool.imap(fn, jobs, chunksize=4))
+
+
+#: in a worker of run_parallel: the parent's folder its room renders into (None in the parent)
+_SCRATCH: str | None = None
+
+
+def _use_scratch(folder: str) -> None:
+    global _SCRATCH
+    _SCRATCH = folder
 
 
 _ROOM: Room | None = None
