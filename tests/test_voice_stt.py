@@ -278,14 +278,13 @@ def test_open_the_terminal_is_heard_after_every_wake_word(tmp_path):
     the beatles"...), with it 22. Rendering is deterministic (sox -R) and a fresh recogniser has
     no cepstral mean carried over from other tests' phrases, so the count is the same each run."""
     recognizer = SphinxCommandRecognizer(cache_dir=tmp_path / "cache")
+    phrases = [f"{wake} anova open the terminal" for wake in ("hey", "hello", "hi", "yo", "wake up")]
     heard = []
     for noise in (0.0, 0.1):
-        for voice in voicegen.VOICES:
-            for wake in ("hey", "hello", "hi", "yo", "wake up"):
-                path = tmp_path / "phrase.wav"
-                voicegen.render(f"{wake} anova open the terminal", path, voice=voice, noise=noise)
-                with sr.AudioFile(str(path)) as source:
-                    heard.append(recognizer.recognize(sr.Recognizer().record(source)))
+        folder = tmp_path / f"noise-{noise}"
+        folder.mkdir()
+        spoken = _render_all(phrases, folder, noise=noise)
+        heard += [recognizer.recognize(spoken[voice, phrase]) for voice in voicegen.VOICES for phrase in phrases]
     right = [h for h in heard if h.endswith("anova open the terminal")]
     assert len(right) >= 21, [h for h in heard if h not in right]
 

@@ -12,12 +12,6 @@ from anovax.voice.recognizer import VARIANT
 EXTRA_PRONUNCIATIONS: dict[str, tuple[str, ...]] = {
     "anova": ("AE N OW V AH",),  # cmudict has only "AH N OW V AA"; "AH N OW V AH" would be "a nova"
     "backspace": ("B AE K S P EY S",),
-    # cmudict has only a schwa in the second syllable ("T ER M AH N AH L", "M IH N AH T S"); many
-    # people say an "ih" there (espeak-ng does). Without it "open the terminal" came out as "open the
-    # google" or "open the get all": heard word for word in 77 of 120 wake phrases on the room
-    # bench's tuning half, 109 of 120 with it (tests/test_voice_stt.py)
-    "terminal": ("T ER M IH N AH L",),
-    "minutes": ("M IH N IH T S",),
     "bossa": ("B AA S AH",),
     "calc": ("K AE L K",),
     "cmd": ("S IY EH M D IY",),
@@ -52,6 +46,12 @@ EXTRA_PRONUNCIATIONS: dict[str, tuple[str, ...]] = {
     "vscode": ("V IY EH S K OW D",),
     "webcam": ("W EH B K AE M",),
     "wordpad": ("W ER D P AE D",),
+    # cmudict has only a schwa in the second syllable ("T ER M AH N AH L", "M IH N AH T S"); many
+    # people say an "ih" there (espeak-ng does). Without it "open the terminal" came out as "open the
+    # google" or "open the get all": heard word for word in 77 of 120 wake phrases on the room
+    # bench's tuning half, 109 of 120 with it (tests/test_voice_stt.py)
+    "terminal": ("T ER M IH N AH L",),
+    "minutes": ("M IH N IH T S",),
 }
 
 
