@@ -50,7 +50,9 @@ STOP_WAIT_S = 2.0
 EXIT_DOCTOR_FAILED = 1
 EPILOG = """subcommands:
   anovax doctor [--json]   check what this machine lets AnovaX do (display, window manager,
-                           focus checks, apps, microphone, speech, planner, remote)"""
+                           focus checks, apps, microphone, speech, planner, remote)
+  anovax enrol [--forget]  read sentences aloud once so the offline recogniser adapts to
+                           your voice (stays on this machine; --forget undoes it)"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -199,6 +201,10 @@ def _main(argv: list[str] | None = None) -> int:
     # before argparse: "doctor" as a positional would clash with the console's flags
     if argv[:1] == ["doctor"]:
         return doctor_main(argv[1:])
+    if argv[:1] == ["enrol"]:
+        from anovax.voice.enrol import enrol_main
+
+        return enrol_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         settings = _settings_from(args)

@@ -250,7 +250,7 @@ def run(voices: Sequence[str], noises: Sequence[float], cpu: int | None = None, 
 
     pinned = _pin_one_core(cpu)
     started = time.perf_counter()
-    recognizer = SphinxCommandRecognizer()
+    recognizer = SphinxCommandRecognizer(adaptation=None)  # the general model, never the user's own
     load_s = time.perf_counter() - started
     rows, clean, noisy = [], Tally(), Tally()
     with tempfile.TemporaryDirectory(prefix="bench-voice-") as tmp:

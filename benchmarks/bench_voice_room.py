@@ -1,6 +1,7 @@
 """Voice in a room with other people (issue 19), quick version: ``python -m benchmarks.bench_voice_room``.
 
     python -m benchmarks.bench_voice_room [--tune] [--voices tuned|held-out|all] [--reps N]
+                                          [--models general|enrolled|both]
 
 Rendered speech (benchmarks/voice_room.py) through the real recogniser, trust checks and wake gate:
 
@@ -17,6 +18,10 @@ Rendered speech (benchmarks/voice_room.py) through the real recogniser, trust ch
    not; how many were also heard word for word is shown below it), and the bare name waking it.
    Target at least 95%.
 
+Each group runs twice (``--models both``, the default): on the general acoustic model, and
+"enrolled": each voice first reads ``anovax enrol``'s sentences (none holds a command tested here)
+in the same room, every other one with the pink noise, and is heard through its own transform.
+
 Ordinary speech is SLURP's lm.txt, second half (the first half tuned the thresholds). espeak-ng
 voices were tuned on; festival's kal and ked diphone voices never were, and are reported beside
 them. ``--tune`` prints the scores of the first half instead (how the thresholds were chosen).
@@ -29,6 +34,7 @@ import argparse
 import importlib.util
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,8 +65,8 @@ def corpus(part: str, reps: int = 1) -> list[tuple]:
 
 
 def run_job(job: tuple) -> tuple:
-    (kind, texts, expected), voice, noise = job
-    room = vr.room()
+    (kind, texts, expected), voice, noise, *adapted = job
+    room = vr.room(*adapted)
     clock = [1000.0]
     gate = vr.fresh_gate(clock)
     outcomes = [room.say(text, voice, noise, gate, clock) for text in texts]
@@ -146,6 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--voices", choices=("tuned", "held-out", "all"), default="all")
     ap.add_argument("--dump", help="with --tune: write each first phrase's scores here (JSON lines)")
     ap.add_argument("--reps", type=int, default=3, help="sound-alike and chatter sets per voice and noise")
+    ap.add_argument("--models", choices=("general", "enrolled", "both"), default="both",
+                    help="the general acoustic model, or each voice first reads anovax enrol's sentences and is "
+                         "heard through its own transform, or both")
     args = ap.parse_args(argv)
     import voicegen
 
@@ -171,8 +180,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = ["| voices | measure | value | target | result |", "|---|---|---|---|---|"]
     examples: list[str] = []
     all_results = []
-    for title, voices in groups:
-        results = vr.run_parallel(run_job, vr.jobs_for(voices, noises, items))
+    scratch = tempfile.TemporaryDirectory(prefix="anovax-enrolled-")
+    models = ("general", "enrolled") if args.models == "both" else (args.models,)
+    for (title, voices), model in [(g, m) for g in groups for m in models]:
+        jobs = vr.jobs_for(voices, noises, items)
+        if model == "enrolled":
+            title += ", enrolled"
+            transforms = {v: str(vr.enrol_voice(v, Path(scratch.name) / f"{v}.mllr")) for v in voices}
+            jobs = [(*job, transforms[job[1]]) for job in jobs]
+        results = vr.run_parallel(run_job, jobs)
         all_results += results
         summary = summarise(results)
         lines += table(title, summary)
@@ -180,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             examples += [f"- {title}, {kind}: {bad}" for bad in summary.get(kind, {}).get("bad", [])[:4]]
     if args.tune:
         print(tune_report(all_results))
+        print("\n".join(lines))
         if args.dump:
             import json
             with open(args.dump, "w") as f:

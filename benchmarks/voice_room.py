@@ -76,12 +76,13 @@ class Outcome:
 
 
 class Room:
-    """One recogniser and a scratch folder; ``say`` runs a phrase through a gate."""
+    """One recogniser and a scratch folder; ``say`` runs a phrase through a gate. The recogniser
+    uses the general model, or the voice transform at ``adaptation`` (never the user's own)."""
 
-    def __init__(self) -> None:
+    def __init__(self, adaptation: str | None = None) -> None:
         from anovax.voice.stt import SphinxCommandRecognizer
 
-        self.recognizer = SphinxCommandRecognizer()
+        self.recognizer = SphinxCommandRecognizer(adaptation=adaptation)
         # a worker of run_parallel is terminated, so nothing of its own would be cleaned up: its
         # scratch lives in the parent's folder, removed when the run ends
         if _SCRATCH is not None:
@@ -183,14 +184,42 @@ def _use_scratch(folder: str) -> None:
     _SCRATCH = folder
 
 
-_ROOM: Room | None = None
+_ROOMS: dict[str | None, Room] = {}
 
 
-def room() -> Room:
-    global _ROOM
-    if _ROOM is None:
-        _ROOM = Room()
-    return _ROOM
+def room(adaptation: str | None = None) -> Room:
+    if adaptation not in _ROOMS:
+        _ROOMS[adaptation] = Room(adaptation)
+    return _ROOMS[adaptation]
+
+
+def enrol_voice(voice: str, out: Path) -> Path:
+    """What ``anovax enrol`` makes for a person with ``voice``: every enrolment sentence
+    (enrol_prompts.txt; none holds a COMMAND) read once in the room the phrases are then heard
+    in, so every other one with its pink noise; adapted into the transform ``out``."""
+    import wave
+
+    import pocketsphinx
+    import voicegen
+
+    from anovax.voice.adapt import estimate
+    from anovax.voice.enrol import prompts
+    from anovax.voice.stt import SphinxCommandRecognizer
+
+    sentences = prompts()
+    overlap = [s for s in sentences if any(c in s for c in COMMANDS)]
+    assert not overlap, f"enrolment sentences hold benchmark commands: {overlap}"
+    recordings = []
+    with tempfile.TemporaryDirectory(prefix="anovax-enrol-", dir=_SCRATCH) as tmp:
+        for i, text in enumerate(sentences):
+            noise = NOISE if i % 2 else 0.0  # read in the room it is then heard in: clean, and noisy
+            path = voicegen.render(text, Path(tmp) / f"{i}.wav", voice=voice, noise=noise)
+            with wave.open(str(path)) as w:
+                recordings.append((text, w.readframes(w.getnframes())))
+    plain = SphinxCommandRecognizer(adaptation=None)
+    estimate(recordings, model=Path(pocketsphinx.get_model_path("en-us/en-us")), dict_path=plain.dict_path,
+             out=out, cache=plain.cache_dir)
+    return out
 
 
 def pct(part: int, whole: int) -> str:

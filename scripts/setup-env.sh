@@ -15,6 +15,9 @@ PY=${PYTHON:-python3}
 # the distribution splits it out of Python.
 runtime_pkgs=(portaudio19-dev)
 "$PY" -c "import venv, ensurepip" 2>/dev/null || runtime_pkgs+=(python3-venv)
+# anovax enrol: CMU Sphinx's adaptation tools (feature extraction, bw, mllr_solve, the model
+# definition converter) adapt the offline recogniser to the user's voice (anovax/voice/adapt.py).
+runtime_pkgs+=(sphinxtrain sphinxbase-utils pocketsphinx)
 # What the test suite drives for real (grows with the desktop, voice and remote issues).
 # Desktop adapters: an X server, a window manager (focus), the keyboard tool, a terminal
 # to launch, and espeak for the real pyttsx3 engine; Tk for the typing target window.

@@ -80,6 +80,16 @@ def test_a_poorly_said_name_passes_only_with_a_very_clear_request(gate):
     assert decide(gate, "hey anova open notepad", name_fit=between, posterior=0.7) == ("drop", "")
 
 
+def test_through_a_voice_transform_a_clear_request_excuses_no_poorly_said_name(gate):
+    # an enrolled recogniser's posteriors run high: "hey now amazon stock price" came out as "hey
+    # anova stop price" with a mean of 0.95 and a name fitting at -31
+    between = (NAME_FIT_MIN + NAME_FIT_FLOOR) / 2
+    text = "hey anova open notepad"
+    for fit, action in ((between, "drop"), (NAME_FIT_MIN + 1, "command")):
+        adapted = Hearing(text, hearing(text, name_fit=fit, posterior=0.99).words, adapted=True)
+        assert gate.decide(text, trust=Trust(adapted, understands)).action == action, fit
+
+
 def test_trailing_words_heard_with_almost_no_confidence_are_noise(gate):
     words = hearing("hey anova up")
     noisy = Hearing("hey anova up", (*words.words[:2], WordScore("up", 60, 30, None, None, NOISE_POSTERIOR / 2)))

@@ -58,6 +58,9 @@ class Hearing:
     #: what the name's audio sounded like against its rivals (rivals.py): "anova", a rival such as
     #: "nova" or "anna", or "" when that was not checked
     name_as: str = ""
+    #: heard through a voice transform (anovax enrol): its posteriors run higher, so a clear
+    #: request no longer excuses a poorly fitting name (trust.py)
+    adapted: bool = False
 
     @property
     def scored(self) -> bool:

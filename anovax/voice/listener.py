@@ -292,7 +292,8 @@ class VoiceInput:
             self.energy_threshold = splitter.energy_threshold
             if self._stop.is_set():  # closed while starting: nothing to announce
                 return
-            where = "offline" if recognizer.offline else "online: phrases are sent to Google"
+            adapted = ", adapted to your voice" if getattr(recognizer, "adapted", None) is not None else ""
+            where = f"offline{adapted}" if recognizer.offline else "online: phrases are sent to Google"
             self._hearing = True
             self._sync_registration()  # before "listening" is announced: a question then reaches voice
             self._set_state(VoiceState("listening", f'say "hey anova" ({recognizer.name} recogniser, {where})'))

@@ -66,8 +66,9 @@ class RivalCheck:
 
     @classmethod
     def beside(cls, ps: Any, dict_path: str) -> RivalCheck:
-        """A check for a command recogniser: its acoustic model and dictionary, plus the rivals'
-        pronunciations from pocketsphinx's full dictionary."""
+        """A check for a command recogniser: the general acoustic model (never a voice transform:
+        the check's margins were tuned on it) and its dictionary, plus the rivals' pronunciations
+        from pocketsphinx's full dictionary."""
         try:
             decoder = ps.Decoder(hmm=ps.get_model_path("en-us/en-us"), dict=dict_path, lm=None, loglevel="FATAL")
             prons = pronunciations(set(RIVALS), ps.get_model_path("en-us/cmudict-en-us.dict"))

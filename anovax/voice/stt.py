@@ -18,6 +18,10 @@ and 13 of 216 sound-alikes woke it, all "a nova", "hello nova", "hey nova" or "h
 second of audio on one core. (These figures predate SEARCH and streaming, utterance.py: for
 those see benchmarks/bench_voice.py and the README.)
 
+After ``anovax enrol`` (enrol.py, adapt.py) the command decoder loads the user's MLLR transform
+(``adaptation="saved"``, the default; a damaged one is skipped with a warning); the name's checks
+keep the general model.
+
 Every recogniser (the port: recognizer.py; the online one: google.py) returns lower-case words
 separated by single spaces ("" when nothing was heard) and raises ``SttError`` when the engine
 itself fails. Their names stay importable from here.
@@ -107,7 +111,8 @@ class SphinxCommandRecognizer:
     name = "sphinx"
     offline = True
 
-    def __init__(self, sentences: Iterable[str] | None = None, cache_dir: str | Path | None = None) -> None:
+    def __init__(self, sentences: Iterable[str] | None = None, cache_dir: str | Path | None = None,
+                 adaptation: str | Path | None = "saved") -> None:
         try:
             import pocketsphinx
         except ImportError as exc:  # pragma: no cover - depends on the install
@@ -126,6 +131,8 @@ class SphinxCommandRecognizer:
         if not (self.lm_path.is_file() and self.dict_path.is_file()):
             self._build(clean)
         self._lock = threading.Lock()
+        #: the user's voice transform (enrol.py), or None: "saved" is the one ``anovax enrol`` made
+        self.adapted = _adaptation(adaptation)
         self._aligner: Any = None
         self._rivals: Any = None
         try:
@@ -143,8 +150,21 @@ class SphinxCommandRecognizer:
         self.lm_path = cache_dir / f"{self.key}.lm"
         self.dict_path = cache_dir / f"{self.key}.dict"
 
-    def _new_decoder(self) -> Any:
+    def _new_decoder(self, adapted: bool = True) -> Any:
+        """A decoder of the command language model: with the user's voice transform when there
+        is one and ``adapted``; the general model for the name's checks (their thresholds were
+        tuned on its scores: with the transform there, 4 sound-alikes of 216 woke AnovaX on the
+        tuning half instead of 1)."""
         try:
+            if self.adapted is not None and adapted:
+                try:
+                    return self._ps.Decoder(hmm=self._ps.get_model_path("en-us/en-us"), lm=str(self.lm_path),
+                                            dict=str(self.dict_path), mllr=str(self.adapted), loglevel="FATAL",
+                                            **SEARCH)
+                except Exception:  # noqa: BLE001 - a transform it will not take: the plain model, said once
+                    log.warning("the voice adaptation %s could not be loaded; using the general model",
+                                self.adapted, exc_info=True)
+                    self.adapted = None
             return self._ps.Decoder(
                 hmm=self._ps.get_model_path("en-us/en-us"),
                 lm=str(self.lm_path),
@@ -202,7 +222,7 @@ class SphinxCommandRecognizer:
         end = min(len(raw) // _FRAME_BYTES, path[name].end + _ALIGN_TAIL_FRAMES)
         try:
             if self._aligner is None:
-                self._aligner = self._new_decoder()
+                self._aligner = self._new_decoder(adapted=False)
             aligner = self._aligner
             aligner.set_align_text(" ".join(w.label for w in path[:name + 1]))
             piece = raw[: end * _FRAME_BYTES]
@@ -219,7 +239,8 @@ class SphinxCommandRecognizer:
             return Hearing(text, tuple(words), unscored=True)
         for i, fitted in enumerate(aligned):
             words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
-        return Hearing(text, tuple(words), name_as=self._name_as([w.word for w in words[:name]], raw, path[name].end))
+        return Hearing(text, tuple(words), name_as=self._name_as([w.word for w in words[:name]], raw, path[name].end),
+                       adapted=self.adapted is not None)
 
     def _name_as(self, before: list[str], raw: bytes, name_end: int) -> str:
         """What the name's audio sounds like against its rivals (rivals.py). Lock held."""
@@ -272,6 +293,25 @@ class SphinxCommandRecognizer:
 
 
 _NOISE: dict[float, bytes] = {}
+
+
+def _adaptation(choice: str | Path | None) -> Path | None:
+    """The transform to load: ``"saved"`` the user's (when there is a sound one), a path that
+    one, None the general model. A damaged or missing file is the general model, logged."""
+    from anovax.voice.adapt import valid_transform
+    from anovax.voice.enrol import transform_path
+
+    if choice is None:
+        return None
+    path = transform_path() if choice == "saved" else Path(choice)
+    if not path.is_file():
+        if choice != "saved":
+            log.warning("no voice adaptation at %s; using the general model", path)
+        return None
+    if not valid_transform(path):
+        log.warning("the voice adaptation %s is damaged; using the general model (run anovax enrol again)", path)
+        return None
+    return path
 
 
 def _dither(raw: bytes, rms: float) -> bytes:

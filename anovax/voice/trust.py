@@ -121,7 +121,10 @@ class Trust:
             need = VERBATIM_POSTERIOR_MIN if verbatim else POSTERIOR_MIN
             clear = understood and mean >= need and least >= WORD_POSTERIOR_MIN
             # a request made clear by leaving a word out never also excuses a poorly fitting name
-            strong = understood and mean >= STRONG_MEAN and least >= STRONG_MIN and not faint
+            # nor does one heard through a voice transform, whose posteriors run higher (tuning
+            # half, enrolled: 1 sound-alike of 216 woke AnovaX with the excuse, 0 without; recall
+            # 205 → 204 of 210)
+            strong = understood and mean >= STRONG_MEAN and least >= STRONG_MIN and not faint and not hearing.adapted
         if name is None:
             return Judgement(True, end, clear, True)
         score = posts[name]

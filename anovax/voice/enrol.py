@@ -1,0 +1,203 @@
+"""``anovax enrol``: the user reads sentences aloud once, and the offline recogniser adapts to
+their voice (adapt.py); ``anovax enrol --forget`` goes back to the general model.
+
+The transform lives in the user's data folder (``anovax.paths``: ``~/.local/share/anovax/voice/
+mllr_matrix`` on Linux), not the cache: it is the user's work, not something to rebuild. It is
+estimated only after the last sentence, so stopping half-way (Ctrl-C, a microphone that dies)
+leaves the old one, or none, untouched. The recordings themselves are never written anywhere
+but a temporary folder that is removed when adaptation ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from anovax import paths
+
+__all__ = ["enrol_main", "forget", "prompts", "transform_path"]
+
+log = logging.getLogger(__name__)
+
+PROMPTS_FILE = Path(__file__).with_name("enrol_prompts.txt")
+#: how long to wait for a sentence to start, and how long one may run, seconds
+START_TIMEOUT_S = 8.0
+PHRASE_LIMIT_S = 10.0
+#: attempts per sentence before it is skipped (a cough, a door, a sentence read wrongly)
+ATTEMPTS = 2
+
+
+def transform_path(env: Any = None) -> Path:
+    return paths.data_dir(env) / "voice" / "mllr_matrix"
+
+
+def prompts() -> list[str]:
+    """The sentences to read, in order (enrol_prompts.txt without its comments)."""
+    lines = PROMPTS_FILE.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def forget() -> bool:
+    """Delete the saved adaptation; whether there was one."""
+    try:
+        transform_path().unlink()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+# --- recording ---------------------------------------------------------------------------------------
+
+
+def microphone_phrases(out: TextIO) -> Iterator[Callable[[], bytes | None]]:
+    """Yields, once the default microphone is open and calibrated, a function that records the
+    next phrase (16 kHz 16-bit PCM; None when nothing was said in time). VoiceUnavailable when
+    there is no microphone."""
+    import speech_recognition as sr
+
+    from anovax.voice.microphone import enter_microphone, open_microphone
+
+    microphone = open_microphone()
+    source = enter_microphone(microphone)
+    try:
+        listener = sr.Recognizer()
+        out.write("Measuring the room's noise: stay quiet for a second...\n")
+        out.flush()
+        listener.adjust_for_ambient_noise(source, duration=1.0)
+        listener.dynamic_energy_threshold = False
+
+        def record() -> bytes | None:
+            try:
+                audio = listener.listen(source, timeout=START_TIMEOUT_S, phrase_time_limit=PHRASE_LIMIT_S)
+            except sr.WaitTimeoutError:
+                return None
+            return audio.get_raw_data(convert_rate=16000, convert_width=2)
+
+        yield record
+    finally:
+        try:
+            microphone.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - a device that vanished may fail to close
+            log.debug("closing the microphone failed", exc_info=True)
+
+
+def read_aloud(sentences: Sequence[str], record: Callable[[], bytes | None], out: TextIO) -> list[tuple[str, bytes]]:
+    """Each sentence shown, then recorded; one that is not heard in time is asked for again,
+    then skipped."""
+    done: list[tuple[str, bytes]] = []
+    for i, text in enumerate(sentences, 1):
+        for attempt in range(ATTEMPTS):
+            again = " (again)" if attempt else ""
+            out.write(f"[{i}/{len(sentences)}] Say{again}: {text}\n")
+            out.flush()
+            pcm = record()
+            if pcm and len(pcm) >= 16000:  # at least half a second of audio
+                done.append((text, pcm))
+                break
+            out.write("  nothing heard.\n")
+        else:
+            out.write("  skipped.\n")
+    return done
+
+
+# --- the command ------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="anovax enrol",
+        description="Adapt the offline speech recogniser to your voice: read a few dozen short sentences "
+                    "aloud (about three minutes). Everything stays on this machine.")
+    parser.add_argument("--count", type=int, default=0, metavar="N",
+                        help="read only the first N sentences (at least 10; default all)")
+    parser.add_argument("--forget", action="store_true", help="delete the saved adaptation and use the general model")
+    parser.add_argument("--status", action="store_true", help="say whether an adaptation is in use")
+    return parser
+
+
+def enrol_main(argv: list[str], out: TextIO | None = None,
+               phrases: Callable[[TextIO], Any] | None = None) -> int:
+    """Exit 0 when the adaptation was saved (or forgotten, or reported), 1 when it could not be
+    made (the reason printed), 2 for bad arguments. ``phrases`` opens the recorder (tests)."""
+    from anovax.voice.adapt import MIN_PHRASES, AdaptError, estimate, missing_tools, valid_transform
+
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    target = transform_path()
+    shown = paths.shown(target)
+    if args.status:
+        if valid_transform(target):
+            out.write(f"The recogniser is adapted to your voice ({shown}).\n")
+        elif target.exists():
+            out.write(f"{shown} is damaged; the general model is used. Run anovax enrol again.\n")
+        else:
+            out.write("The recogniser uses its general model (run anovax enrol to adapt it to your voice).\n")
+        return 0
+    if args.forget:
+        out.write("Adaptation deleted; the general model is used from the next start.\n" if forget()
+                  else "There was no adaptation to delete.\n")
+        return 0
+    sentences = prompts()
+    if args.count:
+        if args.count < MIN_PHRASES:
+            out.write(f"anovax enrol: --count must be at least {MIN_PHRASES}\n")
+            return 2
+        sentences = sentences[:args.count]
+    if missing := missing_tools():
+        out.write(f"Adaptation needs the Debian packages {', '.join(missing)} "
+                  f"(sudo apt-get install {' '.join(missing)}).\n")
+        return 1
+    out.write(f"Voice enrolment: read each sentence aloud when it appears ({len(sentences)} sentences). "
+              "Nothing is saved until the last one; Ctrl-C stops.\n")
+    try:
+        recordings = _record(sentences, out, phrases or microphone_phrases)
+        if recordings is None:
+            return 1
+        out.write(f"Adapting to your voice from {len(recordings)} phrases...\n")
+        out.flush()
+        result = _adapt(recordings, estimate, target)
+    except AdaptError as exc:
+        out.write(f"Adaptation failed: {exc}. The previous setting is unchanged.\n")
+        return 1
+    except KeyboardInterrupt:
+        out.write("\nStopped; nothing was saved.\n")
+        return 130
+    out.write(f"Done: {result.phrases} of {result.offered} phrases used, saved to {shown}. "
+              "AnovaX uses it from its next start; anovax enrol --forget undoes it.\n")
+    return 0
+
+
+def _record(sentences: Sequence[str], out: TextIO, phrases: Callable[[TextIO], Any]) -> list | None:
+    from anovax.voice.adapt import MIN_PHRASES
+    from anovax.errors import VoiceUnavailable
+
+    try:
+        opened = phrases(out)
+        record = next(opened)
+        try:
+            recordings = read_aloud(sentences, record, out)
+        finally:
+            opened.close()
+    except VoiceUnavailable as exc:
+        out.write(f"Cannot record: {exc}.\n")
+        return None
+    if len(recordings) < MIN_PHRASES:
+        out.write(f"Only {len(recordings)} sentences were heard; at least {MIN_PHRASES} are needed. "
+                  "Nothing was saved.\n")
+        return None
+    return recordings
+
+
+def _adapt(recordings: list[tuple[str, bytes]], estimate: Callable[..., Any], target: Path) -> Any:
+    import pocketsphinx
+
+    from anovax.voice.stt import SphinxCommandRecognizer
+
+    # the general model's dictionary: the words the sentences are read with
+    plain = SphinxCommandRecognizer(adaptation=None)
+    return estimate(recordings, model=Path(pocketsphinx.get_model_path("en-us/en-us")), dict_path=plain.dict_path,
+                    out=target, cache=plain.cache_dir)
