@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-from anovax import __version__
+from anovax import __version__, paths
 from anovax.desktop import apps
 from anovax.errors import PermanentToolError
 from anovax.net import url_host
@@ -256,7 +256,21 @@ def check_speech_in(ctx: Context) -> Check:
     has = ctx.probes.has_module
     recognition = "SpeechRecognition installed" if has("speech_recognition") else "SpeechRecognition missing"
     offline = "pocketsphinx installed" if has("pocketsphinx") else "no pocketsphinx, so no offline recognition"
-    return Check("speech in", "info", f"{recognition}; {offline}")
+    return Check("speech in", "info", f"{recognition}; {offline}", [_adaptation(ctx.env)])
+
+
+def _adaptation(env: Mapping[str, str]) -> str:
+    from anovax.voice.adapt import missing_tools, valid_transform
+    from anovax.voice.enrol import transform_path
+
+    path = transform_path(env)
+    if valid_transform(path):
+        return f"adapted to your voice ({paths.shown(path)}; anovax enrol --forget undoes it)"
+    if path.exists():
+        return f"{paths.shown(path)} is damaged: the general model is used (run anovax enrol again)"
+    missing = missing_tools()
+    tools = f" (it needs the Debian packages {', '.join(missing)})" if missing else ""
+    return f"general acoustic model: anovax enrol adapts it to your voice{tools}"
 
 
 def check_planner(ctx: Context) -> Check:

@@ -335,6 +335,21 @@ def test_speech_in_is_information():
     assert check.summary == "SpeechRecognition installed; no pocketsphinx, so no offline recognition"
 
 
+def test_speech_in_says_whether_the_recogniser_is_adapted_to_the_users_voice(tmp_path):
+    env = {"XDG_DATA_HOME": str(tmp_path)}
+    saved = tmp_path / "anovax" / "voice" / "mllr_matrix"
+
+    def adaptation() -> str:
+        return by_name(run_checks(Settings(), env, probes()))["speech in"].detail[-1]
+
+    assert adaptation().startswith("general acoustic model: anovax enrol adapts it")
+    saved.parent.mkdir(parents=True)
+    saved.write_text("1\n3\n" + "".join("13\n" + " ".join(["0.5"] * 195) + "\n" for _ in range(3)))
+    assert adaptation().startswith("adapted to your voice (") and str(saved) in adaptation()
+    saved.write_text("garbage")
+    assert "is damaged" in adaptation()
+
+
 # -- planner and key ----------------------------------------------------------------------------
 
 def test_the_key_is_never_printed():
