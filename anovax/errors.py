@@ -13,6 +13,7 @@
     │       └── TimerError           a timer request that cannot be done as asked (none by that name, over a week)
     ├── VoiceError           one piece of voice input could not be understood
     │   ├── SttError             the speech recogniser failed on a phrase (engine error, service unreachable)
+    │   ├── AdaptError           anovax enrol could not adapt the recogniser (a missing tool, too little speech)
     │   └── AudioFileError       a recording given to --audio-file cannot be read (the user's to fix)
     └── Unavailable          a part of AnovaX cannot work on this machine; the rest goes on without it
         ├── VoiceUnavailable     no microphone or no recogniser: typed commands still work
@@ -114,6 +115,13 @@ class SttError(VoiceError):
     """The speech recogniser itself failed (engine error, service unreachable)."""
 
     code = "stt_failed"
+
+
+class AdaptError(VoiceError):
+    """``anovax enrol`` could not adapt the recogniser to the user's voice; ``message`` says why,
+    in words the user can act on (a missing package, too few phrases heard)."""
+
+    code = "adapt_failed"
 
 
 class AudioFileError(VoiceError):

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from anovax.errors import AdaptError
+
 __all__ = ["AdaptError", "Adaptation", "estimate", "missing_tools", "model_files", "valid_transform"]
 
 #: where Debian (and a source build) put sphinxtrain's programs; they are not on PATH
@@ -43,10 +45,6 @@ MIN_PHRASES = 10
 SPEECH_RMS = 60.0
 #: each program's limit: bw takes ~0.1 s per phrase here; a hung tool must not hang enrolment
 _TIMEOUT_S = 300
-
-
-class AdaptError(Exception):
-    """Adaptation could not run; the message says why in words a user can act on."""
 
 
 @dataclass(frozen=True)
