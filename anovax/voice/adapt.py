@@ -43,6 +43,8 @@ MIN_PHRASES = 10
 #: a phrase quieter than this (16-bit RMS; speech at a desk is 300-3000, a silent line under 30)
 #: holds nothing to adapt to
 SPEECH_RMS = 60.0
+#: a transform is ~5.4 KB of text (590 numbers); anything much larger is not one
+_MAX_TRANSFORM_BYTES = 64 * 1024
 #: each program's limit: bw takes ~0.1 s per phrase here; a hung tool must not hang enrolment
 _TIMEOUT_S = 300
 
@@ -207,8 +209,11 @@ def estimate(recordings: Sequence[tuple[str, bytes]], *, model: Path, dict_path:
              "-outmllrfn", "mllr_matrix", "-accumdir", ".", cwd=tmp)
         if not valid_transform(tmp / "mllr_matrix"):
             raise AdaptError("mllr_solve wrote a transform that does not parse")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        _replace(tmp / "mllr_matrix", out)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            _replace(tmp / "mllr_matrix", out)
+        except OSError as exc:
+            raise AdaptError(f"the adaptation cannot be saved to {out} ({exc.strerror or exc})") from exc
     return Adaptation(out, aligned, len(recordings))
 
 
@@ -222,8 +227,12 @@ def _rms(pcm: bytes) -> float:
 def _replace(src: Path, dst: Path) -> None:
     # a rename is atomic only within one file system: copy next to the target first
     staged = dst.with_name(dst.name + ".new")
-    shutil.copyfile(src, staged)
-    os.replace(staged, dst)
+    try:
+        shutil.copyfile(src, staged)
+        os.replace(staged, dst)
+    except OSError:
+        staged.unlink(missing_ok=True)
+        raise
 
 
 def valid_transform(path: Path) -> bool:
@@ -231,7 +240,12 @@ def valid_transform(path: Path) -> bool:
     streams, each a 13x13 matrix, 13 offsets and 13 variance scales (sphinxtrain's text format),
     all finite numbers. A damaged file is then refused before pocketsphinx sees it."""
     try:
-        fields = path.read_text(encoding="ascii").split()
+        # a regular file of a transform's size: never a FIFO (which would block), a device
+        # (/dev/zero never ends) or gigabytes of something else
+        if not path.is_file() or path.stat().st_size > _MAX_TRANSFORM_BYTES:
+            return False
+        with open(path, "rb") as f:
+            fields = f.read(_MAX_TRANSFORM_BYTES + 1).decode("ascii").split()
         numbers = [float(x) for x in fields]
     except (OSError, UnicodeDecodeError, ValueError):
         return False
