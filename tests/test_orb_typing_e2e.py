@@ -74,10 +74,19 @@ def buffer_of(xvfb, window: str) -> str:
     wait_for(lambda: clipboard(xvfb) == marker, 10.0, "the marker in the clipboard")
 
     def copied() -> str | None:
-        xdo(xvfb, "key", "ctrl+a", "ctrl+c")  # to the focused window, as a person's keys go
+        # to the focused window, as a person's keys go; --clearmodifiers: a modifier another tool
+        # left down would turn the copy into another shortcut on every try (one CI run under two
+        # busy loops never copied in 15 s)
+        xdo(xvfb, "key", "--clearmodifiers", "ctrl+a", "ctrl+c")
         text = clipboard(xvfb)
         return None if text is None or text == marker else text
-    return wait_for(copied, 15.0, lambda: f"mousepad's text in the clipboard (still {clipboard(xvfb)!r})")
+
+    def why() -> str:
+        focus = subprocess.run(["xdotool", "getwindowfocus", "-f", "getwindowname"], env={**os.environ, **xvfb.env},
+                               capture_output=True, text=True, timeout=20)
+        return (f"mousepad's text in the clipboard (still {clipboard(xvfb)!r}; active window "
+                f"{active_window(xvfb)}, input focus {focus.stdout.strip() or focus.stderr.strip()!r})")
+    return wait_for(copied, 30.0, why)
 
 
 def close_mousepads(xvfb) -> None:
