@@ -260,13 +260,13 @@ def check_speech_in(ctx: Context) -> Check:
 
 
 def _adaptation(env: Mapping[str, str]) -> str:
-    from anovax.voice.adapt import missing_tools, valid_transform
-    from anovax.voice.enrol import transform_path
+    from anovax.voice.adapt import missing_tools
+    from anovax.voice.enrol import saved
 
-    path = transform_path(env)
-    if valid_transform(path):
+    path, state = saved(env)
+    if state == "adapted":
         return f"adapted to your voice ({paths.shown(path)}; anovax enrol --forget undoes it)"
-    if path.exists():
+    if state == "damaged":
         return f"{paths.shown(path)} is damaged: the general model is used (run anovax enrol again)"
     missing = missing_tools()
     tools = f" (it needs the Debian packages {', '.join(missing)})" if missing else ""

@@ -199,12 +199,9 @@ def enrol_voice(voice: str, out: Path) -> Path:
     in, so every other one with its pink noise; adapted into the transform ``out``."""
     import wave
 
-    import pocketsphinx
     import voicegen
 
-    from anovax.voice.adapt import estimate
-    from anovax.voice.enrol import prompts
-    from anovax.voice.stt import SphinxCommandRecognizer
+    from anovax.voice.enrol import adapt_to, prompts
 
     sentences = prompts()
     overlap = [s for s in sentences if any(c in s for c in COMMANDS)]
@@ -216,9 +213,7 @@ def enrol_voice(voice: str, out: Path) -> Path:
             path = voicegen.render(text, Path(tmp) / f"{i}.wav", voice=voice, noise=noise)
             with wave.open(str(path)) as w:
                 recordings.append((text, w.readframes(w.getnframes())))
-    plain = SphinxCommandRecognizer(adaptation=None)
-    estimate(recordings, model=Path(pocketsphinx.get_model_path("en-us/en-us")), dict_path=plain.dict_path,
-             out=out, cache=plain.cache_dir)
+    adapt_to(recordings, out)
     return out
 
 

@@ -170,6 +170,7 @@ def estimate(recordings: Sequence[tuple[str, bytes]], *, model: Path, dict_path:
         raise AdaptError(f"adaptation needs at least {MIN_PHRASES} phrases, got {len(recordings)}")
     # bw aligns a sentence with silence as readily as with speech: a phrase with nothing in it
     # (a muted microphone, a wrong input device) is left out here
+    offered = len(recordings)
     recordings = [(text, pcm) for text, pcm in recordings if _rms(pcm) >= SPEECH_RMS]
     if len(recordings) < MIN_PHRASES:
         raise AdaptError(f"only {len(recordings)} phrases held speech; check that the microphone is the one "
@@ -214,7 +215,7 @@ def estimate(recordings: Sequence[tuple[str, bytes]], *, model: Path, dict_path:
             _replace(tmp / "mllr_matrix", out)
         except OSError as exc:
             raise AdaptError(f"the adaptation cannot be saved to {out} ({exc.strerror or exc})") from exc
-    return Adaptation(out, aligned, len(recordings))
+    return Adaptation(out, aligned, offered)
 
 
 def _rms(pcm: bytes) -> float:

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from anovax import paths
 
-__all__ = ["enrol_main", "forget", "prompts", "transform_path"]
+__all__ = ["adapt_to", "enrol_main", "forget", "prompts", "saved", "transform_path"]
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,18 @@ MATCH_MIN = 0.3
 
 def transform_path(env: Any = None) -> Path:
     return paths.data_dir(env) / "voice" / "mllr_matrix"
+
+
+def saved(env: Any = None) -> tuple[Path, str]:
+    """The saved transform's path and state: "adapted" (a sound transform), "damaged" (something
+    else is there; the general model is used) or "none". One answer for the recogniser, ``--status``
+    and ``anovax doctor``."""
+    from anovax.voice.adapt import valid_transform
+
+    path = transform_path(env)
+    if valid_transform(path):
+        return path, "adapted"
+    return path, "damaged" if path.exists() else "none"
 
 
 def prompts() -> list[str]:
@@ -59,7 +71,7 @@ def forget() -> bool:
 def writable(path: Path) -> str | None:
     """Why the transform cannot be saved at ``path`` (None: it can), asked before the user reads
     three minutes of sentences rather than after."""
-    if path.exists() and (not path.is_file() or path.is_dir()):
+    if path.exists() and not path.is_file():
         return f"{paths.shown(path)} is not a file; remove it first"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -129,18 +141,15 @@ def read_aloud(sentences: Sequence[str], record: Callable[[], bytes | None], out
     return done
 
 
-def sounds_like() -> Callable[[str, bytes], bool]:
+def sounds_like(plain: Any) -> Callable[[str, bytes], bool]:
     """Whether a recording sounds like its sentence: the general model's words for it share at
     least ``MATCH_MIN`` of the sentence's (difflib's ratio). Measured on the 40 sentences read by
     four synthetic voices, clean and noisy: the right sentence 0.33-1.0 (median 1.0), another
-    sentence 0.12-0.22; pink noise alone comes out as a few scattered words."""
+    sentence 0.12-0.22; pink noise alone comes out as a few scattered words. ``plain`` is a
+    recogniser on the general model."""
     import difflib
 
     import speech_recognition as sr
-
-    from anovax.voice.stt import SphinxCommandRecognizer
-
-    plain = SphinxCommandRecognizer(adaptation=None)
 
     def matches(text: str, pcm: bytes) -> bool:
         heard = plain.recognize(sr.AudioData(pcm, 16000, 2))
@@ -169,16 +178,16 @@ def enrol_main(argv: list[str], out: TextIO | None = None,
                phrases: Callable[[TextIO], Any] | None = None) -> int:
     """Exit 0 when the adaptation was saved (or forgotten, or reported), 1 when it could not be
     made (the reason printed), 2 for bad arguments. ``phrases`` opens the recorder (tests)."""
-    from anovax.voice.adapt import MIN_PHRASES, AdaptError, estimate, missing_tools, valid_transform
+    from anovax.voice.adapt import MIN_PHRASES, AdaptError, missing_tools
 
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
-    target = transform_path()
+    target, state = saved()
     shown = paths.shown(target)
     if args.status:
-        if valid_transform(target):
+        if state == "adapted":
             out.write(f"The recogniser is adapted to your voice ({shown}).\n")
-        elif target.exists():
+        elif state == "damaged":
             out.write(f"{shown} is damaged; the general model is used. Run anovax enrol again.\n")
         else:
             out.write("The recogniser uses its general model (run anovax enrol to adapt it to your voice).\n")
@@ -208,12 +217,15 @@ def enrol_main(argv: list[str], out: TextIO | None = None,
               "Nothing is saved until the last one; Ctrl-C stops.\n")
     previous = _stop_on_sigterm()
     try:
-        recordings = _record(sentences, out, phrases or microphone_phrases)
+        from anovax.voice.stt import SphinxCommandRecognizer
+
+        plain = SphinxCommandRecognizer(adaptation=None)  # judges the recordings; its dictionary aligns them
+        recordings = _record(sentences, out, phrases or microphone_phrases, sounds_like(plain))
         if recordings is None:
             return 1
         out.write(f"Adapting to your voice from {len(recordings)} phrases...\n")
         out.flush()
-        result = _adapt(recordings, estimate, target)
+        result = adapt_to(recordings, target, plain)
     except AdaptError as exc:
         out.write(f"Adaptation failed: {exc}. The previous setting is unchanged.\n")
         return 1
@@ -227,7 +239,8 @@ def enrol_main(argv: list[str], out: TextIO | None = None,
     return 0
 
 
-def _record(sentences: Sequence[str], out: TextIO, phrases: Callable[[TextIO], Any]) -> list | None:
+def _record(sentences: Sequence[str], out: TextIO, phrases: Callable[[TextIO], Any],
+            matches: Callable[[str, bytes], bool]) -> list | None:
     from anovax.voice.adapt import MIN_PHRASES
     from anovax.errors import VoiceUnavailable
 
@@ -235,7 +248,7 @@ def _record(sentences: Sequence[str], out: TextIO, phrases: Callable[[TextIO], A
         opened = phrases(out)
         record = next(opened)
         try:
-            recordings = read_aloud(sentences, record, out, sounds_like())
+            recordings = read_aloud(sentences, record, out, matches)
         finally:
             opened.close()
     except VoiceUnavailable as exc:
@@ -272,12 +285,14 @@ def _restore_sigterm(previous: Any) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _adapt(recordings: list[tuple[str, bytes]], estimate: Callable[..., Any], target: Path) -> Any:
+def adapt_to(recordings: Sequence[tuple[str, bytes]], out: Path, plain: Any = None) -> Any:
+    """``adapt.estimate`` for pocketsphinx's en-us model and the command dictionary (``plain``: a
+    recogniser on the general model, made here when not given), into ``out``."""
     import pocketsphinx
 
+    from anovax.voice.adapt import estimate
     from anovax.voice.stt import SphinxCommandRecognizer
 
-    # the general model's dictionary: the words the sentences are read with
-    plain = SphinxCommandRecognizer(adaptation=None)
+    plain = plain or SphinxCommandRecognizer(adaptation=None)
     return estimate(recordings, model=Path(pocketsphinx.get_model_path("en-us/en-us")), dict_path=plain.dict_path,
-                    out=target, cache=plain.cache_dir)
+                    out=out, cache=plain.cache_dir)

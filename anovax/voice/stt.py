@@ -299,19 +299,18 @@ def _adaptation(choice: str | Path | None) -> Path | None:
     """The transform to load: ``"saved"`` the user's (when there is a sound one), a path that
     one, None the general model. A damaged or missing file is the general model, logged."""
     from anovax.voice.adapt import valid_transform
-    from anovax.voice.enrol import transform_path
+    from anovax.voice.enrol import saved
 
     if choice is None:
         return None
-    path = transform_path() if choice == "saved" else Path(choice)
-    if not path.is_file():
-        if choice != "saved":
-            log.warning("no voice adaptation at %s; using the general model", path)
+    path, state = saved() if choice == "saved" else (Path(choice), "")
+    if state == "none":
         return None
-    if not valid_transform(path):
-        log.warning("the voice adaptation %s is damaged; using the general model (run anovax enrol again)", path)
-        return None
-    return path
+    if state == "adapted" or valid_transform(path):
+        return path
+    log.warning("the voice adaptation %s is missing or damaged; using the general model (run anovax enrol again)",
+                path)
+    return None
 
 
 def _dither(raw: bytes, rms: float) -> bytes:
