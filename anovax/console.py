@@ -224,9 +224,24 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
 
     asking = ConsoleQuestion(assistant, out, hold, status) if interactive and not as_json else None
 
+    #: the command whose result has not been shown yet; a Ctrl-C can land between two checks of
+    #: ``follow``'s loop, outside its ``try``: ``_loop`` then stops it and follows it again
+    unshown: list[Any] = []
+
     def run(text: str) -> None:
+        unshown[:] = [assistant.submit(text, source="console")]
+        follow(unshown[0])
+
+    def resume() -> bool:
+        """After a Ctrl-C that escaped ``follow``: stop its command and show how it ended."""
+        if not unshown:
+            return False
+        stop()
+        follow(unshown[0])
+        return True
+
+    def follow(future: Any) -> None:
         nonlocal at_end
-        future = assistant.submit(text, source="console")
         while not future.done():
             try:
                 if asking is not None:
@@ -251,13 +266,14 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
                 pending.append(line)
         if asking is not None:
             asking.end()
+        unshown.clear()
         show(future.result())
 
     if greeting is not None:
         say(greeting)
     alerts = None if as_json else TimerAlerts(assistant.bus, alert)  # with --json the events are the output
     try:
-        return _loop(assistant, reader, out, pending, say, run, stop, interactive=interactive, status=status,
+        return _loop(assistant, reader, out, pending, say, run, stop, resume, interactive=interactive, status=status,
                      hold=hold, remote=remote, at_end=lambda: at_end, prompting=prompting)
     finally:
         if alerts is not None:
@@ -267,8 +283,8 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
 
 
 def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: deque[str], say: Callable[[str], None],
-          run: Callable[[str], None], stop: Callable[[], None], *, interactive: bool, status: Any, hold: Any,
-          remote: Any, at_end: Callable[[], bool], prompting: threading.Event) -> int:
+          run: Callable[[str], None], stop: Callable[[], None], resume: Callable[[], bool], *, interactive: bool,
+          status: Any, hold: Any, remote: Any, at_end: Callable[[], bool], prompting: threading.Event) -> int:
     while True:
         try:
             if pending:
@@ -301,6 +317,8 @@ def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: d
             run(text)
         except KeyboardInterrupt:  # at the idle prompt (a running command's Ctrl-C is caught in run)
             interrupt_handled()
+            if resume():  # it landed in a running command's wait, not at the prompt
+                continue
             if assistant.busy:
                 stop()
                 continue

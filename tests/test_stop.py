@@ -6,6 +6,7 @@ nothing here asserts a measured duration (the stop latencies are in ``make bench
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ from pty_kit import Pty, cli_environment
 
 from anovax.app import Status, build_assistant
 from anovax.cancel import is_stop_utterance
+from anovax.console import console
 from anovax.desktop.simulated import SimulatedDesktop
 from anovax.events import EventType
 from anovax.memory import Memory
@@ -422,3 +424,33 @@ def test_a_ctrl_c_wrapped_by_python_while_a_class_is_built_still_counts_as_one()
             raise ValueError("a different failure while handling it")  # noqa: B904 - context, not cause
     except ValueError as exc:
         assert not is_interrupt(exc)
+
+
+class _InterruptedOnce:
+    """A command's future whose ``done()`` raises KeyboardInterrupt once ``when()`` holds: Ctrl-C
+    landing in the console's wait between two checks, outside the ``try`` that handles it."""
+
+    def __init__(self, future, when) -> None:
+        self._future = future
+        self._when = when
+        self._raised = False
+
+    def done(self) -> bool:
+        if not self._raised and self._when():
+            self._raised = True
+            raise KeyboardInterrupt
+        return self._future.done()
+
+    def __getattr__(self, name):
+        return getattr(self._future, name)
+
+
+def test_a_ctrl_c_between_the_consoles_checks_still_shows_how_the_command_ended(gemini_app, fake_gemini):
+    fake_gemini.script(delay_reply(SLOW_S, then=plan(step("get_time"))))
+    real_submit = gemini_app.submit
+    gemini_app.submit = lambda text, source="text": _InterruptedOnce(real_submit(text, source),
+                                                                          lambda: fake_gemini.requests)  # type: ignore[method-assign]
+    shown = []
+    code = console(gemini_app, io.StringIO("what time is it\n"), io.StringIO(), show=shown.append, as_json=True)
+    assert code == 0
+    assert [(r.status, r.message) for r in shown] == [(Status.STOPPED, "Stopped.")]
