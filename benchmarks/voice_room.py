@@ -236,9 +236,4 @@ def same_action(heard: str, said: str) -> bool:
     plan without steps, its reply.)"""
     from anovax.voice import understand
 
-    def key(text: str) -> tuple:
-        plan = understand.plan_of(text)
-        steps = tuple((s.tool, repr(sorted(dict(s.params).items()))) for s in plan.steps)
-        return steps, "" if steps else plan.final_response
-
-    return heard == said or key(heard) == key(said)
+    return heard == said or understand.plan_key(understand.plan_of(heard)) == understand.plan_key(understand.plan_of(said))

@@ -6,6 +6,8 @@ understands and was clearly heard. Otherwise it drops the phrase, or asks "Did y
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from anovax.voice.confidence import Hearing, WordScore
@@ -20,6 +22,7 @@ from anovax.voice.trust import (
     VERBATIM_POSTERIOR_MIN,
     Trust,
 )
+from anovax.voice.understand import Understanding
 
 
 class Clock:
@@ -246,3 +249,72 @@ def test_the_gate_asks_for_scores_only_when_a_phrase_could_act(gate):
     assert gate.needs_trust("hey anova open notepad")
     gate.decide("hey anova")
     assert gate.needs_trust("open notepad")  # awake: the next phrase may act
+
+
+# -- readings that mean the same request (Hearing.alternatives) --
+
+MEANINGS = {"what can i say": "help", "what did i say": "help", "what can i say the": "help",
+            "what time is it": "time", "open notepad": "notepad", "type hello": "typed hello"}
+
+
+def meaning(text: str) -> Understanding:
+    got = MEANINGS.get(text)
+    return Understanding(got is not None, bool(got and got.startswith("typed")), (got,) if got else None)
+
+
+def read(text: str, readings: dict[str, float], posterior: float = 0.2) -> Hearing:
+    return replace(hearing(text, posterior=posterior), alternatives=tuple(readings.items()))
+
+
+def test_doubtful_words_of_a_clear_request_act(gate):
+    # each word was doubtful, but 0.3 + 0.2 + 0.1 of the readings ask for the help
+    heard = read("hey anova what can i say", {"hey anova what can i say": 0.3, "hey anova what did i say": 0.2,
+                                              "hey anova open nova": 0.35, "hey anova what can i say the": 0.1,
+                                              "hi anova what did i say": 0.05})
+    decision = gate.decide(heard.text, trust=Trust(heard, meaning))
+    assert (decision.action, decision.text) == ("command", "what can i say")
+
+
+def test_readings_that_disagree_leave_the_request_in_doubt(gate):
+    # the same words, but only 0.3 of the readings ask for the help; the opening counts: 0.2 of
+    # them heard "hi anova" rather than "hey anova", another phrase
+    heard = read("hey anova what can i say", {"hey anova what can i say": 0.3, "hey anova open nova": 0.4,
+                                              "hi anova what did i say": 0.2, "hey anova": 0.1})
+    assert gate.decide(heard.text, trust=Trust(heard, meaning)).action == "doubt"
+
+
+def test_a_best_reading_that_makes_no_request_yields_to_the_request_most_readings_make(gate):
+    heard = read("hey anova what time is hit", {"hey anova what time is hit": 0.3, "hey anova what time is it": 0.45,
+                                                "hey anova what can i say": 0.25})
+    decision = gate.decide(heard.text, trust=Trust(heard, meaning))
+    assert (decision.action, decision.text) == ("command", "what time is it")
+    assert decision.heard == "hey anova what time is hit"  # shown as heard
+
+
+def test_words_that_go_out_as_heard_are_never_taken_from_another_reading(gate):
+    # "type hello" would type what was heard: at 0.45, below what verbatim words need, it is not
+    # taken in place of a best reading that makes no request
+    assert 0.45 < VERBATIM_POSTERIOR_MIN
+    heard = read("hey anova type yellow", {"hey anova type yellow": 0.55, "hey anova type hello": 0.45})
+    assert gate.decide(heard.text, trust=Trust(heard, meaning)).action in ("doubt", "drop")
+    # ...and a doubtful verbatim request is not made clear by other readings either
+    heard = read("hey anova type hello", {"hey anova type hello": 0.6, "hey anova type yellow": 0.4})
+    assert gate.decide(heard.text, trust=Trust(heard, meaning)).action == "doubt"
+
+
+def test_readings_never_excuse_a_name_that_did_not_fit(gate):
+    heard = replace(read("hey anova what time is it", {"hey anova what time is it": 1.0}),
+                    words=hearing("hey anova what time is it", name_fit=NAME_FIT_MIN - 1, posterior=0.2).words)
+    assert gate.decide(heard.text, trust=Trust(heard, meaning)).action == "drop"
+
+
+def test_no_readings_and_broken_readings_vouch_for_nothing(gate):
+    heard = read("hey anova what time is it", {})
+    assert gate.decide(heard.text, trust=Trust(heard, meaning)).action == "doubt"
+
+    def broken(text: str) -> Understanding:  # breaks on the reading that would have been taken
+        if text == "what time is it":
+            raise RuntimeError("planner broke")
+        return meaning(text)
+    heard = read("hey anova what time is hit", {"hey anova what time is it": 0.9})
+    assert gate.decide(heard.text, trust=Trust(heard, broken)).action in ("doubt", "drop")

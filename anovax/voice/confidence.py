@@ -13,6 +13,9 @@ phones the speaker never said ("OW V" of "anova", for "Anna") get squeezed and s
   -30.9 but up to -12.3. The two overlap: trust.py weighs the fit with the request's posteriors.
 - ``posterior``: the word's probability in the command decoder's lattice: low when other
   sentences of the command language model explain the audio about as well.
+- ``alternatives``: the decoder's N best readings of the whole phrase, weighted. Words can be
+  doubtful while the request is not: "what can i say", "what did i say" and "what can i say the"
+  ask the same thing (trust.py weighs the request, not each word).
 
 ``Hearing`` is what a scoring recogniser returns: the text plus a ``WordScore`` per word (none
 when nothing was scored: the online recogniser, or a phrase nobody needs to vouch for).
@@ -20,11 +23,13 @@ when nothing was scored: the online recogniser, or a phrase nobody needs to vouc
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from anovax.voice.recognizer import VARIANT
+from anovax.voice.recognizer import VARIANT, normalise
 
 #: pocketsphinx's non-words: silence, fillers and noise markers
 _NON_WORDS = frozenset({"<s>", "</s>", "<sil>", "[NOISE]", "[SPEECH]"})
@@ -61,6 +66,9 @@ class Hearing:
     #: heard through a voice transform (anovax enrol): its posteriors run higher, so a clear
     #: request no longer excuses a poorly fitting name (trust.py)
     adapted: bool = False
+    #: the decoder's other readings of the phrase: (text, weight) best first, weights summing to 1
+    #: (``alternatives``); trust.py sums those that mean the same request
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def scored(self) -> bool:
@@ -124,3 +132,42 @@ def path_of(decoder: Any) -> list[PathWord]:
     """The real words on ``decoder``'s best path for the utterance it just ended."""
     return [PathWord(str(seg.word), int(seg.start_frame), int(seg.end_frame), max(0.0, min(1.0, float(seg.prob))))
             for seg in decoder.seg() if is_word(str(seg.word))]
+
+
+#: how many of the decoder's N best paths are read (well under a millisecond for 40); paths that
+#: differ only in a pronunciation or a silence give the same text, so fewer readings remain
+NBEST = 40
+#: pocketsphinx keeps acoustic scores shifted left by this many bits (hmm.h ``SENSCR_SHIFT``)...
+_SCORE_SHIFT = 1 << 10
+#: ...and scales them down by its ``ascale`` (20) for lattice posteriors: the same here
+_ASCALE = 20.0
+
+
+def alternatives(decoder: Any, limit: int = NBEST) -> tuple[tuple[str, float], ...]:
+    """The decoder's readings of the utterance it just ended: (text, weight), best first, the
+    weights a softmax of the N-best path scores over the texts read (paths with the same words add
+    up). Empty when it has none (no lattice)."""
+    try:
+        nbest = decoder.nbest()
+        logmath = decoder.get_logmath()
+        scores: dict[str, float] = {}
+        for hyp in itertools.islice(nbest if nbest is not None else (), limit):
+            text = normalise(hyp.hypstr)
+            if not text or hyp.score <= 0.0:
+                continue
+            # the binding hands the integer path score through exp(): log() gives it back
+            ln = logmath.log_to_ln(logmath.log(hyp.score)) * _SCORE_SHIFT / _ASCALE
+            scores[text] = ln if text not in scores else _logaddexp(scores[text], ln)
+    except Exception:  # noqa: BLE001 - pocketsphinx raises RuntimeError; no readings vouch for nothing
+        return ()
+    if not scores:
+        return ()
+    top = max(scores.values())
+    weights = {text: math.exp(ln - top) for text, ln in scores.items()}
+    total = sum(weights.values())
+    return tuple(sorted(((t, w / total) for t, w in weights.items()), key=lambda tw: -tw[1]))
+
+
+def _logaddexp(a: float, b: float) -> float:
+    high, low = max(a, b), min(a, b)
+    return high + math.log1p(math.exp(low - high))

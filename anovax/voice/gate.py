@@ -283,7 +283,7 @@ class WakeGate:
         if not self._awake and held and _wake_span(seq) is None and _find(seq, SLEEP_PHRASE) < 0:
             first = 1 if seq[0] == NAME else 0
             judged = trust.judge(seq, None, first, text)
-            command = text(first, judged.end)
+            command = judged.instead or text(first, judged.end)
             if not command:
                 return out("drop", "talk key held: only the name")
             if not judged.command:
@@ -306,7 +306,7 @@ class WakeGate:
         judged = trust.judge(seq, name, first, text)
         if not judged.name:
             return out("drop", "awake: the name was not clearly said")
-        command = text(first, judged.end)
+        command = judged.instead or text(first, judged.end)
         if not command:
             return out("wake", "already awake")
         self._awake = False  # one phrase after the name: chatter that follows needs the name again
@@ -329,7 +329,7 @@ class WakeGate:
         judged = trust.judge(seq, name, span[1], text)
         if not judged.name:
             return GateDecision("drop", "", f"{asleep}: the name was not clearly said", heard)
-        command = text(span[1], judged.end)
+        command = judged.instead or text(span[1], judged.end)
         if not command:
             self._awake = True  # the name alone: the next phrase is the command
             self._last_activity = now

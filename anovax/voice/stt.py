@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from anovax import paths
 from anovax.errors import SttError
-from anovax.voice.confidence import Hearing, PathWord, WordScore, decode, path_of, score_alignment
+from anovax.voice.confidence import Hearing, WordScore, alternatives, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
@@ -200,25 +200,28 @@ class SphinxCommandRecognizer:
             try:
                 # full_utt only for the first phrase: after it, the same (live) cepstral mean as a
                 # phrase decoded while it is spoken, so both give the same words (utterance.py)
-                hyp, path = decode(self._decoder, raw, full_utt=not self._warm)
+                hyp, _path = decode(self._decoder, raw, full_utt=not self._warm)
                 self._warm = True
             except Exception as exc:  # noqa: BLE001
                 raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
             text = normalise(hyp.hypstr) if hyp is not None else ""
             if not text or score is None or not score(text):
                 return Hearing(text)
-            return self._scored(text, path, raw)
+            return self._scored(text, self._decoder, raw)
 
-    def _scored(self, text: str, path: list[PathWord], raw: bytes) -> Hearing:
-        """``text`` with a score per word: posteriors from ``path``; the words up to and including
-        the name aligned onto their audio for the name's fit. Lock held."""
+    def _scored(self, text: str, decoder: Any, raw: bytes) -> Hearing:
+        """``text`` with a score per word: posteriors from the best path of the utterance that
+        ``decoder`` just ended, and its other readings; the words up to and including the name
+        aligned onto their audio for the name's fit. Lock held."""
+        path = path_of(decoder)
+        others = alternatives(decoder)
         words = [WordScore(VARIANT.sub("", w.label), w.start, w.end - w.start + 1, None, None, w.posterior)
                  for w in path]
         if [w.word for w in words] != text.split():
             return Hearing(text, unscored=True)
         name = next((i for i, w in enumerate(words) if w.word == NAME_WORD), None)
         if name is None:
-            return Hearing(text, tuple(words))
+            return Hearing(text, tuple(words), alternatives=others)
         end = min(len(raw) // _FRAME_BYTES, path[name].end + _ALIGN_TAIL_FRAMES)
         try:
             if self._aligner is None:
@@ -240,7 +243,7 @@ class SphinxCommandRecognizer:
         for i, fitted in enumerate(aligned):
             words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
         return Hearing(text, tuple(words), name_as=self._name_as([w.word for w in words[:name]], raw, path[name].end),
-                       adapted=self.adapted is not None)
+                       adapted=self.adapted is not None, alternatives=others)
 
     def _name_as(self, before: list[str], raw: bytes, name_end: int) -> str:
         """What the name's audio sounds like against its rivals (rivals.py). Lock held."""

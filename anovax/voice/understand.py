@@ -53,6 +53,9 @@ class Understanding:
     #: the plan carries heard words out as they are (typed, searched for, planned from, or
     #: remembered): a misheard word would go out too, so the words must be heard more clearly
     verbatim: bool
+    #: what it would do (``plan_key``); None when not understood. Two readings with the same
+    #: meaning are the same request ("close my calculator", "close the calculator")
+    meaning: tuple | None = None
 
 
 def understanding(text: str) -> Understanding:
@@ -64,7 +67,15 @@ def understanding(text: str) -> Understanding:
     verbatim = bool(plan.remember) or any(
         _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
         for step in plan.steps)
-    return Understanding(not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ)), verbatim)
+    understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
+    return Understanding(understood, verbatim, plan_key(plan) if understood else None)
+
+
+def plan_key(plan) -> tuple:  # noqa: ANN001 - Plan
+    """What a plan does, comparable between plans: its steps (tools and parameters); for a plan
+    without steps, its reply."""
+    steps = tuple((s.tool, repr(sorted(dict(s.params).items()))) for s in plan.steps)
+    return steps, "" if steps else plan.final_response
 
 
 def _params(tool: str) -> tuple:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from anovax.errors import SttError
 from anovax.voice.recognizer import normalise, sentence
 from anovax.voice.confidence import Hearing
-from anovax.voice.stt import _MIN_BYTES, DITHER_RMS, _dither, path_of
+from anovax.voice.stt import _MIN_BYTES, DITHER_RMS, _dither
 
 if TYPE_CHECKING:
     from anovax.voice.stt import SphinxCommandRecognizer
@@ -144,7 +144,7 @@ class SphinxUtterance:
                 hyp = self._decoder.hyp()
                 text = normalise(hyp.hypstr) if hyp is not None else ""
                 if text and score is not None and score(text):
-                    return self._recognizer._scored(text, path_of(self._decoder), b"".join(self._whole))
+                    return self._recognizer._scored(text, self._decoder, b"".join(self._whole))
             except Exception as exc:  # noqa: BLE001
                 raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
             finally:
