@@ -318,3 +318,25 @@ def test_no_readings_and_broken_readings_vouch_for_nothing(gate):
         return meaning(text)
     heard = read("hey anova what time is hit", {"hey anova what time is it": 0.9})
     assert gate.decide(heard.text, trust=Trust(heard, broken)).action in ("doubt", "drop")
+
+
+def test_a_request_that_only_declines_must_be_heard_as_clearly_as_verbatim_words(gate):
+    # "hey Anna, have I got any emails" forced into "hey anova have i got the email": the planner
+    # reads the e-mail topic from one word and declines; said aloud, that answers the room
+    def declines(text: str) -> Understanding:
+        return Understanding(True, False, ("mail",), declined=True)
+    between = (POSTERIOR_MIN + VERBATIM_POSTERIOR_MIN) / 2
+    heard = read("hey anova have i got the email", {"hey anova have i got the email": 1.0}, posterior=between)
+    assert gate.decide(heard.text, trust=Trust(heard, declines)).action == "doubt"
+    heard = read("hey anova have i got the email", {}, posterior=VERBATIM_POSTERIOR_MIN + 0.05)
+    assert gate.decide(heard.text, trust=Trust(heard, declines)).action == "command"
+
+
+def test_the_planner_says_which_requests_only_decline():
+    from anovax.voice.understand import understanding
+
+    assert understanding("have i got any new email").declined
+    assert understanding("add milk to my shopping list").declined
+    for text in ("open notepad", "what can i say", "what time is it", "search the web for cats"):
+        got = understanding(text)
+        assert got.understood and not got.declined, text

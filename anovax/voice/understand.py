@@ -56,6 +56,10 @@ class Understanding:
     #: what it would do (``plan_key``); None when not understood. Two readings with the same
     #: meaning are the same request ("close my calculator", "close the calculator")
     meaning: tuple | None = None
+    #: all the plan does is say the planner cannot do it (an out-of-scope topic: e-mail, lists,
+    #: games). A topic is read from a word or two ("mail", "list", "play"), which forced words
+    #: hit easily, so such a request must be heard as clearly as verbatim words
+    declined: bool = False
 
 
 def understanding(text: str) -> Understanding:
@@ -68,7 +72,15 @@ def understanding(text: str) -> Understanding:
         _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
         for step in plan.steps)
     understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
-    return Understanding(understood, verbatim, plan_key(plan) if understood else None)
+    declined = understood and not plan.steps and reply in _declines()
+    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined)
+
+
+@functools.lru_cache(maxsize=1)
+def _declines() -> frozenset[str]:
+    from anovax.planner.topics import DOMAINS
+
+    return frozenset(say for _name, _cue, say in DOMAINS)
 
 
 def plan_key(plan) -> tuple:  # noqa: ANN001 - Plan
