@@ -236,4 +236,5 @@ def same_action(heard: str, said: str) -> bool:
     plan without steps, its reply.)"""
     from anovax.voice import understand
 
-    return heard == said or understand.plan_key(understand.plan_of(heard)) == understand.plan_key(understand.plan_of(said))
+    plan_key, plan_of = understand.plan_key, understand.plan_of
+    return heard == said or plan_key(plan_of(heard)) == plan_key(plan_of(said))

@@ -448,8 +448,10 @@ class _InterruptedOnce:
 def test_a_ctrl_c_between_the_consoles_checks_still_shows_how_the_command_ended(gemini_app, fake_gemini):
     fake_gemini.script(delay_reply(SLOW_S, then=plan(step("get_time"))))
     real_submit = gemini_app.submit
-    gemini_app.submit = lambda text, source="text": _InterruptedOnce(real_submit(text, source),
-                                                                          lambda: fake_gemini.requests)  # type: ignore[method-assign]
+
+    def submit(text, source="text"):
+        return _InterruptedOnce(real_submit(text, source), lambda: fake_gemini.requests)
+    gemini_app.submit = submit  # type: ignore[method-assign]
     shown = []
     code = console(gemini_app, io.StringIO("what time is it\n"), io.StringIO(), show=shown.append, as_json=True)
     assert code == 0

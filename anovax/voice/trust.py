@@ -182,8 +182,8 @@ class Trust:
     def _meant(self, opening: list[str]) -> dict[tuple, tuple[float, str, bool]]:
         """What the recogniser's readings of the phrase (``Hearing.alternatives``) that open with
         the same words (``opening``: the wake words and the name) ask for: meaning → (their total
-        weight, the likeliest one's request, whether it needs the stricter posterior). Readings it does not understand mean
-        nothing; so does a phrase with no readings."""
+        weight, the likeliest one's request, whether it needs the stricter posterior: ``_strict``).
+        Readings it does not understand mean nothing; so does a phrase with no readings."""
         hearing = self.hearing
         meant: dict[tuple, tuple[float, str, bool]] = {}
         for text, weight in hearing.alternatives[:MEANING_READINGS] if hearing is not None else ():
