@@ -254,6 +254,19 @@ class ThiefToken(CancelToken):
             self._steal()
 
 
+def steal_focus(window: int) -> None:
+    """Let ``window`` take the focus; return once the X server says it has it, by both signs the
+    desktop checks (EWMH active window and keyboard focus). ``windowactivate --sync`` alone can
+    return before the window manager has moved both: under two busy loops the typing then passed
+    two more focus checks (one CI run), and the theft is meant to land as its chunk starts."""
+    xdotool("windowactivate", "--sync", str(window))
+    focus = X11Focus()
+    try:
+        wait_for(lambda: focus.focused(window), 10.0, "the thief's window to have the focus")
+    finally:
+        focus.close()
+
+
 def test_focus_thief_stops_typing_and_nothing_lands_in_the_intruder(desk, tmp_path, monkeypatch):
     intruder_out = tmp_path / "intruder.txt"
     intruder, intruder_win = start_window(intruder_out, "AnovaX intruder", "anovax-intruder")
@@ -262,7 +275,7 @@ def test_focus_thief_stops_typing_and_nothing_lands_in_the_intruder(desk, tmp_pa
         launch_editor(desk, out, monkeypatch)
         editor_win = desk.target_window
         text = "".join(f"{i:03d}," for i in range(300))  # 1200 characters, 150 chunks
-        token = ThiefToken(4, lambda: xdotool("windowactivate", "--sync", str(intruder_win)))
+        token = ThiefToken(4, lambda: steal_focus(intruder_win))
         with pytest.raises(PermanentToolError, match="Focus moved to AnovaX intruder"):
             desk.type_text(text, token)
         # stopped in the chunk during which the focus moved, or (when the server still reported the
