@@ -340,3 +340,14 @@ def test_the_planner_says_which_requests_only_decline():
     for text in ("open notepad", "what can i say", "what time is it", "search the web for cats"):
         got = understanding(text)
         assert got.understood and not got.declined, text
+
+
+def test_each_request_of_a_phrase_is_put_to_the_planner_once(gate):
+    asked = []
+
+    def counting(text: str) -> Understanding:
+        asked.append(text)
+        return meaning(text)
+    heard = read("hey anova what can i say", {"hey anova what can i say": 0.3, "hey anova what did i say": 0.2})
+    gate.decide(heard.text, trust=Trust(heard, counting))
+    assert asked and len(asked) == len(set(asked)), asked

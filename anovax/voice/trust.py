@@ -108,6 +108,9 @@ class Trust:
 
     hearing: Hearing | None = None
     understands: Callable[[str], bool | Understanding] = field(default=_always)
+    #: what ``understands`` said of each request this phrase asked about: the checks ask about
+    #: the same words more than once, and each answer runs the planner (~7 ms)
+    _answers: dict[str, Understanding | None] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def judge(self, seq: list[str], name: int | None, first: int, text: Callable[[int, int], str]) -> Judgement:
         """Judge the phrase ``seq``: the name at index ``name`` (None: none to check), the command
@@ -173,11 +176,13 @@ class Trust:
         return (got.understood, got.verbatim) if got is not None else (False, False)
 
     def _understanding(self, command: str) -> Understanding | None:
-        try:
-            got = self.understands(command)
-            return got if isinstance(got, Understanding) else Understanding(bool(got), False)
-        except Exception:  # noqa: BLE001 - a broken check vouches for nothing
-            return None
+        if command not in self._answers:
+            try:
+                got = self.understands(command)
+                self._answers[command] = got if isinstance(got, Understanding) else Understanding(bool(got), False)
+            except Exception:  # noqa: BLE001 - a broken check vouches for nothing
+                self._answers[command] = None
+        return self._answers[command]
 
     def _meant(self, opening: list[str]) -> dict[tuple, tuple[float, str, bool]]:
         """What the recogniser's readings of the phrase (``Hearing.alternatives``) that open with
