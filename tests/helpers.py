@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
 
 
 class FakeClock:
@@ -23,6 +25,20 @@ class FakeClock:
     def advance(self, seconds: float) -> None:
         with self._lock:
             self.now += seconds
+
+
+def logged_events(path: Path) -> list[dict]:
+    """The events a running AnovaX has finished writing to its JSONL log.
+
+    A reader can catch the writer mid-line: Linux grows a file a page at a time, so a line that
+    straddles a 4 KB boundary is visible half-written for a moment (it failed a CI run). Only
+    the lines up to the last line break are whole."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    whole = raw[: raw.rfind(b"\n") + 1]
+    return [json.loads(line) for line in whole.decode("utf-8").splitlines() if line.strip()]
 
 
 def wait_for(predicate: Callable[[], object], timeout_s: float = 5.0,

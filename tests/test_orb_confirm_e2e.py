@@ -10,7 +10,6 @@ and the reply must say why. Every wait polls with a deadline.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from anovax.orb.style import YES_BG, rgb
-from helpers import wait_for
+from helpers import logged_events, wait_for
 from orb_harness import active_window, grab
 from shell_recorder import ShellRecorder
 from test_orb_window import xdo, xorb  # noqa: F401 - xorb is a fixture
@@ -67,10 +66,7 @@ class Anovax:
         return found.stdout.split()[0] if found.stdout.split() else None
 
     def events(self, kind: str | None = None) -> list[dict]:
-        if not self.log.exists():
-            return []
-        events = [json.loads(line) for line in self.log.read_text(encoding="utf-8").splitlines() if line.strip()]
-        return [e for e in events if kind is None or e["type"] == kind]
+        return [e for e in logged_events(self.log) if kind is None or e["type"] == kind]
 
     def event(self, kind: str, timeout_s: float = 30.0) -> dict:
         return wait_for(lambda: (found := self.events(kind)) and found[-1], timeout_s,

@@ -12,7 +12,7 @@ import dataclasses
 import time
 
 import pytest
-from helpers import wait_for
+from helpers import logged_events, wait_for
 from remote_attacks import Trickler, can_bind, credentialless_gets, upload
 from remote_kit import TEST_LIMITS, phone_remote, request
 
@@ -109,9 +109,7 @@ def test_a_phone_command_with_lone_surrogates_reaches_the_event_log_and_json_out
         command_id = resp.json()["command_id"]
 
         def logged() -> list[dict]:
-            if not log_path.exists():
-                return []
-            return [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
+            return logged_events(log_path)
 
         wait_for(lambda: any(e["type"] == "COMMAND_DONE" and e["command_id"] == command_id for e in logged()),
                  timeout_s=20, what="the command's events in events.jsonl")

@@ -10,6 +10,7 @@ import json
 import time
 from pathlib import Path
 
+from helpers import logged_events
 from pty_kit import Pty, cli_environment, screen
 
 #: generous: the CLI starts in about a second, the timer is 2 s, a loaded CI machine is slow
@@ -27,11 +28,9 @@ def spoken(log: Path, text: str, timeout_s: float = DEADLINE_S) -> dict:
     """The SPEAK_START event of ``text`` in the event log (waits for it, with a deadline)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if log.exists():
-            for line in log.read_text(encoding="utf-8").splitlines():
-                event = json.loads(line)
-                if event["type"] == "SPEAK_START" and text in (event.get("data") or {}).get("text", ""):
-                    return event
+        for event in logged_events(log):
+            if event["type"] == "SPEAK_START" and text in (event.get("data") or {}).get("text", ""):
+                return event
         time.sleep(0.1)
     raise AssertionError(f"{text!r} was never said; the log has:\n" + (log.read_text() if log.exists() else ""))
 
