@@ -42,6 +42,10 @@ SOUND_ALIKES = ("hey anna", "hey hannah", "hey now", "hi anna", "hello hannah", 
                 "hey donna", "okay anna", "hey nana", "hey joanna", "hi hannah")
 #: a true homophone: reported on its own (target at most 10%)
 HOMOPHONES = ("hey nova",)
+#: names one sound away from "anova" (a consonant before it, or one in its middle): a red team's
+#: class (e.g. "hey Canova, what time is it"), said with a command; reported on their own
+NEAR_NAMES = ("hey canova", "hey janova", "hi danova", "hello genova", "yo panova", "hey anoka",
+              "hey anouk", "hey an over", "hi tanova", "hey anola")
 
 
 def sentences(part: str) -> list[str]:

@@ -20,7 +20,12 @@ away ("hey Danova", "yo Panova", "hello Genova": 6 of 18 acted). Offering the na
 consonant before it caught most of them (157 of 186 of our own: "banova", "tanova"...) but the
 consonant also won over real wakes, on the glide of "yo-(w)anova" and "hi-(y)anova" or a breath:
 bench_voice's recall fell from 94.0% to 91.5% with stops, affricates, nasals and liquids, 91.1%
-with stops alone, 86.5% with every consonant. Not kept: that class is open.
+with stops alone, 86.5% with every consonant. Not kept: that class is open. Nor is the name with
+its middle consonant changed ("anoka", "anola": a later red team's "hey Anoka, what time is it"):
+on the same recorded hearings (tuning half, nine espeak-ng voices), rivals for every consonant in
+place of the v took right actions from 547 to 419 of 630 ("anola" beat the real name 91 times);
+k, p, s, sh and ch alone cost 1 of 630 but still left 133 of 234 such names answered
+(149 without). The benchmarks report the class on its own (bench_voice_room: one sound away).
 
 Known gap: when the next word starts with a vowel the recogniser can stretch the name over it
 ("hey Anna, open notepad" heard as "hey anova notepad"), and "anova" then fits those frames better
@@ -92,7 +97,7 @@ class RivalCheck:
         try:
             decoder.activate_search(self._search(before))
             end = min(len(raw) // _FRAME_BYTES, name_end + 1 + TAIL_FRAMES)
-            decode(decoder, raw[: end * _FRAME_BYTES], path=False)
+            decode(decoder, raw[: end * _FRAME_BYTES], path=False, fresh=True)
             hyp = decoder.hyp()
         except Exception:  # noqa: BLE001 - audio it cannot decode: unknown, not a verdict
             log.debug("rival check failed", exc_info=True)

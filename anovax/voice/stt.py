@@ -229,9 +229,9 @@ class SphinxCommandRecognizer:
             aligner = self._aligner
             aligner.set_align_text(" ".join(w.label for w in path[:name + 1]))
             piece = raw[: end * _FRAME_BYTES]
-            decode(aligner, piece, path=False)
+            decode(aligner, piece, path=False, fresh=True)
             aligner.set_alignment()  # a second pass gives phones and their scores
-            decode(aligner, piece, path=False)
+            decode(aligner, piece, path=False, fresh=True)
             alignment = aligner.get_alignment()  # (its truth value crashes pocketsphinx 5.1)
             aligned = score_alignment(alignment if alignment is not None else ())
         except Exception:  # noqa: BLE001 - audio pocketsphinx cannot align: nobody vouches for the name
