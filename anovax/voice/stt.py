@@ -49,6 +49,7 @@ from anovax import paths
 from anovax.errors import SttError
 from anovax.voice.confidence import Hearing, WordScore, alternatives, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
+from anovax.voice.level import InputLevel, amplify
 from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
@@ -131,6 +132,8 @@ class SphinxCommandRecognizer:
         if not (self.lm_path.is_file() and self.dict_path.is_file()):
             self._build(clean)
         self._lock = threading.Lock()
+        #: the speech level of the phrases heard so far: the gain for quiet ones (level.py)
+        self.level = InputLevel()
         #: the user's voice transform (enrol.py), or None: "saved" is the one ``anovax enrol`` made
         self.adapted = _adaptation(adaptation)
         self._aligner: Any = None
@@ -195,8 +198,11 @@ class SphinxCommandRecognizer:
         raw = raw[: len(raw) - len(raw) % 2]
         if len(raw) < _MIN_BYTES:
             return Hearing("")  # process_raw(b"") raises IndexError; a few ms cannot hold a word
-        raw = _dither(raw, DITHER_RMS)
         with self._lock:
+            # quiet speech brought up to where the recogniser works, before the dither (level.py)
+            gain = self.level.gain(raw)
+            self.level.heard(raw)
+            raw = _dither(amplify(raw, gain), DITHER_RMS)
             try:
                 # full_utt only for the first phrase: after it, the same (live) cepstral mean as a
                 # phrase decoded while it is spoken, so both give the same words (utterance.py)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from anovax.errors import SttError
 from anovax.voice.recognizer import normalise, sentence
 from anovax.voice.confidence import Hearing
+from anovax.voice.level import amplify
 from anovax.voice.stt import _MIN_BYTES, DITHER_RMS, _dither
 
 if TYPE_CHECKING:
@@ -66,9 +67,13 @@ class SphinxUtterance:
         self._odd = b""
         self._error: Exception | None = None
         self.decode_s = 0.0
-        #: decoding as the audio arrives (else collecting it in ``_whole`` for finish)
+        #: decoding as the audio arrives (else collecting it in ``_raw`` for finish)
         self._live = recognizer._warm
+        #: the phrase as it came (for the level it sets), and as decoded (gain and dither added)
+        self._raw: list[bytes] = []
         self._whole: list[bytes] = []
+        #: a live phrase's gain comes from the phrases before it; the first one's from itself
+        self._gain = recognizer.level.gain() if self._live else 1.0
         if self._live:
             try:
                 self._decoder.start_utt()
@@ -86,13 +91,15 @@ class SphinxUtterance:
         if not raw:
             return
         started = time.thread_time()
+        self._raw.append(raw)
+        if not self._live:  # the first phrase: decoded whole by finish, with its own gain
+            self._samples += len(raw) // 2
+            return
         # the same noise, sample for sample, as _dither adds to the whole phrase
         offset = 2 * (self._samples % 16000)
-        dithered = _dither(bytes(offset) + raw, DITHER_RMS)[offset:]
+        dithered = _dither(bytes(offset) + amplify(raw, self._gain), DITHER_RMS)[offset:]
         self._samples += len(raw) // 2
-        self._whole.append(dithered)  # kept: the first phrase is decoded whole, and a name is aligned
-        if not self._live:
-            return
+        self._whole.append(dithered)  # kept: a name is aligned on it
         try:
             self._decoder.process_raw(dithered, no_search=False, full_utt=False)
         except Exception as exc:  # noqa: BLE001 - kept for finish(): capture must go on
@@ -135,12 +142,15 @@ class SphinxUtterance:
                     self._decoder.end_utt()
                 if self._samples * 2 < _MIN_BYTES:
                     return Hearing("")  # as recognize: a few ms cannot hold a word
+                raw = b"".join(self._raw)
                 if not self._live:  # the first phrase: whole, exactly as recognize decodes it
+                    self._whole = [_dither(amplify(raw, self._recognizer.level.gain(raw)), DITHER_RMS)]
                     self._decoder.start_utt()
                     try:
-                        self._decoder.process_raw(b"".join(self._whole), no_search=False, full_utt=True)
+                        self._decoder.process_raw(self._whole[0], no_search=False, full_utt=True)
                     finally:
                         self._decoder.end_utt()
+                self._recognizer.level.heard(raw)
                 hyp = self._decoder.hyp()
                 text = normalise(hyp.hypstr) if hyp is not None else ""
                 if text and score is not None and score(text):

@@ -1,0 +1,93 @@
+"""How loud the speech is, and the gain that brings quiet speech up to where the recogniser works.
+
+stt.py adds a fixed, faint noise to every phrase (``DITHER_RMS``: pocketsphinx's features go wild
+on exact digital silence). Against quiet speech (a laptop microphone across the desk, a low input
+gain) that noise is no longer faint, and recognition collapses. Measured on six commands in five
+espeak-ng voices scaled down from a -1 dBFS peak, word for word: 22 / 22 / 24 / 18 / 5 of 30 at
+1, 0.5, 0.25, 0.1 and 0.05 of it. The voices every benchmark renders have their 90th-percentile
+10 ms frame at an RMS of 3,750-6,000 (espeak-ng and festival alike), so they never showed it.
+
+So a quiet phrase is amplified up to ``LEVEL_REF`` before the noise is added; a phrase at or above
+it is left exactly as it is (gain 1: the benchmarks' audio, and every threshold tuned on it, do
+not move). A phrase decoded while it is spoken (utterance.py) needs its gain before it has ended,
+so the gain comes from the phrases heard before it, as pocketsphinx's live cepstral mean does; the
+first phrase, decoded whole, sets it from itself. The level rises at once with a louder phrase and
+falls by at most half per phrase, so one phrase of faint noise cannot make the next one clip.
+"""
+
+from __future__ import annotations
+
+import array
+import functools
+import math
+import warnings
+from typing import Any
+
+#: the 90th-percentile 10 ms frame RMS (16-bit units) quiet speech is brought up to
+LEVEL_REF = 2500.0
+#: at most this much gain (36 dB): beyond it there is nothing but the room's noise to bring up
+MAX_GAIN = 32.0
+#: how far the level may fall from one phrase to the next
+FALL = 0.5
+#: 10 ms of 16 kHz 16-bit audio
+_FRAME_BYTES = 320
+
+
+def speech_level(raw: bytes) -> float:
+    """The 90th-percentile RMS of the 10 ms frames of ``raw`` (16 kHz 16-bit mono): the level of
+    its speech, not of the quiet around it nor of one click; 0.0 for audio shorter than a frame."""
+    rms = _audioop("rms")
+    frames = [raw[at:at + _FRAME_BYTES] for at in range(0, len(raw) - _FRAME_BYTES + 1, _FRAME_BYTES)]
+    if not frames:
+        return 0.0
+    if rms is not None:
+        levels = sorted(rms(frame, 2) for frame in frames)
+    else:
+        levels = sorted(math.sqrt(sum(x * x for x in array.array("h", f)) / (len(f) // 2)) for f in frames)
+    return float(levels[int(0.9 * (len(levels) - 1))])
+
+
+def amplify(raw: bytes, gain: float) -> bytes:
+    """``raw`` (16-bit) times ``gain``, saturating at full scale; unchanged for a gain of 1."""
+    if gain == 1.0:
+        return raw
+    mul = _audioop("mul")
+    if mul is not None:
+        return mul(raw, 2, gain)
+    return array.array("h", (max(-32768, min(32767, int(x * gain))) for x in array.array("h", raw))).tobytes()
+
+
+class InputLevel:
+    """The speech level of the phrases heard so far (None before the first). Not thread-safe:
+    the recogniser uses it under its own lock."""
+
+    def __init__(self) -> None:
+        self.level: float | None = None
+
+    def gain(self, raw: bytes | None = None) -> float:
+        """The gain for the next phrase: from the level so far, or (before any phrase) from
+        ``raw``, the phrase itself when it is decoded whole; 1.0 when neither is known."""
+        level = self.level if self.level is not None else (speech_level(raw) if raw else None)
+        if not level:
+            return 1.0
+        return min(MAX_GAIN, max(1.0, LEVEL_REF / level))
+
+    def heard(self, raw: bytes) -> None:
+        """A phrase was heard (``raw``, before any gain): the level rises to it at once, or falls
+        towards it by at most ``FALL``."""
+        level = speech_level(raw)
+        if level <= 0.0:
+            return
+        self.level = level if self.level is None else max(level, self.level * FALL)
+
+
+@functools.lru_cache(maxsize=2)
+def _audioop(name: str) -> Any:
+    """A function of the stdlib's ``audioop`` (C speed; SpeechRecognition uses it too), else None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import audioop
+    except ImportError:  # Python >= 3.13 without the audioop-lts backport
+        return None
+    return getattr(audioop, name)
