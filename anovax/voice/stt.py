@@ -30,7 +30,6 @@ itself fails. Their names stay importable from here.
 from __future__ import annotations
 
 import array
-import functools
 import hashlib
 import io
 import logging
@@ -38,7 +37,6 @@ import os
 import random
 import tempfile
 import threading
-import warnings
 from dataclasses import replace
 from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
@@ -49,7 +47,7 @@ from anovax import paths
 from anovax.errors import SttError
 from anovax.voice.confidence import Hearing, WordScore, alternatives, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
-from anovax.voice.level import InputLevel, amplify
+from anovax.voice.level import InputLevel, amplify, audioop_function
 from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
@@ -334,23 +332,11 @@ def _dither(raw: bytes, rms: float) -> bytes:
         samples = array.array("h", (max(-32768, min(32767, round(rng.gauss(0.0, rms)))) for _ in range(16000)))
         noise = _NOISE.setdefault(rms, samples.tobytes())
     tiled = (noise * (len(raw) // len(noise) + 1))[: len(raw)]
-    add = _audioop_add()
+    add = audioop_function("add")
     if add is not None:
         return add(raw, tiled, 2)
     summed = (x + y for x, y in zip(array.array("h", raw), array.array("h", tiled)))
     return array.array("h", (max(-32768, min(32767, v)) for v in summed)).tobytes()
-
-
-@functools.lru_cache(maxsize=1)
-def _audioop_add() -> Any:
-    """``audioop.add`` (C speed; the stdlib module SpeechRecognition itself uses), else None."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            import audioop
-    except ImportError:  # Python >= 3.13 without the audioop-lts backport
-        return None
-    return audioop.add
 
 
 def _ps_version() -> str:
