@@ -15,6 +15,7 @@ from anovax.voice.gate import WakeGate
 from anovax.voice.trust import (
     ASK_NAME_FIT,
     FAINT_POSTERIOR,
+    MUMBLE_FRAMES,
     NAME_FIT_FLOOR,
     NAME_FIT_MIN,
     NOISE_POSTERIOR,
@@ -98,6 +99,16 @@ def test_trailing_words_heard_with_almost_no_confidence_are_noise(gate):
     noisy = Hearing("hey anova up", (*words.words[:2], WordScore("up", 60, 30, None, None, NOISE_POSTERIOR / 2)))
     decision = gate.decide("hey anova up", trust=Trust(noisy, understands))
     assert decision.action == "wake" and gate.awake  # the name alone: the next phrase is the command
+
+
+@pytest.mark.parametrize("frames, action", [(MUMBLE_FRAMES // 2, "wake"), (MUMBLE_FRAMES + 20, "drop")])
+def test_talk_after_the_name_that_was_not_made_out_is_not_the_name_alone(gate, frames, action):
+    # "hey Hannah, open notepad" heard as "hey anova notepad": the name stretched over "o-", then
+    # 0.6 s of "pen notepad" barely heard. A breath after a real "hey anova" is short.
+    words = hearing("hey anova notepad").words
+    mumbled = Hearing("hey anova notepad", (*words[:2], WordScore("notepad", 60, frames, None, None, 0.04)))
+    decision = gate.decide("hey anova notepad", trust=Trust(mumbled, understands))
+    assert decision.action == action and gate.awake == (action == "wake")
 
 
 def with_last(text: str, posterior: float) -> Hearing:

@@ -55,16 +55,7 @@ from anovax.voice.holds import TALK_GRACE_S, TalkHolds
 from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
 from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
-    MISHEARD_WAKE_WORDS,
-    NAME,
-    SLEEP_PHRASE,
-    WAKE_WORDS,
-    _find,
-    _wake_span,
-    _without_name,
-    _Word,
-    _words,
-)
+    MISHEARD_WAKE_WORDS, NAME, SLEEP_PHRASE, WAKE_WORDS, _find, _wake_span, _without_name, _Word, _words)
 
 #: words that cut speech off
 BARGE_WORDS = frozenset({"stop", "cancel"})
@@ -80,7 +71,6 @@ DEFAULT_TIMEOUT_S = 8.0
 STOP_WINDOW_S = 8.0
 
 Action = Literal["drop", "wake", "command", "sleep", "barge_in", "answer", "doubt"]
-
 
 
 @dataclass(frozen=True)
@@ -330,6 +320,8 @@ class WakeGate:
         if not judged.name:
             return GateDecision("drop", "", f"{asleep}: the name was not clearly said", heard)
         command = judged.instead or text(span[1], judged.end)
+        if not command and judged.mumbled:  # "hey Hannah, open notepad" as "hey anova notepad"
+            return GateDecision("drop", "", f"{asleep}: words after the name not made out", heard)
         if not command:
             self._awake = True  # the name alone: the next phrase is the command
             self._last_activity = now
