@@ -31,7 +31,7 @@ Nor is a second opinion from a general speech model: Google's speech embedding (
 0.4.0's ONNX export, the features openWakeWord trains wake words on from synthetic speech), with a
 head trained on espeak-ng alone (20 voices, 1,704 phrases heard with the name; names one sound
 away and sound-alikes, none of the benchmarks' own), on the embeddings ending 0.1-0.25 s after the
-name. On the report half it took names one sound away from 41 to 16 of 60 in the tuned voices,
+name. On the report half it took names one sound away from 41 to 19 of 60 in the tuned voices,
 but right actions from 190 to 167 of 210, and in festival's voices, which never trained it, from
 133 to 57 of 140 (at p ≥ 0.05; MLP and logistic heads, several windows). A head trained on one
 synthesiser learns that synthesiser: a verifier needs many speakers, which this machine cannot
