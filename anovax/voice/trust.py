@@ -73,7 +73,8 @@ NOISE_POSTERIOR = 0.1
 #: Hannah, open notepad" heard as "hey anova no" (the name stretched over the vowel of "open"):
 #: not kept
 FAINT_POSTERIOR = 0.25
-#: words left out that way after the name and nothing else (10 ms frames) longer than this are
+#: words after the wake words and the name, all left out (as noise, or as a faint last word), that
+#: together last longer than this (10 ms frames) are
 #: speech the recogniser could not make out, not a breath: "hey Hannah, open notepad" heard as
 #: "hey anova notepad" (notepad: 0.04, 0.6 s; the name stretched over the vowel of "open") is not
 #: the name alone. Tuning half, six espeak-ng voices: words left out after a real "hey anova" said
@@ -112,8 +113,9 @@ class Judgement:
     #: the request to act on instead of the words heard: the recogniser's likeliest readings
     #: agree on it, while its best one makes no request ("set a timer for five read"); "" if none
     instead: str = ""
-    #: the words after the name were all left out as noise, but lasted longer than a breath
-    #: (``MUMBLE_FRAMES``): speech it could not make out, so not the name alone
+    #: the words after the wake words and the name were all left out (noise or a faint last word)
+    #: but lasted longer than a breath (``MUMBLE_FRAMES``): speech it could not make out, so not
+    #: the name alone
     mumbled: bool = False
 
 
