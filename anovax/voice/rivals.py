@@ -39,8 +39,9 @@ give it.
 
 Known gap: when the next word starts with a vowel the recogniser can stretch the name over it
 ("hey Anna, open notepad" heard as "hey anova notepad"), and "anova" then fits those frames better
-than "anna". A run of phones after the name in the grammar fixed those examples but let "anna"
-win over 9 of 210 real wakes on the tuning phrases, and cost 30-130 ms: not kept.
+than "anna" (when the words left after it are barely heard, ``trust.MUMBLE_FRAMES`` keeps that
+from waking AnovaX). A run of phones after the name in the grammar fixed those examples but let
+"anna" win over 9 of 210 real wakes on the tuning phrases, and cost 30-130 ms: not kept.
 """
 
 from __future__ import annotations
