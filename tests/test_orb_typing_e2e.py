@@ -77,6 +77,13 @@ def buffer_of(xvfb, window: str) -> str:
         # to the focused window, as a person's keys go; --clearmodifiers: a modifier another tool
         # left down would turn the copy into another shortcut on every try (one CI run under two
         # busy loops never copied in 15 s)
+        focus = subprocess.run(["xdotool", "getwindowfocus", "-f"], env={**os.environ, **xvfb.env},
+                               capture_output=True, text=True, timeout=20).stdout.strip()
+        if focus != window:
+            # the window manager names mousepad the active window but X's keyboard focus was on no
+            # window (one CI run under two busy loops, for 30 s): give the copy keys to that same
+            # window. Text typed earlier into another window would still be missing from it.
+            xdo(xvfb, "windowfocus", "--sync", window)
         xdo(xvfb, "key", "--clearmodifiers", "ctrl+a", "ctrl+c")
         text = clipboard(xvfb)
         return None if text is None or text == marker else text
