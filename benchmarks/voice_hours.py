@@ -1,6 +1,6 @@
 """False wakes per hour of ordinary speech (issue 19), the long run: ``make bench-voice``.
 
-    python -m benchmarks.voice_hours [--hours 4] [--workers 2]
+    python -m benchmarks.voice_hours [--hours 4] [--workers 2] [--voices default|flite|all]
 
 SLURP's lm.txt, second half (never used for tuning), read sentence by sentence by synthetic
 voices taking turns (espeak-ng's f2, klatt4 and m1, which the thresholds were tuned on, and
@@ -9,7 +9,9 @@ noise, until the audio adds up to ``--hours``. Each sentence goes through the re
 trust checks and a wake gate that is asleep, as speech in a room does. A false wake is any
 response: a command, a "Did you say …?" question or waking up. Target: at most 0.5 per hour
 (≤ 2 in 4 hours). Sentences are asked for by a 2 s estimate and average ~3 s, so ``--hours 4``
-reads about 6 hours of audio (7,240 sentences); ~30 minutes on two quiet cores.
+reads about 6 hours of audio (7,240 sentences); ~30 minutes on two quiet cores. ``--voices flite``
+reads with flite's slt, rms and awb instead (a third synthesiser, never tuned on), ``all`` with
+all eight.
 """
 
 from __future__ import annotations
@@ -53,10 +55,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--enrolled", action="store_true",
                     help="each voice first reads anovax enrol's sentences and is heard through its own transform")
+    ap.add_argument("--voices", choices=("default", "flite", "all"), default="default",
+                    help="espeak-ng's tuned voices and festival's (default), flite's alone, or all of them")
     args = ap.parse_args(argv)
     import voicegen
 
-    voices = list(vr.TUNED_VOICES) + (list(vr.HELD_OUT_VOICES) if voicegen.have_festival() else [])
+    voices = []
+    if args.voices in ("default", "all"):
+        voices += list(vr.TUNED_VOICES) + (list(vr.HELD_OUT_VOICES) if voicegen.have_festival() else [])
+    if args.voices in ("flite", "all") and voicegen.have_flite():
+        voices += list(vr.FLITE_VOICES)
+    if not voices:
+        print("skipped: flite is not installed (apt-get install flite)")
+        return 0
     sentences = vr.sentences("report")
     if not sentences or not voicegen.have_espeak():
         print("skipped: needs espeak-ng and ../shared/eval/slurp/lm.txt")
@@ -80,7 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         audio_s = sum(r[5] for r in results)
     by_group: dict[str, list] = {}
     for row in results:
-        group = "festival (held out)" if row[0].startswith("festival:") else "espeak-ng (tuned)"
+        group = {"festival": "festival (held out)", "flite": "flite (held out)"}.get(
+            row[0].split(":", 1)[0] if ":" in row[0] else "", "espeak-ng (tuned)")
         by_group.setdefault(group, []).append(row)
     enrolled = ", each voice enrolled (anovax enrol's sentences)" if args.enrolled else ""
     print(f"### False wakes per hour of ordinary speech (SLURP lm.txt, second half){enrolled}\n")

@@ -2,8 +2,8 @@
 
 Shared by ``bench_voice_room.py`` (quick, in ``make bench``) and ``voice_hours.py`` (long,
 ``make bench-voice``). Every phrase is rendered by a synthetic voice (tests/voicegen.py: espeak-ng
-voices, which the confidence thresholds were tuned on, and festival's kal/ked diphone voices,
-never tuned on), clean or with pink noise, and goes through the real offline recogniser, the real
+voices, which the confidence thresholds were tuned on, and festival's kal/ked diphone voices and
+flite's slt/rms/awb, never tuned on), clean or with pink noise, and goes through the real offline recogniser, the real
 wake gate and the trust checks, exactly as the microphone's phrases do (``VoicePipeline``).
 
 Text: ``../shared/eval/slurp/lm.txt`` is SLURP's unlabelled utterances, ordinary speech not
@@ -31,6 +31,8 @@ LM_TXT = ROOT.parent / "shared" / "eval" / "slurp" / "lm.txt"
 #: voices the thresholds were tuned on, and voices they never saw
 TUNED_VOICES = ("en-us+f2", "en-us+klatt4", "en-us+m1")
 HELD_OUT_VOICES = ("festival:kal_diphone", "festival:ked_diphone")
+#: flite's voices (Debian flite): a third synthesiser, never tuned on either
+FLITE_VOICES = ("flite:slt", "flite:rms", "flite:awb")
 NOISE = 0.1  # pink noise at 10-14 dB SNR against these voices (voicegen.py)
 
 WAKE_WORDS = ("hey", "hello", "hi", "yo", "wake up")

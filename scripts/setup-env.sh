@@ -31,9 +31,9 @@ test_pkgs+=(chromium)
 # Real apps the keyboard-target tests type into and read back: mousepad (a GTK text editor, the
 # tests' "notepad"), galculator, and xclip to read an app's text through the clipboard.
 test_pkgs+=(mousepad galculator xclip tmux)
-# A second speech synthesiser whose voices the wake gate's thresholds never saw (the voice
-# benchmarks report it beside espeak-ng's, and a test speaks with it).
-test_pkgs+=(festival festvox-kallpc16k festvox-kdlpc16k)
+# A second and a third speech synthesiser whose voices the wake gate's thresholds never saw (the
+# voice benchmarks report them beside espeak-ng's, and a test speaks with festival).
+test_pkgs+=(festival festvox-kallpc16k festvox-kdlpc16k flite)
 "$PY" -c "import tkinter" 2>/dev/null || test_pkgs+=(python3-tk)
 
 apt_ok() {

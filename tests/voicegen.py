@@ -41,6 +41,11 @@ def have_festival() -> bool:
     return shutil.which("text2wave") is not None
 
 
+def have_flite() -> bool:
+    """True when ``flite`` is on PATH (Debian flite: a third synthesiser, also never tuned on)."""
+    return shutil.which("flite") is not None
+
+
 def have_sox() -> bool:
     """True when ``sox`` is on PATH."""
     return shutil.which("sox") is not None
@@ -48,8 +53,8 @@ def have_sox() -> bool:
 
 def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 160, noise: float = 0.0,
            pad: float = 0.3) -> Path:
-    """Speak ``text`` with espeak-ng (or festival, for a ``voice`` "festival:<name>") into the WAV
-    file ``path`` and return the path.
+    """Speak ``text`` with espeak-ng (or festival, for a ``voice`` "festival:<name>", or flite, for
+    "flite:<name>") into the WAV file ``path`` and return the path.
 
     ``noise`` (0..1) is the peak amplitude of pink noise mixed in (needs sox). ``pad`` seconds of
     silence go before and after the speech (needs sox), as a microphone phrase has: espeak-ng
@@ -59,7 +64,10 @@ def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 16
     festival = voice.startswith("festival:")
     if festival and not have_festival():
         raise RuntimeError("festival is not installed (apt-get install festival festvox-kallpc16k festvox-kdlpc16k)")
-    if not festival and not have_espeak():
+    flite = voice.startswith("flite:")
+    if flite and not have_flite():
+        raise RuntimeError("flite is not installed (apt-get install flite)")
+    if not festival and not flite and not have_espeak():
         raise RuntimeError("espeak-ng is not installed")
     if noise > 0 and not have_sox():
         raise RuntimeError("sox is not installed (needed to add noise)")
@@ -67,6 +75,8 @@ def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 16
         raw = Path(tmp) / "speech.wav"
         if festival:  # festival has no speed setting worth using: its diphone voices' own pace
             _run(["text2wave", "-eval", f"(voice_{voice.split(':', 1)[1]})", "-o", str(raw)], stdin=text)
+        elif flite:
+            _run(["flite", "-voice", voice.split(":", 1)[1], "-t", text, "-o", str(raw)])
         else:
             _run(["espeak-ng", "-v", voice, "-s", str(int(speed)), "-w", str(raw), text])
         if not have_sox():
