@@ -6,7 +6,7 @@ gate and planner as the microphone), the events read back from ``--json``.
   you press …": the name does not fit the audio, or the rest is no request it understands);
 - after a real "hey anova, what time is it", the room's chatter does nothing;
 - "hey anova, open the calculator" still opens it, in the voices the thresholds were tuned on and
-  in a festival voice they never saw.
+  in a festival voice and flite's three voices, which they never saw (the rival names too).
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def test_hey_anna_can_you_pass_the_salt_does_nothing(cli_env, tmp_path, voice):
     assert not [e for e in events if e.get("type") == "VOICE_HEARD" and e["data"]["action"] == "command"], events
 
 
-@pytest.mark.parametrize("voice", [*voicegen.VOICES, *(voicegen.HELD_OUT_VOICES[:1] if voicegen.have_festival() else ())])
+@pytest.mark.parametrize("voice", [*voicegen.VOICES, *(voicegen.HELD_OUT_VOICES[:1] if voicegen.have_festival() else ()),
+                                   *(voicegen.FLITE_VOICES if voicegen.have_flite() else ())])
 def test_names_that_sound_like_anova_followed_by_a_request_do_nothing(cli_env, tmp_path, voice):
     # a request AnovaX understands word for word, after a rival name: only the name can tell
     said = ["hey nova, open the calculator", "hey hannah, what time is it", "another, take a screenshot"]
@@ -123,7 +124,8 @@ def test_chatter_after_a_real_wake_does_nothing(cli_env, tmp_path, voice):
     assert [[s["tool"] for s in d["data"]["outcome"]["steps"]] for d in done] == [["get_time"]], heard
 
 
-@pytest.mark.parametrize("voice", [*voicegen.VOICES, *(voicegen.HELD_OUT_VOICES[:1] if voicegen.have_festival() else ())])
+@pytest.mark.parametrize("voice", [*voicegen.VOICES, *(voicegen.HELD_OUT_VOICES[:1] if voicegen.have_festival() else ()),
+                                   *(voicegen.FLITE_VOICES if voicegen.have_flite() else ())])
 def test_hey_anova_open_the_calculator_still_opens_it(cli_env, tmp_path, voice):
     events = play(cli_env, tmp_path, ["hey anova, open the calculator"], voice)
     assert commands(events) == ["open the calculator"], [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]

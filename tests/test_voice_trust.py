@@ -362,3 +362,19 @@ def test_each_request_of_a_phrase_is_put_to_the_planner_once(gate):
     heard = read("hey anova what can i say", {"hey anova what can i say": 0.3, "hey anova what did i say": 0.2})
     gate.decide(heard.text, trust=Trust(heard, counting))
     assert asked and len(asked) == len(set(asked)), asked
+
+
+def test_a_window_tool_naming_no_app_the_recogniser_knows_is_no_request(monkeypatch):
+    # The planner closes or switches to any app-like name ("exit wake in moscow": close_app
+    # "wake in moscow", forced from flite's "hey Anna, let's play canasta"); heard by voice, the
+    # name must be one of the apps the recogniser knows, as one to open must be installed
+    from anovax.planner import lexicon
+    from anovax.voice.understand import understanding
+
+    for text in ("exit wake in moscow", "close the mood for", "switch to glorp", "minimise the rice on"):
+        assert not understanding(text).understood, text
+    for text in ("close the calculator", "switch to notepad", "close firefox", "minimise the terminal", "close it",
+                 "switch to chrome"):
+        assert understanding(text).understood, text
+    monkeypatch.setattr(lexicon, "USER_APPS", {"glorp"})
+    assert understanding("switch to glorp").understood

@@ -34,6 +34,11 @@ def have_espeak() -> bool:
 #: festival's diphone voices (Debian festvox-kallpc16k, festvox-kdlpc16k): a second synthesiser
 #: the recogniser and its confidence thresholds were never tuned on; only reported
 HELD_OUT_VOICES: tuple[str, ...] = ("festival:kal_diphone", "festival:ked_diphone")
+#: flite's voices (Debian flite): a third synthesiser, never tuned on either, found after the
+#: thresholds were set. slt, rms and awb are cut from recordings of three people (awb's accent is
+#: Scottish); espeak-ng's voices are formant synthesis and festival's diphone voices are one
+#: speaker each
+FLITE_VOICES: tuple[str, ...] = ("flite:slt", "flite:rms", "flite:awb")
 
 
 def have_festival() -> bool:

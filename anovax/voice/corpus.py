@@ -221,14 +221,20 @@ def command_sentences() -> list[str]:
 # --- helpers ---------------------------------------------------------------------------------------
 
 
-def _fillers() -> dict[str, list[str]]:
-    """Values for each list the grammar refers to, the free-text ones included."""
+def app_names() -> set[str]:
+    """Every app name the recogniser can hear, as heard: the alias table's, every platform
+    table's and the user's own (lexicon.USER_APPS, read now: they can change)."""
     names: set[str] = set(lx.APP_ALIASES)
     for table in TABLES.values():
         for app in table:
             names.update(app.names)
     names.update(n.lower() for n in lx.USER_APPS)
-    apps = sorted({_clean(n) for n in names} - {""})
+    return {_clean(n) for n in names} - {""}
+
+
+def _fillers() -> dict[str, list[str]]:
+    """Values for each list the grammar refers to, the free-text ones included."""
+    apps = sorted(app_names())
     return {
         "known_app": sorted({_clean(k) for k in lx.APP_ALIASES}),
         "app": apps,

@@ -21,6 +21,10 @@ _NOT_UNDERSTOOD = ("I didn't understand", "I didn't catch")
 
 #: where a parameter's words go out as heard
 _VERBATIM_SINKS = frozenset({Sink.TYPED, Sink.QUERY, Sink.GOAL})
+#: where they name an app or its window. The planner opens only apps it can vouch for
+#: (planner.apps.UNKNOWN_APP) but closes, switches to or resizes any app-like name, which forced
+#: words make easily: "hey Anna, let's play canasta" heard as "hey anova exit wake in moscow"
+_APP_SINKS = frozenset({Sink.APP, Sink.WINDOW})
 
 _LOCK = threading.Lock()
 
@@ -71,7 +75,9 @@ def understanding(text: str) -> Understanding:
     verbatim = bool(plan.remember) or any(
         _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
         for step in plan.steps)
-    understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
+    understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ)) \
+        and all(_known_app(str(step.params.get(p.name, ""))) for step in plan.steps for p in _params(step.tool)
+                if p.sink in _APP_SINKS and str(step.params.get(p.name, "")).strip())
     declined = understood and not plan.steps and reply in _declines()
     return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined)
 
@@ -81,6 +87,24 @@ def _declines() -> frozenset[str]:
     from anovax.planner.topics import DOMAINS
 
     return frozenset(say for _name, _cue, say in DOMAINS)
+
+
+def _known_app(name: str) -> bool:
+    """True when ``name`` (an app named in a plan: as heard, or the alias table's canonical name)
+    is an app the recogniser knows (corpus.app_names)."""
+    from anovax.planner import lexicon as lx
+
+    return " ".join(name.lower().split()) in _app_names(frozenset(lx.USER_APPS))
+
+
+@functools.lru_cache(maxsize=4)
+def _app_names(_user_apps: frozenset[str]) -> frozenset[str]:
+    """corpus.app_names() and the alias table's canonical names, built again only when the user's
+    own app names change."""
+    from anovax.planner import lexicon as lx
+    from anovax.voice.corpus import app_names
+
+    return frozenset(app_names()) | frozenset(lx.APP_ALIASES.values())
 
 
 def plan_key(plan) -> tuple:  # noqa: ANN001 - Plan
