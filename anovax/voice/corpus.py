@@ -232,6 +232,11 @@ def app_names() -> set[str]:
     return {_clean(n) for n in names} - {""}
 
 
+def as_heard(text: str) -> str:
+    """``text`` in the form the recogniser's words take (what ``app_names`` holds)."""
+    return _clean(text)
+
+
 def _fillers() -> dict[str, list[str]]:
     """Values for each list the grammar refers to, the free-text ones included."""
     apps = sorted(app_names())

@@ -38,7 +38,7 @@ Reported figures come from the other half and from festival's voices, which tuni
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from anovax.voice.confidence import Hearing
 from anovax.voice.rivals import NAME
@@ -198,7 +198,11 @@ class Trust:
         if command not in self._answers:
             try:
                 got = self.understands(command)
-                self._answers[command] = got if isinstance(got, Understanding) else Understanding(bool(got), False)
+                got = got if isinstance(got, Understanding) else Understanding(bool(got), False)
+                if got.unknown_app and self.hearing is not None and self.hearing.words:
+                    # forced words: an app name no table knows is one the recogniser made up
+                    got = replace(got, understood=False, meaning=None)
+                self._answers[command] = got
             except Exception:  # noqa: BLE001 - a broken check vouches for nothing
                 self._answers[command] = None
         return self._answers[command]

@@ -21,9 +21,7 @@ _NOT_UNDERSTOOD = ("I didn't understand", "I didn't catch")
 
 #: where a parameter's words go out as heard
 _VERBATIM_SINKS = frozenset({Sink.TYPED, Sink.QUERY, Sink.GOAL})
-#: where they name an app or its window. The planner opens only apps it can vouch for
-#: (planner.apps.UNKNOWN_APP) but closes, switches to or resizes any app-like name, which forced
-#: words make easily: "hey Anna, let's play canasta" heard as "hey anova exit wake in moscow"
+#: where they name an app or its window (``Understanding.unknown_app``)
 _APP_SINKS = frozenset({Sink.APP, Sink.WINDOW})
 
 _LOCK = threading.Lock()
@@ -64,6 +62,12 @@ class Understanding:
     #: games). A topic is read from a word or two ("mail", "list", "play"), which forced words
     #: hit easily, so such a request must be heard as clearly as verbatim words
     declined: bool = False
+    #: it names an app or its window that the recogniser has no name for and the desktop cannot
+    #: resolve. Only the closed-vocabulary recogniser's words are doubted for it (trust.py): the
+    #: planner closes, switches to or resizes any app-like name, which forced words make easily
+    #: ("hey Anna, let's play canasta" heard as "hey anova exit wake in moscow"), while typed words
+    #: and an open-vocabulary recogniser's name whatever the user has
+    unknown_app: bool = False
 
 
 def understanding(text: str) -> Understanding:
@@ -75,11 +79,11 @@ def understanding(text: str) -> Understanding:
     verbatim = bool(plan.remember) or any(
         _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
         for step in plan.steps)
-    understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ)) \
-        and all(_known_app(str(step.params.get(p.name, ""))) for step in plan.steps for p in _params(step.tool)
-                if p.sink in _APP_SINKS and str(step.params.get(p.name, "")).strip())
+    understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
+    unknown_app = not all(_known_app(str(step.params.get(p.name, ""))) for step in plan.steps
+                          for p in _params(step.tool) if p.sink in _APP_SINKS and str(step.params.get(p.name, "")).strip())
     declined = understood and not plan.steps and reply in _declines()
-    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined)
+    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_app)
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,11 +94,15 @@ def _declines() -> frozenset[str]:
 
 
 def _known_app(name: str) -> bool:
-    """True when ``name`` (an app named in a plan: as heard, or the alias table's canonical name)
-    is an app the recogniser knows (corpus.app_names)."""
+    """True when ``name`` (an app named in a plan) is an app the recogniser has a name for
+    (corpus.app_names, the alias table's canonical names) or one the desktop can resolve (an
+    installed app no table knows, which the planner opens after the same check)."""
     from anovax.planner import lexicon as lx
+    from anovax.planner.installed import installed_app
+    from anovax.voice.corpus import as_heard
 
-    return " ".join(name.lower().split()) in _app_names(frozenset(lx.USER_APPS))
+    known = _app_names(frozenset(lx.USER_APPS))
+    return name.strip().lower() in known or as_heard(name) in known or installed_app(name.strip().lower())
 
 
 @functools.lru_cache(maxsize=4)
