@@ -27,7 +27,8 @@ in the same room, every other one with the pink noise, and is heard through its 
 Ordinary speech is SLURP's lm.txt, second half (the first half tuned the thresholds). espeak-ng
 voices were tuned on; festival's kal and ked diphone voices never were, and are reported beside
 them, and so are flite's slt, rms and awb (a third synthesiser, found after the thresholds were
-set; its voices are built from recordings of three people, the others are not). ``--tune`` prints the scores of the first half instead (how the thresholds were chosen).
+set: unit-selection voices, each built from about an hour of one person's recordings). ``--tune``
+prints the scores of the first half instead (how the thresholds were chosen).
 Long runs (false wakes per hour over 4 hours): ``make bench-voice`` (benchmarks/voice_hours.py).
 """
 

@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     by_group: dict[str, list] = {}
     for row in results:
         group = {"festival": "festival (held out)", "flite": "flite (held out)"}.get(
-            row[0].split(":", 1)[0] if ":" in row[0] else "", "espeak-ng (tuned)")
+            row[0].split(":", 1)[0], "espeak-ng (tuned)")
         by_group.setdefault(group, []).append(row)
     enrolled = ", each voice enrolled (anovax enrol's sentences)" if args.enrolled else ""
     print(f"### False wakes per hour of ordinary speech (SLURP lm.txt, second half){enrolled}\n")

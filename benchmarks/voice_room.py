@@ -3,8 +3,9 @@
 Shared by ``bench_voice_room.py`` (quick, in ``make bench``) and ``voice_hours.py`` (long,
 ``make bench-voice``). Every phrase is rendered by a synthetic voice (tests/voicegen.py: espeak-ng
 voices, which the confidence thresholds were tuned on, and festival's kal/ked diphone voices and
-flite's slt/rms/awb, never tuned on), clean or with pink noise, and goes through the real offline recogniser, the real
-wake gate and the trust checks, exactly as the microphone's phrases do (``VoicePipeline``).
+flite's slt/rms/awb, never tuned on), clean or with pink noise, and goes through the real offline
+recogniser, the real wake gate and the trust checks, exactly as the microphone's phrases do
+(``VoicePipeline``).
 
 Text: ``../shared/eval/slurp/lm.txt`` is SLURP's unlabelled utterances, ordinary speech not
 addressed to AnovaX. Its first half was used to tune the thresholds (``TUNE``); every figure here
@@ -27,12 +28,12 @@ for extra in (ROOT, ROOT / "tests"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
 
+import voicegen  # noqa: E402 - tests/ is on the path only now
+
 LM_TXT = ROOT.parent / "shared" / "eval" / "slurp" / "lm.txt"
-#: voices the thresholds were tuned on, and voices they never saw
-TUNED_VOICES = ("en-us+f2", "en-us+klatt4", "en-us+m1")
-HELD_OUT_VOICES = ("festival:kal_diphone", "festival:ked_diphone")
-#: flite's voices: a third synthesiser, never tuned on either (tests/voicegen.py)
-from voicegen import FLITE_VOICES  # noqa: E402
+#: voices the thresholds were tuned on, and voices they never saw: festival's and flite's
+#: (tests/voicegen.py declares them)
+TUNED_VOICES, HELD_OUT_VOICES, FLITE_VOICES = voicegen.VOICES, voicegen.HELD_OUT_VOICES, voicegen.FLITE_VOICES
 NOISE = 0.1  # pink noise at 10-14 dB SNR against these voices (voicegen.py)
 
 WAKE_WORDS = ("hey", "hello", "hi", "yo", "wake up")
@@ -100,7 +101,6 @@ class Room:
 
     def say(self, text: str, voice: str, noise: float, gate, clock: list[float]) -> Outcome:  # noqa: ANN001
         import speech_recognition as sr
-        import voicegen
 
         from anovax.voice.audio import Phrase
         from anovax.voice.pipeline import VoicePipeline
@@ -204,8 +204,6 @@ def enrol_voice(voice: str, out: Path) -> Path:
     (enrol_prompts.txt; none holds a COMMAND) read once in the room the phrases are then heard
     in, so every other one with its pink noise; adapted into the transform ``out``."""
     import wave
-
-    import voicegen
 
     from anovax.voice.enrol import adapt_to, prompts
 

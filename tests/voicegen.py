@@ -35,9 +35,9 @@ def have_espeak() -> bool:
 #: the recogniser and its confidence thresholds were never tuned on; only reported
 HELD_OUT_VOICES: tuple[str, ...] = ("festival:kal_diphone", "festival:ked_diphone")
 #: flite's voices (Debian flite): a third synthesiser, never tuned on either, found after the
-#: thresholds were set. slt, rms and awb are cut from recordings of three people (awb's accent is
-#: Scottish); espeak-ng's voices are formant synthesis and festival's diphone voices are one
-#: speaker each
+#: thresholds were set. slt, rms and awb are unit-selection voices, each built from about an hour
+#: of one person's recordings (awb's accent is Scottish); espeak-ng's voices are formant synthesis,
+#: festival's are diphone sets
 FLITE_VOICES: tuple[str, ...] = ("flite:slt", "flite:rms", "flite:awb")
 
 

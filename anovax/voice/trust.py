@@ -76,10 +76,10 @@ FAINT_POSTERIOR = 0.25
 #: words after the wake words and the name, all left out (as noise, or as a faint last word), that
 #: together last longer than this (10 ms frames) are speech the recogniser could not make out, not
 #: a breath: "hey Hannah, open notepad" heard as "hey anova notepad" (notepad: 0.04, 0.6 s; the
-#: name stretched over the vowel of "open") is not the name alone. Tuning half, six espeak-ng voices: words left out after a real "hey anova" said
-#: alone lasted at most 0.3 s (56 woke it, 45 with no word after the name); on the same recorded
-#: hearings sound-alikes went from 1 to 0 of 288 ("hey Joanna, open notepad"), right actions stayed
-#: 375 of 420
+#: name stretched over the vowel of "open") is not the name alone. Tuning half, six espeak-ng
+#: voices: words left out after a real "hey anova" said alone lasted at most 0.3 s (56 woke it, 45
+#: with no word after the name); on the same recorded hearings sound-alikes went from 1 to 0 of 288
+#: ("hey Joanna, open notepad"), right actions stayed 375 of 420
 MUMBLE_FRAMES = 40
 #: a request whose words are doubtful is still clear when readings of the phrase that mean the
 #: same request (``Hearing.alternatives``, the most likely ``MEANING_READINGS``) weigh this much.

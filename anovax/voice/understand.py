@@ -76,12 +76,12 @@ def understanding(text: str) -> Understanding:
 
     plan = plan_of(text)
     reply = plan.final_response or ""
-    verbatim = bool(plan.remember) or any(
-        _VERBATIM_SINKS & {p.sink for p in _params(step.tool) if str(step.params.get(p.name, "")).strip()}
-        for step in plan.steps)
+    # (where each filled-in parameter goes, its words)
+    filled = [(p.sink, value) for step in plan.steps for p in _params(step.tool)
+              if (value := str(step.params.get(p.name, "")).strip())]
+    verbatim = bool(plan.remember) or any(sink in _VERBATIM_SINKS for sink, _value in filled)
     understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
-    unknown_app = not all(_known_app(str(step.params.get(p.name, ""))) for step in plan.steps
-                          for p in _params(step.tool) if p.sink in _APP_SINKS and str(step.params.get(p.name, "")).strip())
+    unknown_app = not all(_known_app(value) for sink, value in filled if sink in _APP_SINKS)
     declined = understood and not plan.steps and reply in _declines()
     return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_app)
 
@@ -102,7 +102,8 @@ def _known_app(name: str) -> bool:
     from anovax.voice.corpus import as_heard
 
     known = _app_names(frozenset(lx.USER_APPS))
-    return name.strip().lower() in known or as_heard(name) in known or installed_app(name.strip().lower())
+    name = name.lower()
+    return name in known or as_heard(name) in known or installed_app(name)
 
 
 @functools.lru_cache(maxsize=4)
