@@ -64,6 +64,9 @@ RIVALS: tuple[str, ...] = ("nova", "noah", "anna", "ana", "hannah", "nana", "don
 _TOKEN = re.compile(r"[a-z][a-z']*")
 #: how much audio after the name is decoded with it (10 ms frames), as for its alignment
 TAIL_FRAMES = 5
+#: grammars kept ready (wake words before the name times the word after it); past it, one is rebuilt
+#: per check (well under a millisecond)
+SEARCHES = 512
 #: 16 kHz 16-bit audio per 10 ms frame
 _FRAME_BYTES = 320
 
@@ -78,7 +81,7 @@ class RivalCheck:
         #: None: the check could not be set up
         self._decoder = decoder
         self._words = {NAME, *(w for w in RIVALS if decoder is not None and decoder.lookup_word(w) is not None)}
-        self._searches: dict[tuple[str, ...], str] = {}
+        self._searches: dict[tuple[tuple[str, ...], tuple[str, ...]], str] = {}
 
     @classmethod
     def beside(cls, ps: Any, dict_path: str) -> RivalCheck:
@@ -96,34 +99,57 @@ class RivalCheck:
             decoder = None
         return cls(decoder)
 
-    def heard(self, before: Sequence[str], raw: bytes, name_end: int) -> str:
+    def heard(self, before: Sequence[str], raw: bytes, name_end: int, after: tuple[str, int] | None = None) -> str:
         """The word the acoustic model prefers in the name's place, after the words ``before``
         (as recognised), in ``raw`` (16 kHz 16-bit audio; the name ends at frame ``name_end``);
         "" when it cannot tell (no decoder, an unknown word before the name, no hypothesis, a
-        failure)."""
+        failure).
+
+        ``after``: the word recognised after the name and the frame it ends on. When the name
+        alone sounds like "anova", it is decoded again followed by that word: the recogniser can
+        stretch the name over the next word's first sound ("hey Anna, what time is it" heard as
+        "hey anova what time is it"), and with the word there to claim that sound, a rival may fit
+        better. A rival in either decode is what was said."""
         before = tuple(before)
-        decoder = self._decoder
-        if decoder is None or not all(_TOKEN.fullmatch(w) and decoder.lookup_word(w) is not None for w in before):
+        if self._decoder is None or not self._known(before):
             return ""
+        alone = self._best(before, (), raw, name_end)
+        if alone not in ("", NAME) or after is None:
+            return alone
+        word, end = after
+        if end <= name_end or not self._known((word,)):
+            return alone
+        with_next = self._best(before, (word,), raw, end)
+        return with_next if with_next not in ("", NAME) else alone
+
+    def _known(self, words: tuple[str, ...]) -> bool:
+        return all(_TOKEN.fullmatch(w) and self._decoder.lookup_word(w) is not None for w in words)
+
+    def _best(self, before: tuple[str, ...], after: tuple[str, ...], raw: bytes, end: int) -> str:
+        """The word in the name's place when ``before``, the name or a rival, then ``after`` are
+        decoded from the start of ``raw`` to a few frames past frame ``end``; "" when unknown."""
+        decoder = self._decoder
         try:
-            decoder.activate_search(self._search(before))
-            end = min(len(raw) // _FRAME_BYTES, name_end + 1 + TAIL_FRAMES)
+            decoder.activate_search(self._search(before, after))
+            end = min(len(raw) // _FRAME_BYTES, end + 1 + TAIL_FRAMES)
             decode(decoder, raw[: end * _FRAME_BYTES], path=False, fresh=True)
             hyp = decoder.hyp()
         except Exception:  # noqa: BLE001 - audio it cannot decode: unknown, not a verdict
             log.debug("rival check failed", exc_info=True)
             return ""
         words = hyp.hypstr.split() if hyp is not None and hyp.hypstr else []
-        return words[-1] if len(words) == len(before) + 1 else ""
+        return words[len(before)] if len(words) == len(before) + 1 + len(after) else ""
 
-    def _search(self, before: tuple[str, ...]) -> str:
-        name = self._searches.get(before)
+    def _search(self, before: tuple[str, ...], after: tuple[str, ...]) -> str:
+        key = (before, after)
+        name = self._searches.get(key)
         if name is None:
+            # past the bound the last name is reused: pocketsphinx replaces a search of that name
             name = f"name{len(self._searches)}"
             names = " | ".join(sorted(self._words))
-            lead = " ".join(before)
             self._decoder.add_jsgf_string(
-                name, f"#JSGF V1.0;\ngrammar {name};\npublic <w> = {lead} ( {names} );\n")
-            if len(self._searches) < 64:  # the wake words make a handful; never grow without bound
-                self._searches[before] = name
+                name, f"#JSGF V1.0;\ngrammar {name};\npublic <w> = {' '.join(before)} ( {names} ) {' '.join(after)};\n")
+            # a handful of wake words times the command words that can follow the name
+            if len(self._searches) < SEARCHES:
+                self._searches[key] = name
         return name

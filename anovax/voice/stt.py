@@ -246,16 +246,17 @@ class SphinxCommandRecognizer:
             return Hearing(text, tuple(words), unscored=True)
         for i, fitted in enumerate(aligned):
             words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
-        return Hearing(text, tuple(words), name_as=self._name_as([w.word for w in words[:name]], raw, path[name].end),
-                       adapted=self.adapted is not None, alternatives=others)
+        after = (words[name + 1].word, path[name + 1].end) if name + 1 < len(words) else None
+        name_as = self._name_as([w.word for w in words[:name]], raw, path[name].end, after)
+        return Hearing(text, tuple(words), name_as=name_as, adapted=self.adapted is not None, alternatives=others)
 
-    def _name_as(self, before: list[str], raw: bytes, name_end: int) -> str:
+    def _name_as(self, before: list[str], raw: bytes, name_end: int, after: tuple[str, int] | None) -> str:
         """What the name's audio sounds like against its rivals (rivals.py). Lock held."""
         if self._rivals is None:
             from anovax.voice.rivals import RivalCheck
 
             self._rivals = RivalCheck.beside(self._ps, str(self.dict_path))
-        return self._rivals.heard(before, raw, name_end)
+        return self._rivals.heard(before, raw, name_end, after)
 
     # -- streaming: utterance.py --
 
