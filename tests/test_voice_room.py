@@ -69,8 +69,7 @@ def test_names_that_sound_like_anova_followed_by_a_request_do_nothing(cli_env, t
 
 def test_the_rival_check_hears_the_name_said_and_not_its_rivals(tmp_path):
     """rivals.py on its own: the frames of "hey anova" / "hey nova" / "hey anna" decoded with the
-    name and its rivals side by side. (Before a word that starts with a vowel the recogniser can
-    stretch "anova" over it, and the check then hears "anova": a known gap, rivals.py.)"""
+    name and its rivals side by side."""
     import speech_recognition as sr
 
     from anovax.voice.stt import SphinxCommandRecognizer
