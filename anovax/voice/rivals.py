@@ -71,9 +71,9 @@ RIVALS: tuple[str, ...] = ("nova", "noah", "anna", "ana", "hannah", "nana", "don
 _TOKEN = re.compile(r"[a-z][a-z']*")
 #: how much audio after the name is decoded with it (10 ms frames), as for its alignment
 TAIL_FRAMES = 5
-#: grammars kept ready (wake words before the name times the word after it); past it, one is rebuilt
-#: per check (well under a millisecond)
-SEARCHES = 512
+#: grammars kept ready (wake words before the name times the word after it): each holds about
+#: 137 KB; past the bound one is rebuilt per check (about 0.5 ms)
+SEARCHES = 64
 #: 16 kHz 16-bit audio per 10 ms frame
 _FRAME_BYTES = 320
 
@@ -116,12 +116,13 @@ class RivalCheck:
         alone sounds like "anova", it is decoded again followed by that word: the recogniser can
         stretch the name over the next word's first sound ("hey Anna, what time is it" heard as
         "hey anova what time is it"), and with the word there to claim that sound, a rival may fit
-        better. A rival in either decode is what was said."""
+        better. A rival in either decode is what was said. The second decode runs only after an
+        "anova": when the name alone cannot be told (""), that stands, as it was measured."""
         before = tuple(before)
         if self._decoder is None or not self._known(before):
             return ""
         alone = self._best(before, (), raw, name_end)
-        if alone not in ("", NAME) or after is None:
+        if alone != NAME or after is None:  # a rival, or unknown: the name alone decides, as measured
             return alone
         word, end = after
         if end <= name_end or not self._known((word,)):
@@ -151,7 +152,8 @@ class RivalCheck:
         key = (before, after)
         name = self._searches.get(key)
         if name is None:
-            # past the bound the last name is reused: pocketsphinx replaces a search of that name
+            # past the bound every new grammar takes the one name after the kept ones: pocketsphinx
+            # replaces a search of the same name
             name = f"name{len(self._searches)}"
             names = " | ".join(sorted(self._words))
             self._decoder.add_jsgf_string(
