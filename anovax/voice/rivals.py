@@ -45,7 +45,11 @@ Measured on tuning material (every sound-alike with every command in espeak-ng f
 which the room bench's report does not use, plus the tuning half in six voices, clean and noisy):
 sound-alikes with a command acted on 6 -> 1 of 1,008, right actions unchanged (375 of 420 and 291
 of 360 wake phrases; the decode with the next word heard a rival on 1 of 780 real wakes, one
-already heard wrong). That decode alone, without the first, let 4 through. Before it, a run of
+already heard wrong). That decode alone, without the first, let 4 through. The one left is the
+next word vanishing into the name ("hey Anna, what can I say" heard as "hey anova can i say"):
+offering any of the dictionary's short words that start with "w" between the name and the next
+word caught it, but "anna" plus such a word then beat the real name on 24 of 420 wake phrases
+(f2's clean "hi anova open…", m1 and m2 with noise): not kept. Before it, a run of
 phones after the name in the grammar fixed the examples but let "anna" win over 9 of 210 real
 wakes on the tuning phrases, and cost 30-130 ms: not kept. When the words left after the name are
 barely heard, ``trust.MUMBLE_FRAMES`` keeps a stretched name from waking AnovaX.
