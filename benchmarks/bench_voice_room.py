@@ -10,7 +10,9 @@ Rendered speech (benchmarks/voice_room.py) through the real recogniser, trust ch
    by one of the commands below ("hey Anna, what time is it": said to Anna). Any response counts
    as a wake: a command, a "Did you say …?" question, or waking up. Target 0.
 2. Homophones ("hey nova …"): reported on their own; target at most 10%. So are names one sound
-   away ("hey Canova, what time is it", "hey an over…"), with a command: a class a red team found.
+   away ("hey Canova, what time is it", "hey an over…"), with a command: a class a red team found;
+   and a sound-alike name said to someone else mid-sentence ("can you ask Hannah what time is it"),
+   another.
 3. Chatter after a real wake: "hey anova, what time is it", then ordinary speech with no name:
    commands run from the chatter. Target 0. Also after the name alone ("hey anova", then talk):
    the first phrase is taken as the command by design, so it is reported, not targeted.
@@ -53,6 +55,7 @@ def corpus(part: str, reps: int = 1) -> list[tuple]:
     """The phrases of one run: (kind, texts, expected command)."""
     rng = vr.seeded(f"room-{part}")
     asked = vr.seeded(f"room-{part}-asked")
+    mid = vr.seeded(f"room-{part}-mid")
     talk = vr.sentences(part)
     items: list[tuple] = []
     for wake in vr.WAKE_WORDS:
@@ -69,6 +72,9 @@ def corpus(part: str, reps: int = 1) -> list[tuple]:
             items.append(("alike_command", (f"{name} {asked.choice(vr.COMMANDS)}",), ""))
         for name in vr.NEAR_NAMES:
             items.append(("near_name", (f"{name} {asked.choice(vr.COMMANDS)}",), ""))
+        for lead in vr.MID_SENTENCE:
+            said = lead.format(mid.choice(vr.MID_NAMES))
+            items += [("mid_sentence", (f"{said} {command}",), "") for command in mid.sample(vr.COMMANDS, 2)]
         items.append(("after_command", ("hey anova what time is it", *rng.sample(talk, 6)), ""))
         items.append(("after_name", ("hey anova", *rng.sample(talk, 6)), ""))
     return items
@@ -97,7 +103,7 @@ def summarise(results: list[tuple]) -> dict[str, dict]:
                 ok = first.action == "wake"
             if not ok:
                 row["bad"].append(f"{voice} {noise:g}: {texts[0]!r} heard as {first.heard!r} → {first.action}")
-        elif kind in ("alike", "alike_command", "homophone", "near_name"):
+        elif kind in ("alike", "alike_command", "homophone", "near_name", "mid_sentence"):
             row["n"] += 1
             if vr.responded(first.action):
                 row["bad"].append(f"{voice} {noise:g}: {texts[0]!r} heard as {first.heard!r} → {first.action}")
@@ -116,7 +122,7 @@ def table(title: str, summary: dict[str, dict]) -> list[str]:
     def get(kind: str) -> dict:
         return summary.get(kind, {"n": 0, "bad": [], "phrases": 0, "doubts": 0, "inexact": 0})
     wake, alike, homo = get("wake"), get("alike"), get("homophone")
-    alike_cmd, near = get("alike_command"), get("near_name")
+    alike_cmd, near, mid = get("alike_command"), get("near_name"), get("mid_sentence")
     after_cmd, after_name = get("after_command"), get("after_name")
     recall = (wake["n"] - len(wake["bad"])) / wake["n"] if wake["n"] else 0.0
     homo_rate = len(homo["bad"]) / homo["n"] if homo["n"] else 0.0
@@ -127,6 +133,8 @@ def table(title: str, summary: dict[str, dict]) -> list[str]:
         f"{'PASS' if not alike_cmd['bad'] else 'FAIL'} |",
         f"| {title} | names one sound away + a command (\"hey Canova …\") | {len(near['bad'])} / {near['n']} "
         f"({vr.pct(len(near['bad']), near['n'])}) | (reported) | |",
+        f"| {title} | a sound-alike name mid-sentence + a command (\"can you ask Hannah …\") | {len(mid['bad'])} / "
+        f"{mid['n']} ({vr.pct(len(mid['bad']), mid['n'])}) | (reported) | |",
         f"| {title} | homophones (\"hey nova …\") | {len(homo['bad'])} / {homo['n']} ({vr.pct(len(homo['bad']), homo['n'])}) "
         f"| ≤ 10% | {'PASS' if homo_rate <= 0.10 else 'FAIL'} |",
         f"| {title} | chatter after \"hey anova, what time is it\" | {len(after_cmd['bad'])} commands from "
@@ -144,7 +152,7 @@ def table(title: str, summary: dict[str, dict]) -> list[str]:
 def tune_report(results: list[tuple]) -> str:
     """The scores the thresholds were chosen from (first half of lm.txt, tuned voices)."""
     lines = []
-    for kind in ("wake", "alike", "alike_command", "homophone", "near_name"):
+    for kind in ("wake", "alike", "alike_command", "homophone", "near_name", "mid_sentence"):
         fits = sorted(o.name_fit for k, *_rest, outcomes in results if k == kind for o in outcomes[:1]
                       if o.name_fit is not None)
         if fits:
@@ -152,7 +160,7 @@ def tune_report(results: list[tuple]) -> str:
                          f"median {statistics.median(fits):.1f}, 95% {fits[-1 - len(fits) // 20]:.1f}, max {fits[-1]:.1f}")
     for kind, texts, _expected, voice, noise, outcomes in results:
         first = outcomes[0]
-        if kind in ("alike", "alike_command", "homophone", "near_name") and first.name_fit is not None:
+        if kind in ("alike", "alike_command", "homophone", "near_name", "mid_sentence") and first.name_fit is not None:
             post = f"{first.posterior:.2f}" if first.posterior is not None else "-"
             lines.append(f"  {kind} {voice} {noise:g} fit {first.name_fit:.1f} post {post} {first.action:7s} "
                          f"{texts[0][:40]!r} → {first.heard!r}")
@@ -212,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         all_results += results
         summary = summarise(results)
         lines += table(title, summary)
-        for kind in ("alike", "alike_command", "near_name", "after_command", "wake"):
+        for kind in ("alike", "alike_command", "near_name", "mid_sentence", "after_command", "wake"):
             examples += [f"- {title}, {kind}: {bad}" for bad in summary.get(kind, {}).get("bad", [])[:4]]
     if args.tune:
         print(tune_report(all_results))

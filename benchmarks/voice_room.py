@@ -50,6 +50,11 @@ HOMOPHONES = ("hey nova",)
 NEAR_NAMES = ("hey canova", "hey janova", "hi danova", "hello genova", "yo panova", "hey anoka",
               "hey anouk", "hey an over", "hi tanova", "hey anola")
 
+#: a sound-alike name said to someone else part-way through a sentence ("can you ask Hannah what
+#: time is it"): a red team's class, where the recogniser made a wake word of "ask"; reported
+MID_SENTENCE = ("can you ask {}", "go ask {} to", "tell {} to", "i asked {} to", "did you hear {}")
+MID_NAMES = ("anna", "hannah", "donna", "joanna", "nova")
+
 
 def sentences(part: str) -> list[str]:
     """SLURP's lm.txt lines, ``part`` "tune" (first half) or "report" (second half)."""

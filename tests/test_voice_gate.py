@@ -58,6 +58,22 @@ def test_a_command_may_follow_the_wake_words(gate, phrase, command):
 
 
 @pytest.mark.parametrize("phrase", [
+    "can us hi anova time is it", "go ask hi anova take a screenshot",  # "ask Hannah" (a red team's find)
+    "did you hey anova what's the date", "i told her hey anova open notepad",
+])
+def test_wake_words_in_the_middle_of_a_sentence_do_not_wake_it(gate, phrase):
+    # a sentence said to someone else, turned into wake words part-way by the recogniser
+    decision = gate.decide(phrase)
+    assert decision == GateDecision("drop", "", "asleep: wake words in the middle of a sentence", phrase)
+    assert not gate.awake
+
+
+@pytest.mark.parametrize("phrase", ["um hey anova open notepad", "so hi anova open notepad"])
+def test_one_word_before_the_wake_words_is_a_filler(gate, phrase):
+    assert gate.decide(phrase) == GateDecision("command", "open notepad", "wake words with a command", phrase)
+
+
+@pytest.mark.parametrize("phrase", [
     "open notepad", "what time is it", "anova", "anova open notepad",  # the name alone is not enough
     "hey", "hello there", "wake up",  # a wake word alone is not enough
     "a nova open notepad", "hey nova", "and over", "hey now", "another one", "hello nova open notepad",

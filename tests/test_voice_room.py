@@ -67,6 +67,31 @@ def test_names_that_sound_like_anova_followed_by_a_request_do_nothing(cli_env, t
     assert not [e for e in events if e.get("type") == "VOICE_HEARD" and e["data"]["action"] in ("doubt", "wake")]
 
 
+# Red teams' finds at the front door: the recogniser made a wake word of a name's first sound
+# ("can us hi anova time is it", "go ask hi anova take a screenshot", "tell hi anova open the
+# calculator"), and each ran. espeak-ng's voices rarely hear such sentences so (0 of 480 at the
+# front door), so the test speaks with the voices that did.
+@pytest.mark.parametrize("voice, said", [
+    pytest.param("flite:awb", ["can you ask hannah what time is it"],
+                 marks=pytest.mark.skipif(not voicegen.have_flite(), reason="flite is not installed")),
+    pytest.param("festival:kal_diphone", ["go ask hannah to take a screenshot"],
+                 marks=pytest.mark.skipif(not voicegen.have_festival(), reason="festival is not installed")),
+    # one word before the name, run into it: the second phrase ran
+    pytest.param("festival:kal_diphone", ["ask Hannah to open notepad", "tell Hannah to open the calculator"],
+                 marks=pytest.mark.skipif(not voicegen.have_festival(), reason="festival is not installed")),
+])
+def test_a_name_said_to_someone_else_mid_sentence_does_nothing(cli_env, tmp_path, voice, said):
+    events = play(cli_env, tmp_path, said, voice)
+    heard = [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
+    assert commands(events) == [] and heard == [], heard  # nothing shown either: it was not for AnovaX
+
+
+@pytest.mark.parametrize("voice", voicegen.VOICES)
+def test_a_filler_and_a_pause_before_the_wake_words_still_wake_it(cli_env, tmp_path, voice):
+    events = play(cli_env, tmp_path, ["um, hey anova, open the calculator"], voice)
+    assert commands(events) == ["open the calculator"], [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
+
+
 def test_the_rival_check_hears_the_name_said_and_not_its_rivals(tmp_path):
     """rivals.py on its own: the frames of "hey anova" / "hey nova" / "hey anna" decoded with the
     name and its rivals side by side."""

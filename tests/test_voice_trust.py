@@ -19,6 +19,7 @@ from anovax.voice.trust import (
     NAME_FIT_FLOOR,
     NAME_FIT_MIN,
     NOISE_POSTERIOR,
+    PAUSE_BEFORE_WAKE_FRAMES,
     POSTERIOR_MIN,
     VERBATIM_POSTERIOR_MIN,
     Trust,
@@ -236,6 +237,35 @@ def test_after_the_name_alone_the_next_phrase_is_judged_the_same_way(gate):
     assert decide(gate, "press us alt") == ("doubt", "press us alt")
     assert not gate.awake  # one phrase: the talk after it needs the name again
     assert decide(gate, "open notepad") == ("drop", "")
+
+
+def paused(text: str, pause: int) -> Hearing:
+    """``text`` heard with ``pause`` frames of quiet after its first word."""
+    words = hearing(text).words
+    return Hearing(text, (words[0], *(replace(w, start=w.start + pause) for w in words[1:])))
+
+
+@pytest.mark.parametrize("pause, action", [(0, "drop"), (PAUSE_BEFORE_WAKE_FRAMES - 3, "drop"),
+                                           (PAUSE_BEFORE_WAKE_FRAMES, "command"), (40, "command")])
+def test_a_word_before_the_wake_words_needs_a_pause_after_it(gate, pause, action):
+    # "ask Hannah to open notepad" run together is heard as "ask hi anova open notepad"; "um, hey
+    # anova, open notepad" has a pause after the filler
+    text = "ask hi anova open notepad"
+    decision = gate.decide(text, trust=Trust(paused(text, pause), understands))
+    assert decision.action == action
+    if action == "drop":
+        assert decision.reason == "asleep: wake words in the middle of a sentence"
+
+
+def test_the_pause_before_the_wake_words_is_measured_only_on_a_scored_hearing(gate):
+    said = "um hey anova open notepad"
+    online = Trust(Hearing(said), understands)  # an online recogniser does not force words: no timings
+    assert gate.decide(said, trust=online).action == "command"
+    failed = Trust(Hearing(said, unscored=True), understands)
+    assert not failed.paused_before(said.split(), 1)  # scoring that failed vouches for nothing
+    elsewhere = Trust(Hearing(said, paused("um hey anova", 40).words), understands)
+    assert not elsewhere.paused_before([*said.split()[:1], "hi", "anova"], 1)  # a word it did not hear
+    assert not Trust(paused(said, 40), understands).paused_before(said.split(), 0)  # no word before it
 
 
 def test_scoring_that_failed_vouches_for_nothing(gate):

@@ -15,7 +15,9 @@ Rules, in the order they apply:
    short tail for audio still in the output buffers) is dropped: it is mostly the reply itself.
 4. Asleep: a phrase is for AnovaX only if the word "anova" sits next to a wake word ("hey
    anova", "wake up anova", "anova wake up") and, with a scoring recogniser, the name was
-   clearly said (trust.py: a closed-vocabulary recogniser forces "hey Anna" into "hey anova").
+   clearly said (trust.py: a closed-vocabulary recogniser forces "hey Anna" into "hey anova"),
+   with at most one word before the wake words, and a pause after it ("um, hey anova"; else
+   said to someone else mid-sentence: "ask Hannah to…" heard as "ask hi anova…").
    Words after the wake span are a command ("hey anova open notepad" → "open notepad") when the
    offline planner understands them and they were clearly heard; otherwise a "doubt": the
    listener asks "Did you say …?" and nothing runs without a yes. Either way the gate stays
@@ -55,7 +57,8 @@ from anovax.voice.holds import TALK_GRACE_S, TalkHolds
 from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
 from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
-    MISHEARD_WAKE_WORDS, NAME, SLEEP_PHRASE, WAKE_WORDS, _find, _wake_span, _without_name, _Word, _words)
+    MISHEARD_WAKE_WORDS, NAME, SLEEP_PHRASE, WAKE_WORDS, WORDS_BEFORE_WAKE_MAX, _find, _wake_span, _without_name,
+    _Word, _words)
 
 #: words that cut speech off
 BARGE_WORDS = frozenset({"stop", "cancel"})
@@ -315,6 +318,9 @@ class WakeGate:
         if span is None:
             why = f"{asleep}: no wake words" if NAME not in seq else f"{asleep}: '{NAME}' without a wake word"
             return GateDecision("drop", "", why, heard)
+        # "can you ask Hannah…" heard as "can us hi anova…", "ask Hannah to…" as "ask hi anova…"
+        if span[0] > WORDS_BEFORE_WAKE_MAX or (span[0] and not trust.paused_before(seq, span[0])):
+            return GateDecision("drop", "", f"{asleep}: wake words in the middle of a sentence", heard)
         name = span[1] - 1 if seq[span[1] - 1] == NAME else span[0]
         judged = trust.judge(seq, name, span[1], text)
         if not judged.name:

@@ -53,6 +53,14 @@ word caught it, but "anna" plus such a word then beat the real name on 24 of 420
 phones after the name in the grammar fixed the examples but let "anna" win over 9 of 210 real
 wakes on the tuning phrases, and cost 30-130 ms: not kept. When the words left after the name are
 barely heard, ``trust.MUMBLE_FRAMES`` keeps a stretched name from waking AnovaX.
+
+The recogniser can also make a wake word of a rival's first sound ("ask Hannah to open notepad"
+heard as "ask hi anova open notepad", "tell Joanna to…" as "tell yo anova…": a red team's class).
+Letting a rival take a one-word wake word's frames too ("ask ( hi ( anova | rivals ) | rivals
+)") cost no real wake on the tuning material's recorded hearings (780) and caught the one such
+sentence there, but the gate's pause rule (trust.PAUSE_BEFORE_WAKE_FRAMES) catches that one too,
+and on the red team's held-out voices it took flite slt's "um, hey anova, open the calculator"
+for "hannah": not kept. The gate's rules carry that class.
 """
 
 from __future__ import annotations

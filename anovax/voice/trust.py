@@ -92,6 +92,14 @@ MEANING_READINGS = 12
 #: otherwise it is dropped (a question is still a response to a room that did not call)
 ASK_NAME_FIT = -12.0
 
+#: a word before the wake words lets them wake AnovaX only after a pause this long (10 ms frames),
+#: as in "um, hey anova". Said without one, "ask Hannah to open notepad" comes out as "ask hi anova
+#: open notepad" (a red team's class: the wake word made of a name's first sound). Tuning voices
+#: (six espeak-ng voices, clean and noisy), the gap the recogniser left before the wake word: 11 to
+#: 33 frames after a filler said with a comma (138 phrases), 0 to 10 after one said run-on (133),
+#: 3 to 8 after "ask" / "tell" / "remind" before a name made into wake words (11)
+PAUSE_BEFORE_WAKE_FRAMES = 10
+
 
 def _always(_text: str) -> bool:
     return True
@@ -188,6 +196,19 @@ class Trust:
         misheard = tuple(seq[:name]) in MISHEARD_WAKE_WORDS
         name_ok = not rival and (fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong and not misheard))
         return Judgement(name_ok, end, clear, fit >= ASK_NAME_FIT and not misheard, instead, mumbled)
+
+    def paused_before(self, seq: list[str], index: int) -> bool:
+        """Whether the recogniser heard a pause of ``PAUSE_BEFORE_WAKE_FRAMES`` or more before word
+        ``index`` of ``seq``. Text only (nothing forced into words): yes; words it cannot place: no."""
+        hearing = self.hearing
+        if hearing is None or (not hearing.words and not hearing.unscored):
+            return True
+        if not hearing.words or index < 1:
+            return False
+        here, last = _score_at(hearing, seq, index), _score_at(hearing, seq, index - 1)
+        if here is None or last is None:
+            return False
+        return here.start - (last.start + last.frames) >= PAUSE_BEFORE_WAKE_FRAMES
 
     def _understood(self, command: str) -> tuple[bool, bool]:
         """(understood, verbatim): see ``understand.Understanding``; a plain bool is not verbatim."""

@@ -15,6 +15,16 @@ SLEEP_PHRASE: tuple[str, ...] = ("go", "to", "sleep")
 #: the room bench's tuning half). The name's own checks (trust.py) still decide.
 MISHEARD_WAKE_WORDS: tuple[tuple[str, ...], ...] = (("go",),)
 
+#: words heard before the wake words that still let them wake AnovaX: one, for a filler ("um,
+#: hey anova" heard as "i'm hey anova"; with a scoring recogniser only after a pause:
+#: trust.PAUSE_BEFORE_WAKE_FRAMES). More is a sentence said to someone else that the recogniser
+#: turned into wake words part-way ("can you ask Hannah what time is it" heard as "can us hi anova
+#: time is it": a red team's find, flite's awb and festival's kal). Tuning voices (nine espeak-ng
+#: voices, clean and noisy): 2 of 864 such sentences woke AnovaX, one of them with two words
+#: before; 1 of 298 real wakes said after one filler was heard with two ("okay hey anova" as
+#: "look a hey anova")
+WORDS_BEFORE_WAKE_MAX = 1
+
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 
