@@ -46,6 +46,16 @@ def test_held_a_leading_name_or_wake_words_are_stripped(gate, clock):
     assert not gate.awake, "a command with the wake words uses the wake up, held or not"
 
 
+def test_held_words_before_the_wake_words_do_not_drop_the_phrase(gate, clock):
+    # asleep, "so hey anova…" run together is taken for a sentence said to someone else; the held
+    # key says it is for AnovaX
+    assert say(gate, clock, "so they said hey anova open notepad").action == "drop"
+    gate.talk_started()
+    clock.advance(1.5)
+    decision = say(gate, clock, "so they said hey anova open notepad")
+    assert (decision.action, decision.text) == ("command", "open notepad")
+
+
 def test_held_the_name_alone_is_not_a_command(gate, clock):
     gate.talk_started()
     clock.advance(1.0)

@@ -283,7 +283,7 @@ class WakeGate:
                 return out("doubt", "talk key held; not sure what was said", command)
             return out("command", "talk key held", command)
         if not self._awake:
-            return self._asleep(words, seq, heard, now, slept, trust, text)
+            return self._asleep(words, seq, heard, now, slept, trust, text, held)
         self._last_activity = now
         if _find(seq, SLEEP_PHRASE) >= 0:
             self._awake = False
@@ -309,7 +309,7 @@ class WakeGate:
         return out("command", "awake", command)
 
     def _asleep(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,
-                trust: Trust, text: Callable[[int, int], str]) -> GateDecision:
+                trust: Trust, text: Callable[[int, int], str], held: bool = False) -> GateDecision:
         asleep = "asleep (timed out)" if slept else "asleep"
         span = _wake_span(seq)
         recent = self._running or now - self._last_command <= STOP_WINDOW_S
@@ -318,8 +318,10 @@ class WakeGate:
         if span is None:
             why = f"{asleep}: no wake words" if NAME not in seq else f"{asleep}: '{NAME}' without a wake word"
             return GateDecision("drop", "", why, heard)
-        # "can you ask Hannah…" heard as "can us hi anova…", "ask Hannah to…" as "ask hi anova…"
-        if span[0] > WORDS_BEFORE_WAKE_MAX or (span[0] and not trust.paused_before(seq, span[0])):
+        # "can you ask Hannah…" heard as "can us hi anova…", "ask Hannah to…" as "ask hi anova…";
+        # with the talk key held the phrase is for AnovaX whatever comes first
+        mid = span[0] > WORDS_BEFORE_WAKE_MAX or (span[0] and not trust.paused_before(seq, span[0]))
+        if mid and not held:
             return GateDecision("drop", "", f"{asleep}: wake words in the middle of a sentence", heard)
         name = span[1] - 1 if seq[span[1] - 1] == NAME else span[0]
         judged = trust.judge(seq, name, span[1], text)
