@@ -80,6 +80,10 @@ def corpus(part: str, reps: int = 1) -> list[tuple]:
     return items
 
 
+#: groups of phrases not said to AnovaX: any response to the first phrase counts against it
+NOT_FOR_IT = ("alike", "alike_command", "homophone", "near_name", "mid_sentence")
+
+
 def run_job(job: tuple) -> tuple:
     (kind, texts, expected), voice, noise, *adapted = job
     room = vr.room(*adapted)
@@ -103,7 +107,7 @@ def summarise(results: list[tuple]) -> dict[str, dict]:
                 ok = first.action == "wake"
             if not ok:
                 row["bad"].append(f"{voice} {noise:g}: {texts[0]!r} heard as {first.heard!r} → {first.action}")
-        elif kind in ("alike", "alike_command", "homophone", "near_name", "mid_sentence"):
+        elif kind in NOT_FOR_IT:
             row["n"] += 1
             if vr.responded(first.action):
                 row["bad"].append(f"{voice} {noise:g}: {texts[0]!r} heard as {first.heard!r} → {first.action}")
@@ -152,7 +156,7 @@ def table(title: str, summary: dict[str, dict]) -> list[str]:
 def tune_report(results: list[tuple]) -> str:
     """The scores the thresholds were chosen from (first half of lm.txt, tuned voices)."""
     lines = []
-    for kind in ("wake", "alike", "alike_command", "homophone", "near_name", "mid_sentence"):
+    for kind in ("wake", *NOT_FOR_IT):
         fits = sorted(o.name_fit for k, *_rest, outcomes in results if k == kind for o in outcomes[:1]
                       if o.name_fit is not None)
         if fits:
@@ -160,7 +164,7 @@ def tune_report(results: list[tuple]) -> str:
                          f"median {statistics.median(fits):.1f}, 95% {fits[-1 - len(fits) // 20]:.1f}, max {fits[-1]:.1f}")
     for kind, texts, _expected, voice, noise, outcomes in results:
         first = outcomes[0]
-        if kind in ("alike", "alike_command", "homophone", "near_name", "mid_sentence") and first.name_fit is not None:
+        if kind in NOT_FOR_IT and first.name_fit is not None:
             post = f"{first.posterior:.2f}" if first.posterior is not None else "-"
             lines.append(f"  {kind} {voice} {noise:g} fit {first.name_fit:.1f} post {post} {first.action:7s} "
                          f"{texts[0][:40]!r} → {first.heard!r}")
