@@ -141,8 +141,7 @@ class Trust:
         """Judge the phrase ``seq``: the name at index ``name`` (None: none to check), the command
         from word ``first`` on; ``text(first, end)`` gives the command's original words."""
         hearing = self.hearing
-        if hearing is None or (not hearing.words and not hearing.unscored):
-            # text only, or a recogniser that does not force words (the online one)
+        if _text_only(hearing):
             command = text(first, len(seq))
             return Judgement(True, len(seq), bool(command.strip()) and self._understood(command)[0], True)
         if not hearing.words:  # scoring failed: nobody vouches for anything
@@ -201,7 +200,7 @@ class Trust:
         """Whether the recogniser heard a pause of ``PAUSE_BEFORE_WAKE_FRAMES`` or more before word
         ``index`` of ``seq``. Text only (nothing forced into words): yes; words it cannot place: no."""
         hearing = self.hearing
-        if hearing is None or (not hearing.words and not hearing.unscored):
+        if _text_only(hearing):
             return True
         if not hearing.words or index < 1:
             return False
@@ -254,6 +253,11 @@ def _strict(got: Understanding) -> bool:
     tuning half, ten sets of sound-alikes in nine espeak-ng voices, 18 → 16 of 2,160 responses,
     both e-mail topics forced from "hey Anna/Hannah …"; recall unchanged, 550 of 630)."""
     return got.verbatim or got.declined
+
+
+def _text_only(hearing: Hearing | None) -> bool:
+    """No scores to weigh: text alone, or a recogniser that does not force words (the online one)."""
+    return hearing is None or (not hearing.words and not hearing.unscored)
 
 
 def _score_at(hearing: Hearing, seq: list[str], index: int):  # noqa: ANN202 - WordScore | None
