@@ -394,8 +394,8 @@ def test_each_request_of_a_phrase_is_put_to_the_planner_once(gate):
     assert asked and len(asked) == len(set(asked)), asked
 
 
-@pytest.mark.parametrize("said", ["hey anova exit wake in moscow", "hey anova switch to glorp"])
-def test_a_window_tool_naming_an_app_nobody_knows_is_no_request_from_the_closed_recogniser(gate, said):
+@pytest.mark.parametrize("said", ["hey anova exit wake in moscow", "hey anova switch to glorp", "hey anova press the glorp key"])
+def test_a_request_naming_an_app_or_key_nobody_has_is_no_request_from_the_closed_recogniser(gate, said):
     # The planner closes or switches to any app-like name ("exit wake in moscow": close_app
     # "wake in moscow", forced from flite's "hey Anna, let's play canasta"). From the closed-
     # vocabulary recogniser such a name was made up; typed, or from an open-vocabulary recogniser,
@@ -407,18 +407,20 @@ def test_a_window_tool_naming_an_app_nobody_knows_is_no_request_from_the_closed_
     assert WakeGate(clock=Clock()).decide(said, trust=Trust(Hearing(said), understanding)).action == "command"
 
 
-def test_the_planner_says_which_requests_name_an_app_nobody_knows(monkeypatch):
+def test_the_planner_says_which_requests_name_an_app_or_key_nobody_has(monkeypatch):
     from anovax.planner import installed, lexicon
     from anovax.voice.understand import understanding
 
     monkeypatch.setattr(installed, "_resolves", lambda name: name == "gimp")
     monkeypatch.setattr(installed, "_seen", {})
-    for text in ("exit wake in moscow", "close the mood for", "switch to glorp", "minimise the rice on"):
+    for text in ("exit wake in moscow", "close the mood for", "switch to glorp", "minimise the rice on",
+                 "strike up anova use", "press the glorp key", "open notepad and press up anova"):
         got = understanding(text)
-        assert got.understood and got.unknown_app, text
+        assert got.understood and got.unknown_name, text
     for text in ("close the calculator", "switch to notepad", "close firefox", "minimise the terminal", "close it",
-                 "switch to chrome", "close gimp", "open notepad", "what time is it"):
-        assert not understanding(text).unknown_app, text
+                 "switch to chrome", "close gimp", "open notepad", "what time is it", "press control s",
+                 "press enter twice", "press the escape key"):
+        assert not understanding(text).unknown_name, text
     monkeypatch.setattr(lexicon, "USER_APPS", {"glorp", "blender four two"})
-    assert not understanding("switch to glorp").unknown_app
-    assert not understanding("close blender 4.2").unknown_app  # compared as the recogniser writes it
+    assert not understanding("switch to glorp").unknown_name
+    assert not understanding("close blender 4.2").unknown_name  # compared as the recogniser writes it

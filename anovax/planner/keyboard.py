@@ -14,6 +14,9 @@ from anovax.planner.text import EDGE_PUNCT, QUOTES, SPACES, lower_words
 from anovax.planner.topics import domain
 from anovax.tools import TOOLS
 
+#: the reply to a key name nobody has ("press the flurb key"): the wake gate reads it as no request
+#: from the closed recogniser, whose forced words make such names ("strike up anova use")
+UNKNOWN_KEY = "I don't know a key called"
 #: "... in it", "... into word": where the dictated text goes, at the end of the text
 _TARGET = re.compile(
     r"\s+(?:in|into|on|to)\s+(?:(?P<it>it|there|that|this|here|the window|this window|that window|the app|that app)"
@@ -107,7 +110,7 @@ def key_press(spoken: str) -> Piece | None:
     else:
         names = _key_names(low)
         if names is None:
-            return Piece("decline", f"Sorry, I don't know a key called {spoken.strip()}.")
+            return Piece("decline", f"Sorry, {UNKNOWN_KEY} {spoken.strip()}.")
         if not names or len(names) > 4:
             return None
         keys = "+".join(names)

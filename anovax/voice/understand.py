@@ -21,7 +21,7 @@ _NOT_UNDERSTOOD = ("I didn't understand", "I didn't catch")
 
 #: where a parameter's words go out as heard
 _VERBATIM_SINKS = frozenset({Sink.TYPED, Sink.QUERY, Sink.GOAL})
-#: where they name an app or its window (``Understanding.unknown_app``)
+#: where they name an app or its window (``Understanding.unknown_name``)
 _APP_SINKS = frozenset({Sink.APP, Sink.WINDOW})
 
 _LOCK = threading.Lock()
@@ -63,15 +63,18 @@ class Understanding:
     #: hit easily, so such a request must be heard as clearly as verbatim words
     declined: bool = False
     #: it names an app or its window that the recogniser has no name for and the desktop cannot
-    #: resolve. Only the closed-vocabulary recogniser's words are doubted for it (trust.py): the
-    #: planner closes, switches to or resizes any app-like name, which forced words make easily
-    #: ("hey Anna, let's play canasta" heard as "hey anova exit wake in moscow"), while typed words
-    #: and an open-vocabulary recogniser's name whatever the user has
-    unknown_app: bool = False
+    #: resolve, or a key nobody has. Only the closed-vocabulary recogniser's words are doubted for
+    #: it (trust.py): the planner closes, switches to or resizes any app-like name, and answers any
+    #: "press …" or "… key", which forced words make easily ("hey Anna, let's play canasta" heard
+    #: as "hey anova exit wake in moscow"; festival's "hey Anna, this product…" as "hey anova strike
+    #: up anova use": "I don't know a key called up anova use"), while typed words and an
+    #: open-vocabulary recogniser's name whatever the user has
+    unknown_name: bool = False
 
 
 def understanding(text: str) -> Understanding:
     from anovax.planner.apps import UNKNOWN_APP
+    from anovax.planner.keyboard import UNKNOWN_KEY
     from anovax.planner.topics import TIMER_NOT_READ
 
     plan = plan_of(text)
@@ -81,9 +84,9 @@ def understanding(text: str) -> Understanding:
               if (value := str(step.params.get(p.name, "")).strip())]
     verbatim = bool(plan.remember) or any(sink in _VERBATIM_SINKS for sink, _value in filled)
     understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
-    unknown_app = not all(_known_app(value) for sink, value in filled if sink in _APP_SINKS)
+    unknown_name = UNKNOWN_KEY in reply or not all(_known_app(value) for sink, value in filled if sink in _APP_SINKS)
     declined = understood and not plan.steps and reply in _declines()
-    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_app)
+    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_name)
 
 
 @functools.lru_cache(maxsize=1)
