@@ -166,6 +166,9 @@ def test_partial_words_and_whether_they_look_complete(recognizer, spoken):
         assert utterance.partial() == "open the browser"
         assert utterance.looks_complete("open the browser") and utterance.looks_complete("hey anova what time is it")
         assert utterance.looks_complete("yes") and utterance.looks_complete("stop")
+        # the wake forms alone: "anova wake up" ends no sentence of the model (commands follow it)
+        assert utterance.looks_complete("anova wake up") and utterance.looks_complete("hey anova")
+        assert not utterance.looks_complete("anova wake") and not utterance.looks_complete("hey anova open the")
         assert not utterance.looks_complete("open the") and not utterance.looks_complete("remind me")
         assert not utterance.looks_complete("")
 

@@ -25,6 +25,7 @@ from anovax.voice.recognizer import normalise, sentence
 from anovax.voice.confidence import Hearing
 from anovax.voice.level import amplify
 from anovax.voice.stt import _MIN_BYTES, DITHER_RMS, _dither
+from anovax.voice.wakewords import ends_with_wake
 
 if TYPE_CHECKING:
     from anovax.voice.stt import SphinxCommandRecognizer
@@ -119,9 +120,12 @@ class SphinxUtterance:
     def looks_complete(self, text: str) -> bool:
         """True when ``text`` ends the way some command sentence of the model ends (its last two
         words, or its only word, are followed by the end of a sentence in the corpus). Measured
-        on the corpus: true at 99% of sentence ends and at 26% of the places inside sentences."""
+        on the corpus: true at 99% of sentence ends and at 26% of the places inside sentences.
+        A wake form said alone is whole too: "anova wake up" ends no sentence of the model (its
+        commands follow it), and waited the longer pause every time."""
         words = ["<s>", *text.split()]
-        return len(words) > 1 and (words[-2], words[-1]) in _sentence_endings(self._recognizer.lm_path)
+        return len(words) > 1 and ((words[-2], words[-1]) in _sentence_endings(self._recognizer.lm_path)
+                                   or ends_with_wake(words[1:]))
 
     def finish(self) -> str:
         """End the phrase and release the decoder; the words heard ("" for under 0.1 s of audio).

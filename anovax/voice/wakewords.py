@@ -55,6 +55,13 @@ def _without_name(seq: list[str]) -> list[str]:
     return seq[:-1] if seq[-1:] == [NAME] else seq
 
 
+def ends_with_wake(seq: list[str]) -> bool:
+    """True when the words end with a wake form ("hey anova", "anova wake up"): a phrase that may
+    be whole, the command to follow in the next one."""
+    span = _wake_span(seq)
+    return span is not None and span[1] == len(seq)
+
+
 def _wake_span(seq: list[str]) -> tuple[int, int] | None:
     """(first, past-last) indices of "<wake word> anova", "anova <wake word>" or, as the phrase's
     first words, "<misheard wake word> anova" ("go anova"); else None."""
