@@ -139,6 +139,8 @@ class PhraseCutter:
                 self._add(frames)
             else:
                 self._held.append(frames)
+            if self._utterance is not None:
+                self._utterance.paused()  # the name's checks may start now (precheck.py)
             if self._pause >= self._needed_pause():
                 return self._stop(self._pause)
         if self._chunks >= self._limit:

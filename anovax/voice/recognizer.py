@@ -51,6 +51,11 @@ class Utterance(Protocol):
         """True when ``text`` could be a whole command (a hint for how long a pause ends it)."""
         ...
 
+    def paused(self) -> None:
+        """The speaker has paused (one more quiet chunk was fed): work that needs the words so
+        far may start ahead of ``finish``. Never raises."""
+        ...
+
     def finish(self) -> str:
         """The phrase's words, as ``recognize`` would give them; releases the decoder.
         Raises SttError when the engine failed."""

@@ -48,6 +48,7 @@ from anovax.errors import SttError
 from anovax.voice.confidence import Hearing, WordScore, alternatives, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.level import InputLevel, amplify, audioop_function
+from anovax.voice.precheck import NameCheck, Opening, Prechecks, opening_of
 from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
 
@@ -74,7 +75,7 @@ NAME_WORD = "anova"
 #: 16 kHz 16-bit audio per 10 ms frame
 _FRAME_BYTES = 320
 #: frames after the name's end given to its alignment (its last phone may run on)
-_ALIGN_TAIL_FRAMES = 5
+ALIGN_TAIL_FRAMES = 5
 #: audio shorter than this (16 kHz, 16-bit: 0.1 s) is "nothing heard"
 _MIN_BYTES = 3200
 #: RMS (in 16-bit sample units, ~ -56 dBFS) of the fixed noise added to every phrase before
@@ -213,25 +214,43 @@ class SphinxCommandRecognizer:
                 return Hearing(text)
             return self._scored(text, self._decoder, raw)
 
-    def _scored(self, text: str, decoder: Any, raw: bytes) -> Hearing:
+    def _scored(self, text: str, decoder: Any, raw: bytes, ahead: Prechecks | None = None) -> Hearing:
         """``text`` with a score per word: posteriors from the best path of the utterance that
         ``decoder`` just ended, and its other readings; the words up to and including the name
-        aligned onto their audio for the name's fit. Lock held."""
+        aligned onto their audio for the name's fit, and the name checked against its rivals
+        (``check_name``; taken from ``ahead`` when the pause already checked the same opening:
+        precheck.py). Lock held."""
         path = path_of(decoder)
         others = alternatives(decoder)
         words = [WordScore(VARIANT.sub("", w.label), w.start, w.end - w.start + 1, None, None, w.posterior)
                  for w in path]
         if [w.word for w in words] != text.split():
             return Hearing(text, unscored=True)
-        name = next((i for i, w in enumerate(words) if w.word == NAME_WORD), None)
-        if name is None:
+        opening = opening_of(path, NAME_WORD)
+        if opening is None:
             return Hearing(text, tuple(words), alternatives=others)
-        end = min(len(raw) // _FRAME_BYTES, path[name].end + _ALIGN_TAIL_FRAMES)
+        checked = ahead.result(opening) if ahead is not None else None
+        if checked is None:
+            checked = self.check_name(opening, raw)
+        if checked.aligned is None:
+            return Hearing(text, tuple(words), unscored=True)
+        for i, fitted in enumerate(checked.aligned):
+            words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
+        return Hearing(text, tuple(words), name_as=checked.name_as, adapted=self.adapted is not None,
+                       alternatives=others)
+
+    def check_name(self, opening: Opening, raw: bytes) -> NameCheck:
+        """The name's checks for a phrase that opens with ``opening``, on ``raw`` (the phrase as
+        decoded): its words aligned onto their audio (None when pocketsphinx cannot align them;
+        nobody then vouches for the name), and what the name sounds like against its rivals.
+        Deterministic in (``opening``, the audio up to ``opening.last_frame``). Lock held, or
+        the phrase's precheck worker's turn (precheck.py)."""
+        end = min(len(raw) // _FRAME_BYTES, opening.name_end + ALIGN_TAIL_FRAMES)
         try:
             if self._aligner is None:
                 self._aligner = self._new_decoder(adapted=False)
             aligner = self._aligner
-            aligner.set_align_text(" ".join(w.label for w in path[:name + 1]))
+            aligner.set_align_text(" ".join(opening.labels))
             piece = raw[: end * _FRAME_BYTES]
             decode(aligner, piece, path=False, fresh=True)
             aligner.set_alignment()  # a second pass gives phones and their scores
@@ -239,16 +258,13 @@ class SphinxCommandRecognizer:
             alignment = aligner.get_alignment()  # (its truth value crashes pocketsphinx 5.1)
             aligned = score_alignment(alignment if alignment is not None else ())
         except Exception:  # noqa: BLE001 - audio pocketsphinx cannot align: nobody vouches for the name
-            log.debug("alignment failed for %r", text, exc_info=True)
+            log.debug("alignment failed for %r", opening.labels, exc_info=True)
             self._aligner = None  # a decoder left mid-alignment is not reused
-            return Hearing(text, tuple(words), unscored=True)
-        if [w.word for w in aligned] != [w.word for w in words[:name + 1]]:
-            return Hearing(text, tuple(words), unscored=True)
-        for i, fitted in enumerate(aligned):
-            words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
-        after = (words[name + 1].word, path[name + 1].end) if name + 1 < len(words) else None
-        name_as = self._name_as([w.word for w in words[:name]], raw, path[name].end, after)
-        return Hearing(text, tuple(words), name_as=name_as, adapted=self.adapted is not None, alternatives=others)
+            return NameCheck(None, "")
+        before = opening.before
+        if [w.word for w in aligned] != [*before, NAME_WORD]:
+            return NameCheck(None, "")
+        return NameCheck(tuple(aligned), self._name_as(before, raw, opening.name_end, opening.after))
 
     def _name_as(self, before: list[str], raw: bytes, name_end: int, after: tuple[str, int] | None) -> str:
         """What the name's audio sounds like against its rivals (rivals.py). Lock held."""

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 
 from anovax.errors import SttError
 from anovax.voice.recognizer import normalise, sentence
-from anovax.voice.confidence import Hearing
+from anovax.voice.confidence import Hearing, path_of
 from anovax.voice.level import amplify
-from anovax.voice.stt import _MIN_BYTES, DITHER_RMS, _dither
+from anovax.voice.precheck import Prechecks, opening_of
+from anovax.voice.stt import _MIN_BYTES, DITHER_RMS, NAME_WORD, _dither
 from anovax.voice.wakewords import ends_with_wake
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ BEGIN_WAIT_S = 5.0
 #: (lm path) -> the word pairs some command sentence ends with, read from the model's own n-grams
 _ENDINGS: dict[str, frozenset[tuple[str, str]]] = {}
 _ENDINGS_LOCK = threading.Lock()
+#: 16 kHz samples per 10 ms decoder frame
+_FRAME_SAMPLES = 160
 
 
 class SphinxUtterance:
@@ -75,6 +78,8 @@ class SphinxUtterance:
         self._whole: list[bytes] = []
         #: a live phrase's gain comes from the phrases before it; the first one's from itself
         self._gain = recognizer.level.gain() if self._live else 1.0
+        #: the name's checks, started while the phrase pauses (precheck.py)
+        self._ahead = Prechecks(recognizer.check_name)
         if self._live:
             try:
                 self._decoder.start_utt()
@@ -117,6 +122,19 @@ class SphinxUtterance:
             return ""
         return normalise(hyp.hypstr) if hyp is not None else ""
 
+    def paused(self) -> None:
+        """Start the name's checks on the words so far, if they hold the name and the audio the
+        checks read (precheck.py). A live phrase only: the first one is decoded when it ends."""
+        if not self._open or not self._live or self._error is not None:
+            return
+        started = time.thread_time()
+        try:
+            path = path_of(self._decoder)
+            self._ahead.start(opening_of(path, NAME_WORD), b"".join(self._whole), self._samples // _FRAME_SAMPLES)
+        except Exception:  # noqa: BLE001 - only ahead of time: finish checks the name anyway
+            log.debug("could not check the name ahead of the pause", exc_info=True)
+        self.decode_s += time.thread_time() - started
+
     def looks_complete(self, text: str) -> bool:
         """True when ``text`` ends the way some command sentence of the model ends (its last two
         words, or its only word, are followed by the end of a sentence in the corpus). Measured
@@ -158,14 +176,15 @@ class SphinxUtterance:
                 hyp = self._decoder.hyp()
                 text = normalise(hyp.hypstr) if hyp is not None else ""
                 if text and score is not None and score(text):
-                    return self._recognizer._scored(text, self._decoder, b"".join(self._whole))
+                    return self._recognizer._scored(text, self._decoder, b"".join(self._whole), self._ahead)
             except Exception as exc:  # noqa: BLE001
                 raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
             finally:
                 self._recognizer._warm = True
             return Hearing(text)
         finally:
-            self.decode_s += time.thread_time() - started
+            self._ahead.wait()
+            self.decode_s += time.thread_time() - started + self._ahead.decode_s
             self._release()
 
     def abandon(self) -> None:
@@ -180,6 +199,7 @@ class SphinxUtterance:
         self._release()
 
     def _release(self) -> None:
+        self._ahead.wait()  # the check decoders are the recogniser's: free before its lock
         if self._open:
             self._open = False
             self._lock.release()

@@ -1,0 +1,135 @@
+"""The name's checks run during the pause (precheck.py): the same hearing as checking after it,
+on espeak-ng speech through the REAL recogniser, and the worker's rules on a fake check (no timing
+asserts: how much sooner it answers is benchmarks/bench_voice.py's job)."""
+
+from __future__ import annotations
+
+import threading
+import wave
+from pathlib import Path
+
+import pytest
+
+from anovax.voice.audio import CHUNK, MIN_ENERGY
+from anovax.voice.confidence import PathWord
+from anovax.voice.endpoint import PhraseCutter
+from anovax.voice.precheck import NameCheck, Opening, Prechecks, opening_of
+
+# --- the worker, on a fake check ------------------------------------------------------------------------
+
+OPENING = Opening(("hey", "anova"), 60, ("open", 90))
+
+
+def test_the_opening_is_the_path_up_to_the_word_after_the_name():
+    path = [PathWord("hey", 10, 30, 1.0), PathWord("anova(2)", 31, 60, 0.9), PathWord("open", 61, 90, 0.8),
+            PathWord("notepad", 91, 130, 0.7)]
+    got = opening_of(path, "anova")
+    assert got == Opening(("hey", "anova(2)"), 60, ("open", 90))
+    assert got.before == ["hey"]
+    assert opening_of(path[:2], "anova").after is None
+    assert opening_of([PathWord("open", 0, 20, 1.0)], "anova") is None
+
+
+def test_a_check_starts_only_once_the_audio_it_reads_has_arrived():
+    ran = []
+    ahead = Prechecks(lambda opening, raw: ran.append(opening) or NameCheck((), "anova"))
+    assert not ahead.start(OPENING, b"", OPENING.last_frame - 1)
+    assert not ahead.start(None, b"", 10_000)
+    assert ahead.start(OPENING, b"", OPENING.last_frame)
+    assert ahead.result(OPENING) == NameCheck((), "anova")
+    assert not ahead.start(OPENING, b"", 10_000)  # already checked
+    assert ran == [OPENING]
+
+
+def test_a_result_is_used_only_for_exactly_the_same_opening():
+    ahead = Prechecks(lambda opening, raw: NameCheck((), "anova"))
+    ahead.start(OPENING, b"", 1_000)
+    assert ahead.result(Opening(("hey", "anova"), 61, ("open", 90))) is None
+    assert ahead.result(Opening(("hey", "anova"), 60, ("over", 90))) is None
+    assert ahead.result(Opening(("hi", "anova"), 60, ("open", 90))) is None
+    assert ahead.result(OPENING) is not None
+
+
+def test_one_check_at_a_time_and_waiting_joins_it():
+    release = threading.Event()
+    ahead = Prechecks(lambda opening, raw: release.wait(5) and NameCheck((), opening.labels[0]))
+    assert ahead.start(OPENING, b"", 1_000)
+    other = Opening(("hi", "anova"), 60, None)
+    assert not ahead.start(other, b"", 1_000)  # the capture thread never waits for the worker
+    release.set()
+    assert ahead.result(OPENING) == NameCheck((), "hey")
+    assert ahead.result(other) is None
+    ahead.wait()  # nothing running: returns at once
+
+
+def test_a_failed_check_leaves_nothing_behind():
+    def broken(opening, raw):
+        raise RuntimeError("pocketsphinx said no")
+
+    ahead = Prechecks(broken)
+    assert ahead.start(OPENING, b"", 1_000)
+    assert ahead.result(OPENING) is None
+    assert ahead.decode_s >= 0.0
+
+
+# --- the real recogniser ----------------------------------------------------------------------------------
+
+voicegen = pytest.importorskip("voicegen")
+sr = pytest.importorskip("speech_recognition")
+needs_espeak = pytest.mark.skipif(not voicegen.have_espeak(), reason="espeak-ng is not installed")
+
+#: wake phrases with commands (the checks read up to the word after the name), and the name alone
+PHRASES = ["hey anova open the calculator", "hello anova what time is it", "hi anova take a screenshot",
+           "hey anova", "what time is it"]
+
+
+def frames_of(path: Path) -> bytes:
+    with wave.open(str(path)) as w:
+        return w.readframes(w.getnframes())
+
+
+def hearings(cache_dir: Path, speech: list[bytes]) -> list:
+    """Each recording streamed through the phrase cutter (the adaptive pause, as at the
+    microphone) into a fresh, warmed-up recogniser, every phrase scored."""
+    from anovax.voice.stt import SphinxCommandRecognizer
+
+    recognizer = SphinxCommandRecognizer(cache_dir=cache_dir, adaptation=None)
+    recognizer.recognize(sr.AudioData(speech[0], 16000, 2))  # its first phrase is decoded whole
+    quiet = b"\x00\x00" * 16000
+    out = []
+    for raw in speech:
+        data = quiet + raw + quiet
+        cutter = PhraseCutter(MIN_ENERGY, rate=16000, width=2, begin=recognizer.begin)
+        for i in range(0, len(data) + CHUNK * 2, CHUNK * 2):
+            frames = data[i:i + CHUNK * 2]
+            cut = cutter.push(frames) if frames else cutter.end()
+            if cut is not None:
+                out.append(cut.utterance.finish_hearing(lambda _text: True))
+            if not frames:
+                break
+    assert not recognizer._lock.locked()
+    return out
+
+
+@needs_espeak
+@pytest.mark.parametrize("voice", voicegen.VOICES)
+def test_checking_the_name_during_the_pause_hears_exactly_what_checking_after_it_does(
+        voice, tmp_path, tmp_path_factory, monkeypatch):
+    cache_dir = tmp_path_factory.mktemp("stt")
+    speech = [frames_of(voicegen.render(text, tmp_path / f"{n}.wav", voice=voice)) for n, text in enumerate(PHRASES)]
+    used = []
+    result = Prechecks.result
+
+    def counting(self, opening):
+        got = result(self, opening)
+        used.append(got is not None)
+        return got
+
+    monkeypatch.setattr(Prechecks, "result", counting)
+    ahead = hearings(cache_dir, speech)
+    assert any(used), "no name was checked during the pause"
+    monkeypatch.setattr(Prechecks, "start", lambda self, *args: False)
+    after = hearings(cache_dir, speech)
+    assert [h.text for h in ahead] == [h.text for h in after]
+    assert ahead == after  # the words, their scores, the name's fit and rivals, the readings
+    assert sum(h.name_as == "anova" for h in ahead) >= 3, [h.text for h in ahead]
