@@ -51,7 +51,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     from anovax.voice.pipeline import follow_events
     from anovax.voice.playback import PlaybackClock, RecordingPlayer
     from anovax.voice.stt import SttError, make_recognizer
-    from anovax.voice.understand import understands
+    from anovax.voice.understand import understanding
 
     settings = assistant.settings
     try:
@@ -100,7 +100,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
 
     # a doubt in a recording has nobody to answer it: its heard line says so, nothing runs
     pipeline = VoicePipeline(recognizer, gate, on_command=player.submit, stop_speaking=assistant.stop_speaking,
-                             report=report, on_state=state, on_answer=answer, understands=understands)
+                             report=report, on_state=state, on_answer=answer, understands=understanding)
     try:
         heard = player.play(pipeline)
     except AudioFileError as exc:

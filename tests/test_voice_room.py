@@ -86,6 +86,15 @@ def test_a_name_said_to_someone_else_mid_sentence_does_nothing(cli_env, tmp_path
     assert commands(events) == [] and heard == [], heard  # nothing shown either: it was not for AnovaX
 
 
+# A red team's find: "hey" said to someone, then a remark about AnovaX. Heard word for word, and the
+# planner searched it as it stands (en-us+f3) or read "can open the calculator" (en-us+f1)
+@pytest.mark.parametrize("voice", ["en-us+f1", "en-us+f3"])
+def test_a_remark_about_anova_after_a_greeting_to_someone_else_does_nothing(cli_env, tmp_path, voice):
+    events = play(cli_env, tmp_path, ["hey, anova can open the calculator you know"], voice)
+    heard = [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
+    assert commands(events) == [] and not [h for h in heard if h["action"] == "command"], heard
+
+
 @pytest.mark.parametrize("voice", voicegen.VOICES)
 def test_a_filler_and_a_pause_before_the_wake_words_still_wake_it(cli_env, tmp_path, voice):
     events = play(cli_env, tmp_path, ["um, hey anova, open the calculator"], voice)

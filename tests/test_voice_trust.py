@@ -394,8 +394,10 @@ def test_each_request_of_a_phrase_is_put_to_the_planner_once(gate):
     assert asked and len(asked) == len(set(asked)), asked
 
 
-@pytest.mark.parametrize("said", ["hey anova exit wake in moscow", "hey anova switch to glorp", "hey anova press the glorp key"])
-def test_a_request_naming_an_app_or_key_nobody_has_is_no_request_from_the_closed_recogniser(gate, said):
+@pytest.mark.parametrize("said", ["hey anova exit wake in moscow", "hey anova switch to glorp", "hey anova press the glorp key",
+                                  # only guessed: a statement searched as it stands, words the fuzzy matcher read
+                                  "hey anova can open the calculator you know", "hey anova can you have the console"])
+def test_a_request_naming_an_app_or_key_nobody_has_or_only_guessed_is_no_request_from_the_closed_recogniser(gate, said):
     # The planner closes or switches to any app-like name ("exit wake in moscow": close_app
     # "wake in moscow", forced from flite's "hey Anna, let's play canasta"). From the closed-
     # vocabulary recogniser such a name was made up; typed, or from an open-vocabulary recogniser,
@@ -405,6 +407,22 @@ def test_a_request_naming_an_app_or_key_nobody_has_is_no_request_from_the_closed
     assert gate.decide(said, trust=Trust(hearing(said), understanding)).action == "doubt"
     assert WakeGate(clock=Clock()).decide(said, trust=Trust(None, understanding)).action == "command"
     assert WakeGate(clock=Clock()).decide(said, trust=Trust(Hearing(said), understanding)).action == "command"
+
+
+def test_the_planner_says_which_requests_it_only_guessed():
+    from anovax.voice.understand import understanding
+
+    # a red team's statements about AnovaX and talk forced into command words: the planner searches
+    # a question as it stands, or its fuzzy matcher reads the words as the nearest command
+    for text in ("can open the calculator you know", "what time is it there in london", "can you tell me the local",
+                 "can you have the console", "is broken what time is it anyway", "who is the president"):
+        got = understanding(text)
+        assert got.understood and got.guessed, text
+    for text in ("open the calculator", "what time is it", "search for the weather", "type hello world",
+                 "set a timer for five minutes", "what can i say", "take a screenshot", "close my calculator",
+                 "what's the date", "play some jazz", "press control s"):
+        got = understanding(text)
+        assert got.understood and not got.guessed, text
 
 
 def test_the_planner_says_which_requests_name_an_app_or_key_nobody_has(monkeypatch):

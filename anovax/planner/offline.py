@@ -116,6 +116,17 @@ class OfflinePlanner:
         refusals differently from ordinary replies (the CLI's exit code 3) can ask here."""
         return self.plan_with_refusal(text, current_app=current_app)[1]
 
+    def guessed(self, text: str) -> tuple[Plan, bool]:
+        """The plan of ``text`` and whether a part of it was only guessed: a question searched as
+        it stands (the cues' last resort) or a clause read by the fuzzy matcher, not a template.
+        Words typed or said freely are worth that guess; words a closed-vocabulary recogniser
+        forced out of other talk are not (voice/understand.py)."""
+        try:
+            plan, _refused, guessed = self._plan(text, None)
+            return (plan, guessed) if not plan_problem(plan) else (self.plan(text), False)
+        except Exception:  # noqa: BLE001 - as plan(): a clear reply, never a crash
+            return self.plan(text), False
+
     def plan_with_refusal(
         self, text: str, context: str = "", *, current_app: str | None = None, cancel: object = None
     ) -> tuple[Plan, str | None]:
@@ -124,7 +135,7 @@ class OfflinePlanner:
         ``cancel`` is accepted for the Planner protocol and not looked at: offline planning
         takes about a millisecond, and the caller checks the token right after it."""
         try:
-            plan, refused = self._plan(text, current_app, context)
+            plan, refused, _guessed = self._plan(text, current_app, context)
             problem = plan_problem(plan)
             if problem:
                 raise ValueError(f"offline planner built an invalid plan: {problem}")
@@ -137,26 +148,27 @@ class OfflinePlanner:
 
     # -- the pipeline ---------------------------------------------------------------------
 
-    def _plan(self, text: Any, current_app: str | None, context: str = "") -> tuple[Plan, bool]:
-        """(the plan, whether it is a refusal). ``context``: only the names of the remembered facts are read."""
+    def _plan(self, text: Any, current_app: str | None, context: str = "") -> tuple[Plan, bool, bool]:
+        """(the plan, whether it is a refusal, whether a part of it was only guessed: ``guessed``).
+        ``context``: only the names of the remembered facts are read."""
         request = chat_spelled_out(clean_request(text))  # "wat time is it pls"
         if not request or not any(ch.isalnum() for ch in request):
-            return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False
+            return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False, False
         urgent = crisis_reply(request)
         if urgent:  # "play something calm i want to kill myself": nothing else comes first
-            return Plan((), urgent), False
+            return Plan((), urgent), False, False
         if len(request) > MAX_REQUEST_CHARS:
-            return Plan((), "Sorry, that's too long for me to handle in one go offline. Please say it in shorter parts."), False
+            return Plan((), "Sorry, that's too long for me to handle in one go offline. Please say it in shorter parts."), False, False
         note = _REMEMBER_NOTE.match(request)
         if note and factnames.note_key(note.group("statement")):
-            return _remember_note(note.group("statement")), False
+            return _remember_note(note.group("statement")), False, False
         fact = _REMEMBER.match(request)
         if fact:
-            return _remember(fact), False
+            return _remember(fact), False, False
         asked = _ASKS_MEMORY.match(request)
         key = factnames.note_key(asked.group("q")) if asked else ""
         if key:  # "what size shoe does Lily wear, did I tell you?": memory, looked up by its words
-            return assemble([Piece("answer", "", [Step("recall", {"key": key})])]), False
+            return assemble([Piece("answer", "", [Step("recall", {"key": key})])]), False, False
 
         scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
         if scoped is not None:
@@ -164,7 +176,7 @@ class OfflinePlanner:
         bare = strip_filler(request)
         with_video = question_and_video(bare) or stated_goal(bare)
         if with_video is not None:
-            return assemble([with_video]), False
+            return assemble([with_video]), False, False
         facts = fact_keys(context) if isinstance(context, str) else ()
         state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts,
                              app_exists=self._app_exists)
@@ -186,13 +198,14 @@ class OfflinePlanner:
                     if said:
                         piece = Piece("refuse", said)
                 if piece.kind == "refuse":  # one unsafe clause refuses the whole request
-                    return Plan((), piece.say), True
+                    return Plan((), piece.say), True, False
                 if scoped is not None:
                     piece = on_youtube(piece, clause)
                 if piece.app:
                     state.current_app = piece.app
                 pieces.append(piece)
-        return assemble(merge_openers(pieces)), False
+        guessed = any(piece.guess or piece.fuzzy for piece in pieces)
+        return assemble(merge_openers(pieces)), False, guessed
 
     def _clause_pieces(self, clause: str, state: RequestState) -> list[tuple[str, Piece]]:
         """The clause read whole; if that was only a guess, its parts at every joiner

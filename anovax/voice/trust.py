@@ -219,8 +219,9 @@ class Trust:
             try:
                 got = self.understands(command)
                 got = got if isinstance(got, Understanding) else Understanding(bool(got), False)
-                if got.unknown_name and self.hearing is not None and self.hearing.words:
-                    # forced words: an app or key name nobody has is one the recogniser made up
+                if (got.unknown_name or got.guessed) and self.hearing is not None and self.hearing.words:
+                    # forced words: an app or key name nobody has is one the recogniser made up,
+                    # and a request the planner had to guess at is no request it was given
                     got = replace(got, understood=False, meaning=None)
                 self._answers[command] = got
             except Exception:  # noqa: BLE001 - a broken check vouches for nothing

@@ -36,9 +36,14 @@ def _planner():  # noqa: ANN202 - OfflinePlanner, imported lazily (the grammar l
 
 def plan_of(text: str):  # noqa: ANN201 - Plan
     """The offline planner's plan of ``text``."""
+    return _read(text)[0]
+
+
+def _read(text: str):  # noqa: ANN202 - (Plan, bool)
+    """The offline planner's plan of ``text`` and whether a part of it was only guessed."""
     with _LOCK:  # first use builds the planner once
         planner = _planner()
-    return planner.plan(str(text or ""))
+    return planner.guessed(str(text or ""))
 
 
 def understands(text: str) -> bool:
@@ -70,6 +75,12 @@ class Understanding:
     #: up anova use": "I don't know a key called up anova use"), while typed words and an
     #: open-vocabulary recogniser's name whatever the user has
     unknown_name: bool = False
+    #: a part of it the planner only guessed (OfflinePlanner.guessed): a question searched as it
+    #: stands, or words the fuzzy matcher read. Only the closed-vocabulary recogniser's words are
+    #: doubted for it (trust.py): a red team's "hey, anova can open the calculator you know", heard
+    #: word for word, was searched for; "hey Hanover, can you pass me the salt", heard as "hey anova
+    #: can you have the console", opened a terminal
+    guessed: bool = False
 
 
 def understanding(text: str) -> Understanding:
@@ -77,7 +88,7 @@ def understanding(text: str) -> Understanding:
     from anovax.planner.keyboard import UNKNOWN_KEY
     from anovax.planner.topics import TIMER_NOT_READ
 
-    plan = plan_of(text)
+    plan, guessed = _read(text)
     reply = plan.final_response or ""
     # (where each filled-in parameter goes, its words)
     filled = [(p.sink, value) for step in plan.steps for p in _params(step.tool)
@@ -86,7 +97,8 @@ def understanding(text: str) -> Understanding:
     understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
     unknown_name = UNKNOWN_KEY in reply or not all(_known_app(value) for sink, value in filled if sink in _APP_SINKS)
     declined = understood and not plan.steps and reply in _declines()
-    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_name)
+    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_name,
+                         guessed)
 
 
 @functools.lru_cache(maxsize=1)
