@@ -33,17 +33,17 @@ def test_the_opening_is_the_path_up_to_the_word_after_the_name():
 def test_a_check_starts_only_once_the_audio_it_reads_has_arrived():
     ran = []
     ahead = Prechecks(lambda opening, raw: ran.append(opening) or NameCheck((), "anova"))
-    assert not ahead.start(OPENING, b"", OPENING.last_frame - 1)
-    assert not ahead.start(None, b"", 10_000)
-    assert ahead.start(OPENING, b"", OPENING.last_frame)
+    assert not ahead.start(OPENING, OPENING.last_frame - 1, bytes)
+    assert not ahead.start(None, 10_000, bytes)
+    assert ahead.start(OPENING, OPENING.last_frame, bytes)
     assert ahead.result(OPENING) == NameCheck((), "anova")
-    assert not ahead.start(OPENING, b"", 10_000)  # already checked
+    assert not ahead.start(OPENING, 10_000, bytes)  # already checked
     assert ran == [OPENING]
 
 
 def test_a_result_is_used_only_for_exactly_the_same_opening():
     ahead = Prechecks(lambda opening, raw: NameCheck((), "anova"))
-    ahead.start(OPENING, b"", 1_000)
+    ahead.start(OPENING, 1_000, bytes)
     assert ahead.result(Opening(("hey", "anova"), 61, ("open", 90))) is None
     assert ahead.result(Opening(("hey", "anova"), 60, ("over", 90))) is None
     assert ahead.result(Opening(("hi", "anova"), 60, ("open", 90))) is None
@@ -53,9 +53,9 @@ def test_a_result_is_used_only_for_exactly_the_same_opening():
 def test_one_check_at_a_time_and_waiting_joins_it():
     release = threading.Event()
     ahead = Prechecks(lambda opening, raw: release.wait(5) and NameCheck((), opening.labels[0]))
-    assert ahead.start(OPENING, b"", 1_000)
+    assert ahead.start(OPENING, 1_000, bytes)
     other = Opening(("hi", "anova"), 60, None)
-    assert not ahead.start(other, b"", 1_000)  # the capture thread never waits for the worker
+    assert not ahead.start(other, 1_000, bytes)  # the capture thread never waits for the worker
     release.set()
     assert ahead.result(OPENING) == NameCheck((), "hey")
     assert ahead.result(other) is None
@@ -67,7 +67,7 @@ def test_a_failed_check_leaves_nothing_behind():
         raise RuntimeError("pocketsphinx said no")
 
     ahead = Prechecks(broken)
-    assert ahead.start(OPENING, b"", 1_000)
+    assert ahead.start(OPENING, 1_000, bytes)
     assert ahead.result(OPENING) is None
     assert ahead.decode_s >= 0.0
 

@@ -91,16 +91,20 @@ class Prechecks:
         self._done: dict[Opening, NameCheck] = {}
         self.decode_s = 0.0
 
-    def start(self, opening: Opening | None, raw: bytes, frames: int) -> bool:
-        """Check ``opening`` on the worker if ``raw`` (``frames`` 10 ms frames of it) already holds
-        all the audio the checks read and no check is running; True when one was started."""
-        if opening is None or frames < opening.last_frame or opening in self._done:
+    def start(self, opening: Opening | None, frames: int, audio: Callable[[], bytes]) -> bool:
+        """Check ``opening`` on the worker if the phrase's ``frames`` 10 ms frames so far hold all
+        the audio the checks read, no check is running and this one was not made; ``audio()`` gives
+        that audio (only asked for then). True when a check was started."""
+        if opening is None or frames < opening.last_frame:
             return False
         if self._worker is not None:
             if self._worker.is_alive():
                 return False
             self._worker.join()
-        self._worker = threading.Thread(target=self._run, args=(opening, raw), name="anovax-name-check", daemon=True)
+        if opening in self._done:
+            return False
+        self._worker = threading.Thread(target=self._run, args=(opening, audio()), name="anovax-name-check",
+                                        daemon=True)
         self._worker.start()
         return True
 

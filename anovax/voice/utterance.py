@@ -130,7 +130,8 @@ class SphinxUtterance:
         started = time.thread_time()
         try:
             path = path_of(self._decoder)
-            self._ahead.start(opening_of(path, NAME_WORD), b"".join(self._whole), self._samples // _FRAME_SAMPLES)
+            self._ahead.start(opening_of(path, NAME_WORD), self._samples // _FRAME_SAMPLES,
+                              lambda: b"".join(self._whole))
         except Exception:  # noqa: BLE001 - only ahead of time: finish checks the name anyway
             log.debug("could not check the name ahead of the pause", exc_info=True)
         self.decode_s += time.thread_time() - started
