@@ -395,8 +395,8 @@ def test_each_request_of_a_phrase_is_put_to_the_planner_once(gate):
 
 
 @pytest.mark.parametrize("said", ["hey anova exit wake in moscow", "hey anova switch to glorp", "hey anova press the glorp key",
-                                  # only guessed: a statement searched as it stands, words the fuzzy matcher read
-                                  "hey anova can open the calculator you know", "hey anova can you have the console"])
+                                  # only guessed: a remark searched as it stands
+                                  "hey anova can open the calculator you know"])
 def test_a_request_naming_an_app_or_key_nobody_has_or_only_guessed_is_no_request_from_the_closed_recogniser(gate, said):
     # The planner closes or switches to any app-like name ("exit wake in moscow": close_app
     # "wake in moscow", forced from flite's "hey Anna, let's play canasta"). From the closed-
@@ -409,20 +409,34 @@ def test_a_request_naming_an_app_or_key_nobody_has_or_only_guessed_is_no_request
     assert WakeGate(clock=Clock()).decide(said, trust=Trust(Hearing(said), understanding)).action == "command"
 
 
-def test_the_planner_says_which_requests_it_only_guessed():
+def test_the_planner_says_which_requests_it_only_guessed_or_read_fuzzily():
     from anovax.voice.understand import understanding
 
-    # a red team's statements about AnovaX and talk forced into command words: the planner searches
-    # a question as it stands, or its fuzzy matcher reads the words as the nearest command
+    # a red team's remarks about AnovaX and talk forced into command words: the planner searches a
+    # question as it stands, or its fuzzy matcher reads the words as the nearest command
     for text in ("can open the calculator you know", "what time is it there in london", "can you tell me the local",
-                 "can you have the console", "is broken what time is it anyway", "who is the president"):
+                 "is broken what time is it anyway", "who is the president"):
         got = understanding(text)
-        assert got.understood and got.guessed, text
+        assert got.understood and got.guessed and not got.fuzzy, text
+    for text in ("can you have the console", "switch the notepad", "can open the browser for us"):
+        got = understanding(text)
+        assert got.understood and got.fuzzy and not got.guessed, text
     for text in ("open the calculator", "what time is it", "search for the weather", "type hello world",
                  "set a timer for five minutes", "what can i say", "take a screenshot", "close my calculator",
                  "what's the date", "play some jazz", "press control s"):
         got = understanding(text)
-        assert got.understood and not got.guessed, text
+        assert got.understood and not got.guessed and not got.fuzzy, text
+
+
+def test_a_request_the_fuzzy_matcher_read_is_no_request_from_the_closed_recogniser(gate):
+    # "hey Hanover, can you pass me the salt" heard as "hey anova can you have the console": the
+    # fuzzy matcher reads "open the terminal", however clearly the words were heard
+    from anovax.voice.understand import understanding
+
+    said = "hey anova can you have the console"
+    assert gate.decide(said, trust=Trust(hearing(said, posterior=0.99), understanding)).action == "doubt"
+    assert WakeGate(clock=Clock()).decide(said, trust=Trust(None, understanding)).action == "command"
+    assert WakeGate(clock=Clock()).decide(said, trust=Trust(Hearing(said), understanding)).action == "command"
 
 
 def test_the_planner_says_which_requests_name_an_app_or_key_nobody_has(monkeypatch):

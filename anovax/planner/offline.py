@@ -116,16 +116,16 @@ class OfflinePlanner:
         refusals differently from ordinary replies (the CLI's exit code 3) can ask here."""
         return self.plan_with_refusal(text, current_app=current_app)[1]
 
-    def guessed(self, text: str) -> tuple[Plan, bool]:
-        """The plan of ``text`` and whether a part of it was only guessed: a question searched as
-        it stands (the cues' last resort) or a clause read by the fuzzy matcher, not a template.
-        Words typed or said freely are worth that guess; words a closed-vocabulary recogniser
-        forced out of other talk are not (voice/understand.py)."""
+    def read_as(self, text: str) -> tuple[Plan, str]:
+        """The plan of ``text`` and how its words were read: "" as said (templates), "fuzzy" (a
+        clause the fuzzy matcher read instead of a template) or "guess" (a question searched as it
+        stands: the cues' last resort). Words typed or said freely are worth those readings; words
+        a closed-vocabulary recogniser forced out of other talk less so (voice/understand.py)."""
         try:
-            plan, _refused, guessed = self._plan(text, None)
-            return (plan, guessed) if not plan_problem(plan) else (self.plan(text), False)
+            plan, _refused, how = self._plan(text, None)
         except Exception:  # noqa: BLE001 - as plan(): a clear reply, never a crash
-            return self.plan(text), False
+            return self.plan(text), ""
+        return (plan, how) if not plan_problem(plan) else (self.plan(text), "")
 
     def plan_with_refusal(
         self, text: str, context: str = "", *, current_app: str | None = None, cancel: object = None
@@ -135,7 +135,7 @@ class OfflinePlanner:
         ``cancel`` is accepted for the Planner protocol and not looked at: offline planning
         takes about a millisecond, and the caller checks the token right after it."""
         try:
-            plan, refused, _guessed = self._plan(text, current_app, context)
+            plan, refused, _how = self._plan(text, current_app, context)
             problem = plan_problem(plan)
             if problem:
                 raise ValueError(f"offline planner built an invalid plan: {problem}")
@@ -148,27 +148,28 @@ class OfflinePlanner:
 
     # -- the pipeline ---------------------------------------------------------------------
 
-    def _plan(self, text: Any, current_app: str | None, context: str = "") -> tuple[Plan, bool, bool]:
-        """(the plan, whether it is a refusal, whether a part of it was only guessed: ``guessed``).
+    def _plan(self, text: Any, current_app: str | None, context: str = "") -> tuple[Plan, bool, str]:
+        """(the plan, whether it is a refusal, how its words were read: ``read_as``).
         ``context``: only the names of the remembered facts are read."""
         request = chat_spelled_out(clean_request(text))  # "wat time is it pls"
         if not request or not any(ch.isalnum() for ch in request):
-            return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False, False
+            return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False, ""
         urgent = crisis_reply(request)
         if urgent:  # "play something calm i want to kill myself": nothing else comes first
-            return Plan((), urgent), False, False
+            return Plan((), urgent), False, ""
         if len(request) > MAX_REQUEST_CHARS:
-            return Plan((), "Sorry, that's too long for me to handle in one go offline. Please say it in shorter parts."), False, False
+            return Plan((), "Sorry, that's too long for me to handle in one go offline. Please say it in shorter parts."), \
+                False, ""
         note = _REMEMBER_NOTE.match(request)
         if note and factnames.note_key(note.group("statement")):
-            return _remember_note(note.group("statement")), False, False
+            return _remember_note(note.group("statement")), False, ""
         fact = _REMEMBER.match(request)
         if fact:
-            return _remember(fact), False, False
+            return _remember(fact), False, ""
         asked = _ASKS_MEMORY.match(request)
         key = factnames.note_key(asked.group("q")) if asked else ""
         if key:  # "what size shoe does Lily wear, did I tell you?": memory, looked up by its words
-            return assemble([Piece("answer", "", [Step("recall", {"key": key})])]), False, False
+            return assemble([Piece("answer", "", [Step("recall", {"key": key})])]), False, ""
 
         scoped = youtube_scope(request)  # "on youtube, ...": every search in it goes to YouTube
         if scoped is not None:
@@ -176,7 +177,7 @@ class OfflinePlanner:
         bare = strip_filler(request)
         with_video = question_and_video(bare) or stated_goal(bare)
         if with_video is not None:
-            return assemble([with_video]), False, False
+            return assemble([with_video]), False, ""
         facts = fact_keys(context) if isinstance(context, str) else ()
         state = RequestState(current_app=canonical_app(current_app), jokes=self._jokes, facts=facts,
                              app_exists=self._app_exists)
@@ -198,14 +199,14 @@ class OfflinePlanner:
                     if said:
                         piece = Piece("refuse", said)
                 if piece.kind == "refuse":  # one unsafe clause refuses the whole request
-                    return Plan((), piece.say), True, False
+                    return Plan((), piece.say), True, ""
                 if scoped is not None:
                     piece = on_youtube(piece, clause)
                 if piece.app:
                     state.current_app = piece.app
                 pieces.append(piece)
-        guessed = any(piece.guess or piece.fuzzy for piece in pieces)
-        return assemble(merge_openers(pieces)), False, guessed
+        how = "guess" if any(p.guess for p in pieces) else "fuzzy" if any(p.fuzzy for p in pieces) else ""
+        return assemble(merge_openers(pieces)), False, how
 
     def _clause_pieces(self, clause: str, state: RequestState) -> list[tuple[str, Piece]]:
         """The clause read whole; if that was only a guess, its parts at every joiner

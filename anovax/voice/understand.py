@@ -39,11 +39,11 @@ def plan_of(text: str):  # noqa: ANN201 - Plan
     return _read(text)[0]
 
 
-def _read(text: str):  # noqa: ANN202 - (Plan, bool)
-    """The offline planner's plan of ``text`` and whether a part of it was only guessed."""
+def _read(text: str):  # noqa: ANN202 - (Plan, str)
+    """The offline planner's plan of ``text`` and how it read the words (OfflinePlanner.read_as)."""
     with _LOCK:  # first use builds the planner once
         planner = _planner()
-    return planner.guessed(str(text or ""))
+    return planner.read_as(str(text or ""))
 
 
 def understands(text: str) -> bool:
@@ -75,12 +75,16 @@ class Understanding:
     #: up anova use": "I don't know a key called up anova use"), while typed words and an
     #: open-vocabulary recogniser's name whatever the user has
     unknown_name: bool = False
-    #: a part of it the planner only guessed (OfflinePlanner.guessed): a question searched as it
-    #: stands, or words the fuzzy matcher read. Only the closed-vocabulary recogniser's words are
-    #: doubted for it (trust.py): a red team's "hey, anova can open the calculator you know", heard
-    #: word for word, was searched for; "hey Hanover, can you pass me the salt", heard as "hey anova
-    #: can you have the console", opened a terminal
+    #: a part of it the planner only guessed (OfflinePlanner.read_as): a question searched as it
+    #: stands. Only the closed-vocabulary recogniser's words are doubted for it (trust.py): a red
+    #: team's "hey, anova can open the calculator you know", heard word for word, was searched for
     guessed: bool = False
+    #: a part of it its fuzzy matcher read, not a template: "hey Hanover, can you pass me the salt",
+    #: heard as "hey anova can you have the console", opened a terminal, and "hey, anova can open
+    #: the calculator you know" heard without its last words opened the calculator (doubted from
+    #: the closed recogniser, as ``guessed``; the price: "switch the notepad" for "switch to
+    #: notepad", read right, is asked about too)
+    fuzzy: bool = False
 
 
 def understanding(text: str) -> Understanding:
@@ -88,7 +92,7 @@ def understanding(text: str) -> Understanding:
     from anovax.planner.keyboard import UNKNOWN_KEY
     from anovax.planner.topics import TIMER_NOT_READ
 
-    plan, guessed = _read(text)
+    plan, how = _read(text)
     reply = plan.final_response or ""
     # (where each filled-in parameter goes, its words)
     filled = [(p.sink, value) for step in plan.steps for p in _params(step.tool)
@@ -98,7 +102,7 @@ def understanding(text: str) -> Understanding:
     unknown_name = UNKNOWN_KEY in reply or not all(_known_app(value) for sink, value in filled if sink in _APP_SINKS)
     declined = understood and not plan.steps and reply in _declines()
     return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_name,
-                         guessed)
+                         how == "guess", how == "fuzzy")
 
 
 @functools.lru_cache(maxsize=1)
