@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from anovax.voice import precheck
 from anovax.voice.audio import CHUNK, MIN_ENERGY
 from anovax.voice.confidence import PathWord
 from anovax.voice.endpoint import PhraseCutter
@@ -69,13 +70,27 @@ def test_a_failed_check_leaves_nothing_behind():
     ahead = Prechecks(broken)
     assert ahead.start(OPENING, 1_000, bytes)
     assert ahead.result(OPENING) is None
-    assert ahead.decode_s >= 0.0
+
+
+def test_a_worker_that_could_not_start_leaves_nothing_to_wait_for(monkeypatch):
+    class NoThreads(threading.Thread):
+        def start(self):
+            raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(precheck.threading, "Thread", NoThreads)
+    ahead = Prechecks(lambda opening, raw: NameCheck((), "anova"))
+    with pytest.raises(RuntimeError):
+        ahead.start(OPENING, 1_000, bytes)
+    ahead.wait()  # nothing was started: nothing to join (joining it would raise)
+    assert ahead.result(OPENING) is None
 
 
 # --- the real recogniser ----------------------------------------------------------------------------------
 
 voicegen = pytest.importorskip("voicegen")
 sr = pytest.importorskip("speech_recognition")
+from anovax.voice.stt import SphinxCommandRecognizer  # noqa: E402 - after the skips
+from anovax.voice.utterance import SphinxUtterance  # noqa: E402
 needs_espeak = pytest.mark.skipif(not voicegen.have_espeak(), reason="espeak-ng is not installed")
 
 #: wake phrases with commands (the checks read up to the word after the name), and the name alone
@@ -91,8 +106,6 @@ def frames_of(path: Path) -> bytes:
 def hearings(cache_dir: Path, speech: list[bytes]) -> list:
     """Each recording streamed through the phrase cutter (the adaptive pause, as at the
     microphone) into a fresh, warmed-up recogniser, every phrase scored."""
-    from anovax.voice.stt import SphinxCommandRecognizer
-
     recognizer = SphinxCommandRecognizer(cache_dir=cache_dir, adaptation=None)
     recognizer.recognize(sr.AudioData(speech[0], 16000, 2))  # its first phrase is decoded whole
     quiet = b"\x00\x00" * 16000
@@ -128,8 +141,27 @@ def test_checking_the_name_during_the_pause_hears_exactly_what_checking_after_it
     monkeypatch.setattr(Prechecks, "result", counting)
     ahead = hearings(cache_dir, speech)
     assert any(used), "no name was checked during the pause"
-    monkeypatch.setattr(Prechecks, "start", lambda self, *args: False)
+    # the baseline is the code without any of it: no partial path read, no check started
+    monkeypatch.setattr(SphinxUtterance, "paused", lambda self: None)
     after = hearings(cache_dir, speech)
     assert [h.text for h in ahead] == [h.text for h in after]
     assert ahead == after  # the words, their scores, the name's fit and rivals, the readings
     assert sum(h.name_as == "anova" for h in ahead) >= 3, [h.text for h in ahead]
+
+
+@needs_espeak
+def test_a_phrase_keeps_the_recogniser_until_its_check_has_finished(tmp_path_factory):
+    # the worker uses the recogniser's check decoders: an abandoned (or finished) phrase must not
+    # hand the recogniser on while it runs
+    recognizer = SphinxCommandRecognizer(cache_dir=tmp_path_factory.mktemp("stt"), adaptation=None)
+    release = threading.Event()
+    utterance = recognizer.begin()
+    utterance._ahead = Prechecks(lambda opening, raw: release.wait(10) and NameCheck((), "anova"))
+    assert utterance._ahead.start(OPENING, 1_000, bytes)
+    abandoning = threading.Thread(target=utterance.abandon)
+    abandoning.start()
+    abandoning.join(0.3)
+    assert abandoning.is_alive() and recognizer._lock.locked()
+    release.set()
+    abandoning.join(10)
+    assert not abandoning.is_alive() and not recognizer._lock.locked()

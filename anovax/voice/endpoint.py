@@ -139,10 +139,12 @@ class PhraseCutter:
                 self._add(frames)
             else:
                 self._held.append(frames)
-            if self._utterance is not None:
-                self._utterance.paused()  # the name's checks may start now (precheck.py)
             if self._pause >= self._needed_pause():
                 return self._stop(self._pause)
+            if self._utterance is not None:
+                # the name's checks may start now (precheck.py); not on the chunk that ends the
+                # phrase, whose finish would only wait for them
+                self._utterance.paused()
         if self._chunks >= self._limit:
             return self._stop(0)
         return None

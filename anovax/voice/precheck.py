@@ -103,9 +103,9 @@ class Prechecks:
             self._worker.join()
         if opening in self._done:
             return False
-        self._worker = threading.Thread(target=self._run, args=(opening, audio()), name="anovax-name-check",
-                                        daemon=True)
-        self._worker.start()
+        worker = threading.Thread(target=self._run, args=(opening, audio()), name="anovax-name-check", daemon=True)
+        worker.start()  # kept only once started: a thread that never started cannot be joined
+        self._worker = worker
         return True
 
     def result(self, opening: Opening) -> NameCheck | None:

@@ -200,10 +200,12 @@ class SphinxUtterance:
         self._release()
 
     def _release(self) -> None:
-        self._ahead.wait()  # the check decoders are the recogniser's: free before its lock
-        if self._open:
-            self._open = False
-            self._lock.release()
+        try:
+            self._ahead.wait()  # the check decoders are the recogniser's: free before its lock
+        finally:
+            if self._open:
+                self._open = False
+                self._lock.release()
 
     def __enter__(self) -> SphinxUtterance:
         return self
