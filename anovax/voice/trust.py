@@ -223,8 +223,8 @@ class Trust:
                     # forced words: an app or key name nobody has is one the recogniser made up,
                     # and a request the planner had to guess at is no request it was given (a
                     # question searched as it stands, or read by its fuzzy matcher: as verbatim-strict
-                    # instead, 9 of a red team's 25 such recordings acted again, for 3 more right
-                    # of 12 of its controls)
+                    # instead, 9 of a red team's 24 such recordings acted again, for 1 more right
+                    # of 13 of its controls)
                     got = replace(got, understood=False, meaning=None)
                 self._answers[command] = got
             except Exception:  # noqa: BLE001 - a broken check vouches for nothing
