@@ -121,11 +121,8 @@ class OfflinePlanner:
         clause the fuzzy matcher read instead of a template) or "guess" (a question searched as it
         stands: the cues' last resort). Words typed or said freely are worth those readings; words
         a closed-vocabulary recogniser forced out of other talk less so (voice/understand.py)."""
-        try:
-            plan, _refused, how = self._plan(text, None)
-        except Exception:  # noqa: BLE001 - as plan(): a clear reply, never a crash
-            return self.plan(text), ""
-        return (plan, how) if not plan_problem(plan) else (self.plan(text), "")
+        plan, _refused, how = self._checked(text, None)
+        return plan, how
 
     def plan_with_refusal(
         self, text: str, context: str = "", *, current_app: str | None = None, cancel: object = None
@@ -134,17 +131,22 @@ class OfflinePlanner:
 
         ``cancel`` is accepted for the Planner protocol and not looked at: offline planning
         takes about a millisecond, and the caller checks the token right after it."""
+        plan, refused, _how = self._checked(text, current_app, context)
+        return plan, (plan.final_response if refused else None)
+
+    def _checked(self, text: Any, current_app: str | None, context: str = "") -> tuple[Plan, bool, str]:
+        """``_plan``, its plan checked; a failure is a clear reply, never a crash (raised in strict mode)."""
         try:
-            plan, refused, _how = self._plan(text, current_app, context)
+            plan, refused, how = self._plan(text, current_app, context)
             problem = plan_problem(plan)
             if problem:
                 raise ValueError(f"offline planner built an invalid plan: {problem}")
-            return plan, (plan.final_response if refused else None)
+            return plan, refused, how
         except Exception:
             if self._strict:
                 raise
             _LOG.exception("offline planner failed on %r", str(text)[:200])
-            return Plan((), "Sorry, something went wrong while I was working that out. Please try again."), None
+            return Plan((), "Sorry, something went wrong while I was working that out. Please try again."), False, ""
 
     # -- the pipeline ---------------------------------------------------------------------
 

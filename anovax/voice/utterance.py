@@ -25,7 +25,7 @@ from anovax.voice.recognizer import normalise, sentence
 from anovax.voice.confidence import Hearing, path_of
 from anovax.voice.level import amplify
 from anovax.voice.precheck import Prechecks, opening_of
-from anovax.voice.stt import _MIN_BYTES, DITHER_RMS, NAME_WORD, _dither
+from anovax.voice.stt import _FRAME_BYTES, _MIN_BYTES, DITHER_RMS, NAME_WORD, _dither
 from anovax.voice.wakewords import ends_with_wake
 
 if TYPE_CHECKING:
@@ -41,8 +41,6 @@ BEGIN_WAIT_S = 5.0
 #: (lm path) -> the word pairs some command sentence ends with, read from the model's own n-grams
 _ENDINGS: dict[str, frozenset[tuple[str, str]]] = {}
 _ENDINGS_LOCK = threading.Lock()
-#: 16 kHz samples per 10 ms decoder frame
-_FRAME_SAMPLES = 160
 
 
 class SphinxUtterance:
@@ -130,7 +128,7 @@ class SphinxUtterance:
         started = time.thread_time()
         try:
             path = path_of(self._decoder)
-            self._ahead.start(opening_of(path, NAME_WORD), self._samples // _FRAME_SAMPLES,
+            self._ahead.start(opening_of(path, NAME_WORD), 2 * self._samples // _FRAME_BYTES,
                               lambda: b"".join(self._whole))
         except Exception:  # noqa: BLE001 - only ahead of time: finish checks the name anyway
             log.debug("could not check the name ahead of the pause", exc_info=True)
