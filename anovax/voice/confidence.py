@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from anovax.voice.recognizer import VARIANT, normalise
@@ -69,6 +69,9 @@ class Hearing:
     #: the decoder's other readings of the phrase: (text, weight) best first, weights summing to 1
     #: (``alternatives``); trust.py sums those that mean the same request
     alternatives: tuple[tuple[str, float], ...] = ()
+    #: the request after the name heard again on its own (again.py), asked for only when this
+    #: hearing makes no clear request; None where there is no name or nothing after it
+    again: Callable[[], Hearing | None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def scored(self) -> bool:

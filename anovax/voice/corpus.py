@@ -145,18 +145,13 @@ def command_sentences() -> list[str]:
     keep.update(WAKE_PHRASES)
     keep.update(SLEEP_PHRASES)
     keep.update(f"{w} {s}" for w in WAKE_PHRASES for s in SLEEP_PHRASES)
-    keep.update(SOUND_ALIKES)
+    keep.update(sound_alike_sentences())
     keep.update(ANSWER_PHRASES)
-    keep.update(YES_SOUND_ALIKES)
     keep.update(f"{WAKE_NAME} {a}" for a in ANSWER_PHRASES)
     keep.update(f"{w} {a}" for w in WAKE_PHRASES[1:] for a in ANSWER_PHRASES[:1] + NO_PHRASES[:1])
     for request in TERMINAL_REQUESTS:
         keep.update(request.format(c=c) for c in TERMINAL_COMMANDS)
         keep.update(f"hey {WAKE_NAME} {request.format(c=c)}" for c in TERMINAL_COMMANDS)
-    # the sound-alikes in the places the wake phrase takes ("hey nova", "a nova is ..."), so the
-    # model does not prefer "anova" there by thousands to one
-    keep.update(f"{w} {a}" for w in WAKE_WORDS for a in ("nova", "a nova", "another", "over", "now", "there"))
-    keep.update(f"{a} {c}" for a in ALIKE_LEADS for c in ALIKE_FOLLOWERS)
 
     # every short hotkey phrase by itself ("select all", "undo"): the template below samples them
     # among hundreds of generated selection sentences
@@ -219,6 +214,23 @@ def command_sentences() -> list[str]:
 
 
 # --- helpers ---------------------------------------------------------------------------------------
+
+
+def sound_alike_sentences() -> set[str]:
+    """The sentences that are only there so that what sounds like the name, or like "yes", can
+    come out as itself: the sound-alikes alone and in the places the wake phrase takes ("hey
+    nova", "a nova is ..."), so the model does not prefer "anova" there by thousands to one."""
+    said = {*SOUND_ALIKES, *YES_SOUND_ALIKES}
+    said.update(f"{w} {a}" for w in WAKE_WORDS for a in ("nova", "a nova", "another", "over", "now", "there"))
+    said.update(f"{a} {c}" for a in ALIKE_LEADS for c in ALIKE_FOLLOWERS)
+    return said
+
+
+def request_sentences(sentences: Iterable[str]) -> list[str]:
+    """``sentences`` (the command model's) without the name and its sound-alikes: what may follow
+    a name already heard (again.py)."""
+    alike = sound_alike_sentences()
+    return [s for s in sentences if s not in alike and WAKE_NAME not in s.split()]
 
 
 def app_names() -> set[str]:

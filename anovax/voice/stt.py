@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import array
 import hashlib
-import io
 import logging
-import os
 import random
 import tempfile
 import threading
@@ -45,9 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 from anovax import paths
 from anovax.errors import SttError
+from anovax.voice.again import RequestModel
 from anovax.voice.confidence import Hearing, WordScore, alternatives, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.level import InputLevel, amplify, audioop_function
+from anovax.voice.lm import LM_DISCOUNT, arpa, write_atomic
 from anovax.voice.precheck import NameCheck, Opening, Prechecks, opening_of
 from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
@@ -66,8 +66,6 @@ if TYPE_CHECKING:  # speech_recognition is imported lazily: a broken install mus
 #: the recognisers ``make_recognizer`` knows (the first is the default)
 STT_CHOICES = ("sphinx", "google")
 
-#: the language model's fixed back-off discount (pocketsphinx.lm.ArpaBoLM's default is 0.5)
-LM_DISCOUNT = 0.5
 #: bump when the files' format or the way they are built changes (part of the cache key)
 _FORMAT = "anovax-stt-1"
 #: the assistant's name, the word whose fit the wake gate checks
@@ -145,22 +143,33 @@ class SphinxCommandRecognizer:
             self._build(clean)
             self._decoder = self._new_decoder()
         self.words = frozenset(_read_dict_words(self.dict_path))
+        #: what follows a name, heard again when the first hearing makes no clear request (again.py)
+        self.requests = RequestModel(lambda: self._requests(clean), self.cache_dir / f"{self.key}.request.lm",
+                                     lambda lm: self._new_decoder(lm=lm))
+        if self.built:
+            self.requests.prepare()
         self.dropped = sum(1 for s in clean if any(w not in self.words for w in s.split()))
+
+    def _requests(self, sentences: list[str]) -> list[str]:
+        from anovax.voice.corpus import request_sentences
+
+        return [s for s in request_sentences(sentences) if self.words.issuperset(s.split())]
 
     def _use_dir(self, cache_dir: Path) -> None:
         self.cache_dir = cache_dir
         self.lm_path = cache_dir / f"{self.key}.lm"
         self.dict_path = cache_dir / f"{self.key}.dict"
 
-    def _new_decoder(self, adapted: bool = True) -> Any:
-        """A decoder of the command language model: with the user's voice transform when there
-        is one and ``adapted``; the general model for the name's checks (their thresholds were
-        tuned on its scores: with the transform there, 4 sound-alikes of 216 woke AnovaX on the
-        tuning half instead of 1)."""
+    def _new_decoder(self, adapted: bool = True, lm: str | None = None) -> Any:
+        """A decoder of the command language model (or of the model at ``lm``): with the user's
+        voice transform when there is one and ``adapted``; the general model for the name's checks
+        (their thresholds were tuned on its scores: with the transform there, 4 sound-alikes of 216
+        woke AnovaX on the tuning half instead of 1)."""
+        lm = lm or str(self.lm_path)
         try:
             if self.adapted is not None and adapted:
                 try:
-                    return self._ps.Decoder(hmm=self._ps.get_model_path("en-us/en-us"), lm=str(self.lm_path),
+                    return self._ps.Decoder(hmm=self._ps.get_model_path("en-us/en-us"), lm=lm,
                                             dict=str(self.dict_path), mllr=str(self.adapted), loglevel="FATAL",
                                             **SEARCH)
                 except Exception:  # noqa: BLE001 - a transform it will not take: the plain model, said once
@@ -169,7 +178,7 @@ class SphinxCommandRecognizer:
                     self.adapted = None
             return self._ps.Decoder(
                 hmm=self._ps.get_model_path("en-us/en-us"),
-                lm=str(self.lm_path),
+                lm=lm,
                 dict=str(self.dict_path),
                 loglevel="FATAL",
                 **SEARCH,
@@ -236,8 +245,11 @@ class SphinxCommandRecognizer:
             return Hearing(text, tuple(words), unscored=True)
         for i, fitted in enumerate(checked.aligned):
             words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
+        start = opening.name_end + 1  # the request's own audio: from the frame after the name
+        again = self.requests.later(raw[start * _FRAME_BYTES:], start) if len(raw) - start * _FRAME_BYTES >= _MIN_BYTES \
+            else None
         return Hearing(text, tuple(words), name_as=checked.name_as, adapted=self.adapted is not None,
-                       alternatives=others)
+                       alternatives=others, again=again)
 
     def check_name(self, opening: Opening, raw: bytes) -> NameCheck:
         """The name's checks for a phrase that opens with ``opening``, on ``raw`` (the phrase as
@@ -292,27 +304,22 @@ class SphinxCommandRecognizer:
     def _build(self, sentences: list[str]) -> None:
         """Write the language model and the cut dictionary into the cache (or, when the cache
         cannot be written, into a fresh temporary folder: recognition still works)."""
-        from pocketsphinx.lm import ArpaBoLM
-
         cmudict = self._ps.get_model_path("en-us/cmudict-en-us.dict")
         prons = pronunciations({w for s in sentences for w in s.split()}, cmudict)
         kept = [s for s in sentences if all(w in prons for w in s.split())]
         if not kept:
             raise SttError("No command sentence has words the offline recogniser can pronounce.")
-        lm = ArpaBoLM(text="\n".join(kept), add_start=True, discount_mass=LM_DISCOUNT)
-        lm.compute()
-        arpa = io.StringIO()
-        lm.write(arpa)
+        model = arpa(kept)
         words = sorted({w for s in kept for w in s.split()})
         lines = [f"{w if i == 0 else f'{w}({i + 1})'} {phones}\n" for w in words for i, phones in enumerate(prons[w])]
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
-            _write_atomic(self.dict_path, "".join(lines))
-            _write_atomic(self.lm_path, arpa.getvalue())
+            write_atomic(self.dict_path, "".join(lines))
+            write_atomic(self.lm_path, model)
         except OSError:
             self._use_dir(Path(tempfile.mkdtemp(prefix="anovax-stt-")))
-            _write_atomic(self.dict_path, "".join(lines))
-            _write_atomic(self.lm_path, arpa.getvalue())
+            write_atomic(self.dict_path, "".join(lines))
+            write_atomic(self.lm_path, model)
         self.built = True
 
 
@@ -374,12 +381,6 @@ def _cache_key(sentences: Sequence[str], version: str) -> str:
 def _read_dict_words(path: Path) -> set[str]:
     with open(path, encoding="utf-8") as f:
         return {VARIANT.sub("", line.split(" ", 1)[0]) for line in f if line.strip()}
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as f:
-        f.write(text)
-    os.replace(f.name, path)
 
 
 # --- choosing one -----------------------------------------------------------------------------------

@@ -20,6 +20,10 @@ salt" into "hey anova can you press us alt". Two checks keep such phrases from a
   "what did i say" and "what can i say the" all ask for help), and when the best reading asks for
   nothing, the request most of them make is taken instead. Never for words that go out as heard
   (typed, searched for): there another reading is another request.
+- **the request heard again**: when the words after a name that passed make no request at all,
+  the audio after the name is decoded again with a model of requests alone, without the name and
+  its sound-alikes (again.py: "open nova" for "open notepad"). Its words must make a clear request
+  by themselves (posteriors as above), one that does not go out as heard and not only a decline.
 
 Unclear request, clear name: the gate asks "Did you say …?"; unclear name: nothing happens.
 
@@ -160,6 +164,7 @@ class Trust:
         words = posts[first:end]
         command = text(first, end) if end > first else ""
         clear = strong = False
+        understood: bool | None = None  # None: not judged (no words, or words it cannot place)
         instead = ""
         if command and all(w is not None for w in words):
             got = self._understanding(command)
@@ -194,6 +199,12 @@ class Trust:
         # walk"): the name must fit without excuse, and an unclear request is dropped, not asked
         misheard = tuple(seq[:name]) in MISHEARD_WAKE_WORDS
         name_ok = not rival and (fit >= NAME_FIT_MIN or (fit >= NAME_FIT_FLOOR and strong and not misheard))
+        if name_ok and understood is False and not clear and not faint and not misheard:
+            # no request at all after a name that passed: the request heard again on its own. For
+            # a request understood but unclear it changed nothing on the tuning half (202 of 210
+            # right either way), and more phrases would wait for it
+            instead = self._heard_again()
+            clear = bool(instead)
         return Judgement(name_ok, end, clear, fit >= ASK_NAME_FIT and not misheard, instead, mumbled)
 
     def paused_before(self, seq: list[str], index: int) -> bool:
@@ -230,6 +241,36 @@ class Trust:
             except Exception:  # noqa: BLE001 - a broken check vouches for nothing
                 self._answers[command] = None
         return self._answers[command]
+
+    def _heard_again(self) -> str:
+        """The request after the name heard again on its own (again.py), when that hearing's own
+        words make a clear request the planner knows: a second chance for words the sound-alikes
+        crowded out ("open nova"), not a new reading of the phrase. So its other readings never
+        vouch for it, and a request whose words go out as heard (a search, typed text) or that
+        only declines is never taken from it: forced words make plausible queries, and another
+        hearing of them is another request. With either allowed (tuning half: the same 202 of
+        210), two sound-alikes of the report half became commands ("hello Hannah, can you play my
+        latest audio book" heard again as "to play my late it's all the local"; festival kal's
+        "okay Anna, close the calculator" as "load up calculator" by its readings). "" when it
+        makes none, or cannot be heard again."""
+        hearing = self.hearing
+        try:
+            again = hearing.again() if hearing is not None and hearing.again is not None else None
+        except Exception:  # noqa: BLE001 - a broken second hearing vouches for nothing
+            return ""
+        if again is None:
+            return ""
+        words = list(again.words)
+        while words and words[-1].posterior < NOISE_POSTERIOR:
+            words.pop()
+        if not words:
+            return ""
+        request = " ".join(w.word for w in words)
+        got = self._understanding(request)
+        if got is None or not got.understood or _strict(got):
+            return ""
+        values = [w.posterior for w in words]
+        return request if sum(values) / len(values) >= POSTERIOR_MIN and min(values) >= WORD_POSTERIOR_MIN else ""
 
     def _meant(self, opening: list[str]) -> dict[tuple, tuple[float, str, bool]]:
         """What the recogniser's readings of the phrase (``Hearing.alternatives``) that open with
