@@ -210,7 +210,8 @@ def test_a_request_crowded_out_by_the_names_sound_alikes_is_heard_again_on_its_o
     events = play(cli_env, tmp_path, [f"{wake} anova open notepad"], "en-us+m1", noise=0.1)
     heard = [e["data"] for e in events if e.get("type") == "VOICE_HEARD"]
     assert commands(events) == ["open notepad"], heard
-    assert not heard[0]["heard"].endswith("open notepad"), heard  # the first hearing missed it
+    if heard[0]["heard"].endswith("open notepad"):  # another espeak-ng or pocketsphinx heard it at once
+        pytest.skip(f"the first hearing already got the request: {heard[0]['heard']!r}")
 
 
 def test_a_long_phrase_after_the_first_does_not_crash_the_recogniser(tmp_path):

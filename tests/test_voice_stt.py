@@ -145,7 +145,7 @@ def test_recogniser_builds_then_reuses_the_cached_model(tmp_path):
     other = SphinxCommandRecognizer([*sentences, "open the calculator"], cache_dir=tmp_path)
     assert other.built and other.key != first.key
     assert len(list(tmp_path.glob("*.lm"))) == 4  # each command model and, built with it, its request model
-    assert {p.name for p in tmp_path.glob("*.request.lm")} == {f"{first.key}.request.lm", f"{other.key}.request.lm"}
+    assert {p.name for p in tmp_path.glob("*.request-*.lm")} == {first.requests.lm_path.name, other.requests.lm_path.name}
 
 
 def test_dictionary_is_cut_to_the_model_words_with_extra_pronunciations(tmp_path):

@@ -17,6 +17,7 @@ waits for the command decoder, which the next phrase may already hold.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import tempfile
 import threading
@@ -32,17 +33,28 @@ log = logging.getLogger(__name__)
 
 
 class RequestModel:
-    """One decoder of the request model. ``sentences()`` gives the model's sentences (called once,
-    when it is first built), ``new_decoder(lm_path)`` a decoder of the same acoustic model and
-    dictionary as the command decoder's."""
+    """The request model and one decoder of it. ``sentences``: the model's sentences; its file is
+    cached in ``cache_dir`` under the command model's ``key`` and a hash of them (so a change in
+    which sentences count as requests builds it again); ``new_decoder(lm_path)``: a decoder of
+    the same acoustic model, dictionary and voice transform as the command decoder's."""
 
-    def __init__(self, sentences: Callable[[], Sequence[str]], lm_path: Path,
+    def __init__(self, sentences: Sequence[str], cache_dir: Path, key: str,
                  new_decoder: Callable[[str], Any]) -> None:
-        self._sentences = sentences
-        self.lm_path = lm_path
+        self._sentences = list(sentences)
+        digest = hashlib.sha256("\n".join(self._sentences).encode()).hexdigest()[:12]
+        self.lm_path = cache_dir / f"{key}.request-{digest}.lm"
         self._new_decoder = new_decoder
         self._decoder: Any = None
+        #: why no request can be heard again ("": it can, or is not loaded yet); said once in the log
+        self.unavailable = ""
         self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Build the model's file when it is missing (~0.4 s, once per install) and load its
+        decoder (~30 ms, 7 MB): when the recogniser starts, so a phrase that needs a second
+        hearing only decodes. Never raises."""
+        with self._lock:
+            self._load()
 
     def later(self, piece: bytes, start: int) -> Callable[[], Hearing | None]:
         """``hear(piece, start)`` when first called, the same answer after that."""
@@ -51,44 +63,51 @@ class RequestModel:
     def hear(self, piece: bytes, start: int) -> Hearing | None:
         """``piece`` (16 kHz 16-bit audio that begins at frame ``start`` of its phrase, the frame
         after the name) heard as a request: its words, frames counted in the phrase, with their
-        posteriors. None when it cannot be heard (logged)."""
+        posteriors. None when nothing was heard there, or it cannot be heard (logged)."""
         with self._lock:
+            self._load()
+            if self._decoder is None:
+                return None
             try:
-                if self._decoder is None:
-                    self._decoder = self._new_decoder(str(self._model()))
                 hyp, path = decode(self._decoder, piece, fresh=True)
-                text = normalise(hyp.hypstr) if hyp is not None else ""
-                words = tuple(WordScore(VARIANT.sub("", w.label), start + w.start, w.end - w.start + 1, None, None,
-                                        w.posterior) for w in path)
-                if not text or [w.word for w in words] != text.split():
-                    return None
-                return Hearing(text, words)
             except Exception:  # noqa: BLE001 - pocketsphinx raises RuntimeError/ValueError: no second opinion
                 log.warning("the request could not be heard again", exc_info=True)
-                self._decoder = None
+                self._decoder = None  # a decoder left mid-utterance is not reused
                 return None
+            text = normalise(hyp.hypstr) if hyp is not None else ""
+            words = tuple(WordScore(VARIANT.sub("", w.label), start + w.start, w.end - w.start + 1, None, None,
+                                    w.posterior) for w in path)
+            if not text or [w.word for w in words] != text.split():
+                return None
+            return Hearing(text, words)
 
-    def prepare(self) -> None:
-        """Build the model's file now (with the command model's: ~0.4 s), not when a phrase first
-        needs it. A model that cannot be built is said in the log and tried again when needed."""
-        with self._lock:
+    def _load(self) -> None:
+        if self._decoder is not None or self.unavailable:
+            return
+        if not self._sentences:
+            self.unavailable = "the command model has no request to build a request model from"
+            log.info("no request will be heard again: %s", self.unavailable)
+            return
+        try:
+            cached = self.lm_path.is_file()
+            if not cached:
+                self._build()
             try:
-                self._model()
-            except Exception:  # noqa: BLE001 - ArpaBoLM raises on an empty or odd corpus
-                log.warning("the request model could not be built", exc_info=True)
+                self._decoder = self._new_decoder(str(self.lm_path))
+            except Exception:  # noqa: BLE001 - a damaged file in the cache: built again, once
+                if not cached:
+                    raise
+                self._build()
+                self._decoder = self._new_decoder(str(self.lm_path))
+        except Exception as exc:  # noqa: BLE001 - pocketsphinx raises RuntimeError/ValueError
+            self.unavailable = str(exc) or type(exc).__name__
+            log.warning("the request model could not be loaded; no request will be heard again", exc_info=True)
 
-    def _model(self) -> Path:
-        """The request model's file, built when missing (into a temporary folder when the cache
-        cannot be written)."""
-        if self.lm_path.is_file():
-            return self.lm_path
-        sentences = self._sentences()
-        if not sentences:
-            raise ValueError("the command model has no request to build a request model from")
-        model = arpa(sentences)
+    def _build(self) -> None:
+        """The model's file, into the cache (or a temporary folder when the cache cannot be written)."""
+        model = arpa(self._sentences)
         try:
             write_atomic(self.lm_path, model)
         except OSError:
             self.lm_path = Path(tempfile.mkdtemp(prefix="anovax-stt-")) / self.lm_path.name
             write_atomic(self.lm_path, model)
-        return self.lm_path

@@ -19,6 +19,8 @@ def arpa(sentences: Sequence[str]) -> str:
     """A trigram language model of ``sentences`` in ARPA text (pocketsphinx's own builder)."""
     from pocketsphinx.lm import ArpaBoLM
 
+    if not sentences:  # ArpaBoLM would call sys.exit("No input?")
+        raise ValueError("a language model needs at least one sentence")
     lm = ArpaBoLM(text="\n".join(sentences), add_start=True, discount_mass=LM_DISCOUNT)
     lm.compute()
     out = io.StringIO()

@@ -143,11 +143,10 @@ class SphinxCommandRecognizer:
             self._build(clean)
             self._decoder = self._new_decoder()
         self.words = frozenset(_read_dict_words(self.dict_path))
-        #: what follows a name, heard again when the first hearing makes no clear request (again.py)
-        self.requests = RequestModel(lambda: self._requests(clean), self.cache_dir / f"{self.key}.request.lm",
+        #: what follows a name, heard again when the first hearing makes no request (again.py)
+        self.requests = RequestModel(self._requests(clean), self.cache_dir, self.key,
                                      lambda lm: self._new_decoder(lm=lm))
-        if self.built:
-            self.requests.prepare()
+        self.requests.load()
         self.dropped = sum(1 for s in clean if any(w not in self.words for w in s.split()))
 
     def _requests(self, sentences: list[str]) -> list[str]:
@@ -246,8 +245,9 @@ class SphinxCommandRecognizer:
         for i, fitted in enumerate(checked.aligned):
             words[i] = replace(words[i], fit=fitted.fit, worst=fitted.worst)
         start = opening.name_end + 1  # the request's own audio: from the frame after the name
-        again = self.requests.later(raw[start * _FRAME_BYTES:], start) if len(raw) - start * _FRAME_BYTES >= _MIN_BYTES \
-            else None
+        again = None
+        if len(raw) - start * _FRAME_BYTES >= _MIN_BYTES:
+            again = self.requests.later(raw[start * _FRAME_BYTES:], start)
         return Hearing(text, tuple(words), name_as=checked.name_as, adapted=self.adapted is not None,
                        alternatives=others, again=again)
 
