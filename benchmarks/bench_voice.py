@@ -21,7 +21,12 @@ phrase decoded (what a recogniser without streaming gets). Measured, not asserte
    measured in the recording from the end of the spoken audio to where the phrase was cut) plus
    what is left of recognition and the gate (wall time). On a microphone the first part passes
    in real time too, and the decoding done meanwhile keeps up with it (RTF < 1), so the sum is
-   what a user waits (target ≤ 400 ms; this issue's ≤ 350 ms at p50).
+   what a user waits (target ≤ 400 ms; this issue's ≤ 350 ms at p50). A recording is read
+   faster than real time, except its pauses: their quiet chunks come at the microphone's pace,
+   so work started during a pause (the name's checks, the request heard again) gets the time
+   it would get there, and is charged where it outruns the pause: from each quiet chunk of the
+   phrase on, the wall time spent beyond the recorded time that passed, the most of them if
+   more than what follows the cut.
 6. Sentences with a comma pause (COMMA_SENTENCES) at three speeds: how many are cut in two.
 """
 
@@ -140,6 +145,7 @@ def _speech_end(path: Path, threshold: float) -> float:
 def run_condition(recognizer, voice: str, noise: float, folder: Path, whole: bool = False) -> Tally:
     import voicegen
 
+    from anovax.voice.audio import CHUNK
     from anovax.voice.gate import WakeGate
     from anovax.voice.understand import understands
     from anovax.voice.listener import Recording, VoicePipeline, audio_seconds
@@ -158,10 +164,13 @@ def run_condition(recognizer, voice: str, noise: float, folder: Path, whole: boo
                                  stop_speaking=lambda: None, understands=understands)
         decisions = []
         phrases = 0
-        for cut in rec.phrases(None if whole else recognizer):
+        with wave.open(str(path)) as w:
+            chunk_s = CHUNK / w.getframerate()
+        for cut in rec.phrases(None if whole else _Timed(recognizer, rec.now, chunk_s)):
             phrases += 1
             returned = time.perf_counter()  # the phrase has just been cut
             utterance = cut.utterance
+            paused = utterance.pauses if isinstance(utterance, _Paused) else []
             heard = pipeline.handle(cut)
             handled = time.perf_counter()
             decisions.append(heard.decision)
@@ -171,7 +180,10 @@ def run_condition(recognizer, voice: str, noise: float, folder: Path, whole: boo
                 # in audio time: from the last loud 10 ms of the speech to where the phrase was cut
                 ended = GAP_S + _speech_end(speech, rec.energy_threshold)
                 endpoint = max(0.0, (cut.end - ended) * 1000)
-                process = ((delivered[0][1] if delivered else handled) - returned) * 1000
+                done = delivered[0][1] if delivered else handled
+                process = (done - returned) * 1000
+                # the pause's own work, where it outruns the pause (see 5.)
+                process = max([process, *(((done - wall) - (cut.end - at)) * 1000 for at, wall in paused)])
                 tally.endpoint_ms.append(endpoint)
                 tally.process_ms.append(process)
                 tally.to_on_speech_ms.append(endpoint + process)
@@ -192,6 +204,42 @@ def run_condition(recognizer, voice: str, noise: float, folder: Path, whole: boo
             if woke:
                 tally.false_wakes.append(f"{phrase!r} heard as {' | '.join(repr(d.heard) for d in decisions)}")
     return tally
+
+
+class _Timed:
+    """The recogniser as ``Recording`` streams it: each utterance notes when its phrase first paused."""
+
+    def __init__(self, recognizer, now, chunk_s: float) -> None:
+        self._recognizer, self._now, self._chunk_s = recognizer, now, chunk_s
+
+    def begin(self):
+        return _Paused(self._recognizer.begin(), self._now, self._chunk_s)
+
+
+class _Paused:
+    """An utterance whose pauses come in real time: told of a quiet chunk that follows another, it
+    waits until as much wall time as recorded time has passed since the pause began (as a
+    microphone's read would), and keeps (recorded time, wall time) of each."""
+
+    def __init__(self, utterance, now, chunk_s: float) -> None:
+        self._utterance, self._now, self._chunk_s = utterance, now, chunk_s
+        self.pauses: list[tuple[float, float]] = []
+        self._began = (0.0, 0.0)
+
+    def paused(self, settled: bool = False) -> None:
+        at, wall = self._now(), time.perf_counter()
+        if self.pauses and at - self.pauses[-1][0] < 1.5 * self._chunk_s:  # the same pause goes on
+            wait = self._began[1] + (at - self._began[0]) - wall
+            if wait > 0:
+                time.sleep(wait)
+                wall = time.perf_counter()
+        else:
+            self._began = (at, wall)
+        self.pauses.append((at, wall))
+        self._utterance.paused(settled)
+
+    def __getattr__(self, name: str):
+        return getattr(self._utterance, name)
 
 
 def comma_splits(recognizer, voices: Sequence[str], folder: Path, whole: bool = False) -> dict[int, list[str]]:
@@ -252,6 +300,7 @@ def run(voices: Sequence[str], noises: Sequence[float], cpu: int | None = None, 
     started = time.perf_counter()
     recognizer = SphinxCommandRecognizer(adaptation=None)  # the general model, never the user's own
     load_s = time.perf_counter() - started
+    requests = getattr(recognizer, "requests", None)  # the request heard again (again.py)
     rows, clean, noisy = [], Tally(), Tally()
     with tempfile.TemporaryDirectory(prefix="bench-voice-") as tmp:
         for voice in voices:
@@ -306,6 +355,8 @@ def run(voices: Sequence[str], noises: Sequence[float], cpu: int | None = None, 
         f"| | |",
         f"| of which recognition + gate (p50 / p95) | {_ms(total.process_ms, 50)} / {_ms(total.process_ms, 95)} ms "
         f"| | |",
+        f"| requests heard again during the pause: answers asked for / heard | "
+        f"{getattr(requests, 'ahead_used', 0)} / {getattr(requests, 'ahead_heard', 0)} | | |",
         *(f"| comma sentences cut in two at {speed} words/min | {len(cut)} of {len(voices) * len(COMMA_SENTENCES)} "
           f"| 0 | {'PASS' if not cut else 'FAIL'} |" for speed, cut in commas.items()),
     ]

@@ -229,3 +229,182 @@ def test_a_command_model_with_no_request_of_its_own_hears_nothing_again(tmp_path
     model = again_module.RequestModel([], tmp_path, "x", lambda lm: pytest.fail("no model to load"))
     assert model.hear(b"\0" * 32000, 10) is None
     assert model.unavailable and not list(tmp_path.iterdir())
+
+
+# -- heard ahead, during the pause ---------------------------------------------------------------
+
+
+class Hears:
+    """``RequestModel.hear`` that counts its calls and the threads they came from."""
+
+    def __init__(self, release=None) -> None:
+        import threading
+
+        self.calls: list[tuple[bytes, int, str]] = []
+        self.release = release
+        self._threading = threading
+
+    def __call__(self, piece: bytes, start: int) -> Hearing | None:
+        if self.release is not None:
+            assert self.release.wait(10)
+        self.calls.append((piece, start, self._threading.current_thread().name))
+        return Hearing(f"heard {len(piece)} from {start}")
+
+
+def ahead_model(tmp_path, hears: Hears):
+    model = again_module.RequestModel(["open notepad"], tmp_path, "x", lambda lm: pytest.fail("never loaded"))
+    model.hear = hears
+    return model
+
+
+def test_a_request_heard_ahead_is_the_answer_for_the_same_audio_and_never_heard_twice(tmp_path):
+    hears = Hears()
+    model = ahead_model(tmp_path, hears)
+    assert model.ahead(b"a" * 4000, 70, lambda: True)
+    assert not model.ahead(b"a" * 4000, 70, lambda: True)  # the same audio: not heard twice
+    answer = model.later(b"a" * 4000, 70)()
+    assert answer is not None and answer.text == "heard 4000 from 70"
+    assert [name for *_, name in hears.calls] == ["anovax-request-again"]  # on the worker, once
+
+
+@pytest.mark.parametrize("piece, start", [(b"a" * 4032, 70), (b"a" * 4000, 71), (b"b" * 4000, 70)])
+def test_a_request_heard_ahead_for_other_audio_is_never_used(tmp_path, piece, start):
+    # the speech went on after the pause, or the final path put the name's end elsewhere
+    hears = Hears()
+    model = ahead_model(tmp_path, hears)
+    assert model.ahead(b"a" * 4000, 70, lambda: True)
+    answer = model.later(piece, start)()
+    assert answer is not None and answer.text == f"heard {len(piece)} from {start}"
+    assert (piece, start) in [(p, s) for p, s, _ in hears.calls]
+
+
+@pytest.mark.parametrize("wanted", [lambda: False, lambda: 1 / 0])
+def test_a_request_not_wanted_ahead_or_whose_check_failed_is_heard_when_asked(tmp_path, wanted):
+    hears = Hears()
+    model = ahead_model(tmp_path, hears)
+    assert model.ahead(b"a" * 4000, 70, wanted)
+    assert model.later(b"a" * 4000, 70)().text == "heard 4000 from 70"
+    assert [name for *_, name in hears.calls] == ["MainThread"]
+
+
+def test_one_request_is_heard_ahead_at_a_time_and_asking_waits_for_it(tmp_path):
+    import threading
+
+    release = threading.Event()
+    hears = Hears(release)
+    model = ahead_model(tmp_path, hears)
+    assert model.ahead(b"a" * 4000, 70, lambda: True)
+    assert not model.ahead(b"b" * 4000, 70, lambda: True)  # the first still runs
+    asked = []
+    asker = threading.Thread(target=lambda: asked.append(model.later(b"a" * 4000, 70)()))
+    asker.start()
+    asker.join(0.2)
+    assert asker.is_alive() and not asked  # waits for the worker instead of hearing it again
+    release.set()
+    asker.join(10)
+    assert [h.text for h in asked] == ["heard 4000 from 70"] and len(hears.calls) == 1
+
+
+@needs_espeak
+def test_a_request_heard_during_the_pause_is_what_hearing_it_after_the_pause_gives(tmp_path, tmp_path_factory):
+    # m1 in the room's noise: "open nova" for "open notepad", the case the second hearing is for
+    from anovax.voice.audio import CHUNK, MIN_ENERGY
+    from anovax.voice.endpoint import PhraseCutter
+    from anovax.voice.stt import SphinxCommandRecognizer
+
+    def streamed(ahead: bool) -> tuple[list[Hearing], list[str]]:
+        recognizer = SphinxCommandRecognizer(cache_dir=cache, adaptation=None)
+        recognizer.hear_ahead = (lambda before, fit, name_as, words: asked.append(words) or True) if ahead else None
+        threads: list[str] = []
+        hear = recognizer.requests.hear
+
+        def counting(piece: bytes, start: int):
+            threads.append(threading.current_thread().name)
+            return hear(piece, start)
+
+        recognizer.requests.hear = counting
+        recognizer.recognize(sr.AudioData(speech[0], 16000, 2))  # its first phrase is decoded whole
+        if ahead:  # the request decoder has heard something else first: nothing carries over
+            recognizer.requests.hear(speech[1][::-1], 0)
+            threads.clear()
+        out = []
+        for raw in speech:
+            data = quiet + raw + quiet
+            begun = []
+            cutter = PhraseCutter(MIN_ENERGY, rate=16000, width=2,
+                                  begin=lambda: begun.append(recognizer.begin()) or begun[-1])
+            for i in range(0, len(data) + CHUNK * 2, CHUNK * 2):
+                frames = data[i:i + CHUNK * 2]
+                if begun and cutter.in_phrase:
+                    begun[-1]._ahead.wait()  # a pause as long in time as at the microphone: the name's check is made
+                cut = cutter.push(frames) if frames else cutter.end()
+                if cut is not None:
+                    hearing = cut.utterance.finish_hearing(lambda _text: True)
+                    out.append(hearing.again() if hearing.again is not None else None)
+                if not frames:
+                    break
+        assert (recognizer.requests.ahead_heard, recognizer.requests.ahead_used) == ((3, 3) if ahead else (0, 0))
+        return out, threads
+
+    import threading
+    import wave
+
+    cache = tmp_path_factory.mktemp("stt-ahead")
+    quiet = b"\x00\x00" * 16000
+    speech = []
+    for n, text in enumerate(["hey anova open notepad", "wake up anova open notepad", "hello anova open notepad"]):
+        path = voicegen.render(text, tmp_path / f"{n}.wav", voice="en-us+m1", noise=0.1)
+        with wave.open(str(path)) as w:
+            speech.append(w.readframes(w.getnframes()))
+    asked: list[str] = []
+    during, threads = streamed(True)
+    after, threads_after = streamed(False)
+    assert asked, "no request was heard ahead"
+    assert threads == ["anovax-request-again"] * len(speech)  # each heard on the pause's worker, once
+    assert [a.text if a is not None else None for a in during] == [a.text if a is not None else None for a in after]
+    assert during == after  # the words, their frames and posteriors
+    assert "anovax-request-again" not in threads_after
+
+
+def test_a_request_is_heard_ahead_only_when_the_gate_will_ask_for_it():
+    from anovax.voice.trust import worth_hearing_again
+
+    def planner(text: str) -> Understanding:
+        if text == "broken":
+            raise RuntimeError("planner bug")
+        return Understanding(text in {"open notepad", "open nova"}, False, unknown_name=text == "open nova",
+                             fuzzy=text == "switch the notepad")
+
+    def worth(words: str, fit: float | None = NAME_FIT_MIN + 1, name_as: str = "anova", before=("hey",)) -> bool:
+        return worth_hearing_again(planner, list(before), fit, name_as, words)
+
+    assert not worth("open notepad")
+    assert worth("open nova")  # an app nobody has: the recogniser made it up
+    assert worth("switch the notepad")  # only its fuzzy matcher read it
+    assert worth("set a timer for five read")
+    assert not worth("broken")  # a broken check: nothing heard ahead, asked for as before
+    # a name that will not pass is never worth a second hearing: words that make no request are
+    # no strong request to excuse a poor fit, a rival's name is not the name, nor after "go"
+    assert worth("open nova", fit=NAME_FIT_MIN) and not worth("open nova", fit=NAME_FIT_MIN - 0.1)
+    assert not worth("open nova", fit=None)
+    assert not worth("open nova", name_as="nova") and worth("open nova", name_as="")
+    from anovax.voice.wakewords import MISHEARD_WAKE_WORDS
+
+    assert not worth("open nova", before=next(iter(MISHEARD_WAKE_WORDS)))
+
+
+def test_the_voice_pipeline_tells_the_recogniser_which_requests_to_hear_ahead():
+    from anovax.voice.pipeline import VoicePipeline
+
+    class Recognizer:
+        hear_ahead = None
+
+        def recognize(self, audio) -> str:
+            return ""
+
+    recognizer = Recognizer()
+    VoicePipeline(recognizer, WakeGate(clock=Clock()), on_command=print, stop_speaking=print, understands=understands)
+    assert recognizer.hear_ahead(["hey"], -10.0, "anova", "open nova")
+    assert not recognizer.hear_ahead(["hey"], -10.0, "anova", "open notepad")
+    VoicePipeline(recognizer, WakeGate(clock=Clock()), on_command=print, stop_speaking=print)
+    assert recognizer.hear_ahead is None  # no planner to ask: nothing heard ahead

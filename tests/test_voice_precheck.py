@@ -16,6 +16,60 @@ from anovax.voice.confidence import PathWord
 from anovax.voice.endpoint import PhraseCutter
 from anovax.voice.precheck import NameCheck, Opening, Prechecks, opening_of
 
+# --- when the cutter says the phrase's audio is settled ---------------------------------------------------
+
+
+class Told:
+    """An utterance that keeps what it was fed and when it was told the speaker paused."""
+
+    decode_s = 0.0
+
+    def __init__(self) -> None:
+        self.fed = 0
+        self.pauses: list[tuple[int, bool]] = []
+
+    def feed(self, raw: bytes) -> None:
+        self.fed += len(raw)
+
+    def partial(self) -> str:
+        return ""
+
+    def looks_complete(self, text: str) -> bool:
+        return False
+
+    def paused(self, settled: bool = False) -> None:
+        self.pauses.append((self.fed, settled))
+
+    def finish(self) -> str:
+        return ""
+
+    def abandon(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("resumed", [False, True])
+def test_the_pause_is_settled_once_no_more_of_it_will_be_fed(resumed):
+    import array
+
+    told = Told()
+    loud = array.array("h", [6000, -6000] * CHUNK).tobytes()
+    quiet = bytes(4 * CHUNK)
+    cutter = PhraseCutter(MIN_ENERGY, rate=16000, width=2, begin=lambda: told)
+    chunks = [quiet] * 3 + [loud] * 20 + [quiet] * 6 + ([loud] * 5 if resumed else []) + [quiet] * 30
+    cuts = [cut for chunk in chunks if (cut := cutter.push(chunk)) is not None]
+    assert len(cuts) == 1
+    settled = [fed for fed, is_settled in told.pauses if is_settled]
+    assert settled and told.pauses[-1][1]
+    # told only after the last of the kept quiet was fed, and nothing was fed after that
+    assert settled[-1] == told.fed == len(cuts[0].frames)
+    first = told.pauses.index((settled[0], True))
+    assert not told.pauses[first - 1][1] and told.pauses[first - 1][0] < settled[0]  # the chunk before was fed
+    if resumed:  # settled during the first pause, then the speech went on: that audio grew
+        assert settled[0] < told.fed
+    else:  # settled with the last of the phrase's audio, never a chunk before it
+        assert settled[0] == told.fed
+
+
 # --- the worker, on a fake check ------------------------------------------------------------------------
 
 OPENING = Opening(("hey", "anova"), 60, ("open", 90))
@@ -142,7 +196,7 @@ def test_checking_the_name_during_the_pause_hears_exactly_what_checking_after_it
     ahead = hearings(cache_dir, speech)
     assert any(used), "no name was checked during the pause"
     # the baseline is the code without any of it: no partial path read, no check started
-    monkeypatch.setattr(SphinxUtterance, "paused", lambda self: None)
+    monkeypatch.setattr(SphinxUtterance, "paused", lambda self, settled=False: None)
     after = hearings(cache_dir, speech)
     assert [h.text for h in ahead] == [h.text for h in after]
     assert ahead == after  # the words, their scores, the name's fit and rivals, the readings

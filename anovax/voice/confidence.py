@@ -113,6 +113,12 @@ class PathWord:
     end: int
     posterior: float
 
+    def as_score(self, offset: int = 0) -> WordScore:
+        """The word with its posterior and nothing measured yet; frames counted from ``offset``
+        (the frame its decoded piece starts at in the phrase)."""
+        return WordScore(VARIANT.sub("", self.label), offset + self.start, self.end - self.start + 1, None, None,
+                         self.posterior)
+
 
 def decode(decoder: Any, raw: bytes, *, path: bool = True, full_utt: bool = True,
            fresh: bool = False) -> tuple[Any, list[PathWord]]:

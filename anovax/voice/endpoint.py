@@ -142,9 +142,10 @@ class PhraseCutter:
             if self._pause >= self._needed_pause():
                 return self._stop(self._pause)
             if self._utterance is not None:
-                # the name's checks may start now (precheck.py); not on the chunk that ends the
+                # the name's checks may start now (precheck.py), and once the kept quiet is all
+                # fed, the request heard again (again.py); not on the chunk that ends the
                 # phrase, whose finish would only wait for them
-                self._utterance.paused()
+                self._utterance.paused(settled=self._pause >= self._keep)
         if self._chunks >= self._limit:
             return self._stop(0)
         return None

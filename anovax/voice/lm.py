@@ -6,10 +6,11 @@ hear) and the request model of again.py (what may follow the name)."""
 from __future__ import annotations
 
 import io
-import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from anovax.atomicfile import write_atomic
 
 #: the back-off discount of every model built here (part of stt.py's cache key)
 LM_DISCOUNT = 0.5
@@ -28,8 +29,16 @@ def arpa(sentences: Sequence[str]) -> str:
     return out.getvalue()
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """``text`` into ``path``, never half-written: another process may be reading the cache."""
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as f:
-        f.write(text)
-    os.replace(f.name, path)
+def write_cached(folder: Path, files: Mapping[str, str]) -> Path:
+    """Each of ``files`` (name → text) written whole into ``folder``, or, when ``folder`` cannot
+    be written, all of them into a fresh temporary folder (recognition still works, the model is
+    only built again next time); the folder they are in."""
+    try:
+        for name, text in files.items():
+            write_atomic(folder / name, text)
+        return folder
+    except OSError:
+        folder = Path(tempfile.mkdtemp(prefix="anovax-stt-"))
+        for name, text in files.items():
+            write_atomic(folder / name, text)
+        return folder

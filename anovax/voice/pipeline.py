@@ -7,6 +7,7 @@ orb show. ``follow_events`` keeps a gate in step with the assistant's speech and
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from anovax.voice.gate import GateDecision, WakeGate
 from anovax.voice.confidence import Hearing
 from anovax.voice.stt import Recognizer
 from anovax.voice.takeback import takes_back
-from anovax.voice.trust import Trust
+from anovax.voice.trust import Trust, worth_hearing_again
 from anovax.voice.understand import Understanding
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,10 @@ class VoicePipeline:
         self._on_doubt = on_doubt
         #: whether a request makes sense (the offline planner's grammar); None: any text does
         self._understands = understands
+        if hasattr(recognizer, "hear_ahead"):
+            # a request the gate will ask to hear again is heard during the pause (again.py)
+            recognizer.hear_ahead = functools.partial(worth_hearing_again, understands) \
+                if understands is not None else None
         self._on_command = on_command
         self._stop_speaking = stop_speaking
         self._report = report

@@ -108,6 +108,13 @@ class Prechecks:
         self._worker = worker
         return True
 
+    def ready(self, opening: Opening) -> NameCheck | None:
+        """The check of exactly ``opening`` if it is already made, without waiting (the thread
+        that starts checks only: it alone joins a worker that has ended)."""
+        if self._worker is not None and self._worker.is_alive():
+            return None
+        return self._done.get(opening)
+
     def result(self, opening: Opening) -> NameCheck | None:
         """The check already made of exactly ``opening`` (after waiting for the worker), or None."""
         self.wait()

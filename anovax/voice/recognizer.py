@@ -51,9 +51,10 @@ class Utterance(Protocol):
         """True when ``text`` could be a whole command (a hint for how long a pause ends it)."""
         ...
 
-    def paused(self) -> None:
+    def paused(self, settled: bool = False) -> None:
         """The speaker has paused (one more quiet chunk was fed): work that needs the words so
-        far may start ahead of ``finish``. Never raises."""
+        far may start ahead of ``finish``; ``settled``: and nothing more will be fed unless the
+        speech goes on, so the phrase's audio is final. Never raises."""
         ...
 
     def finish(self) -> str:

@@ -33,7 +33,6 @@ import array
 import hashlib
 import logging
 import random
-import tempfile
 import threading
 from dataclasses import replace
 from collections.abc import Callable, Iterable, Sequence
@@ -44,10 +43,10 @@ from typing import TYPE_CHECKING, Any
 from anovax import paths
 from anovax.errors import SttError
 from anovax.voice.again import RequestModel
-from anovax.voice.confidence import Hearing, WordScore, alternatives, decode, path_of, score_alignment
+from anovax.voice.confidence import Hearing, alternatives, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
 from anovax.voice.level import InputLevel, amplify, audioop_function
-from anovax.voice.lm import LM_DISCOUNT, arpa, write_atomic
+from anovax.voice.lm import LM_DISCOUNT, arpa, write_cached
 from anovax.voice.precheck import NameCheck, Opening, Prechecks, opening_of
 from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
 from anovax.voice.recognizer import VARIANT, Recognizer, normalise, sentence
@@ -147,6 +146,10 @@ class SphinxCommandRecognizer:
         self.requests = RequestModel(self._requests(clean), self.cache_dir, self.key,
                                      lambda lm: self._new_decoder(lm=lm))
         self.requests.load()
+        #: ``hear_ahead(words before the name, its fit, what it sounds like, words after it)``:
+        #: whether the gate will ask to hear the request again, so it is heard during the phrase's
+        #: pause (utterance.py). Set by the voice pipeline, which knows the planner; None: never
+        self.hear_ahead: Callable[[Sequence[str], float | None, str, str], bool] | None = None
         self.dropped = sum(1 for s in clean if any(w not in self.words for w in s.split()))
 
     def _requests(self, sentences: list[str]) -> list[str]:
@@ -230,8 +233,7 @@ class SphinxCommandRecognizer:
         precheck.py). Lock held."""
         path = path_of(decoder)
         others = alternatives(decoder)
-        words = [WordScore(VARIANT.sub("", w.label), w.start, w.end - w.start + 1, None, None, w.posterior)
-                 for w in path]
+        words = [w.as_score() for w in path]
         if [w.word for w in words] != text.split():
             return Hearing(text, unscored=True)
         opening = opening_of(path, NAME_WORD)
@@ -312,14 +314,9 @@ class SphinxCommandRecognizer:
         model = arpa(kept)
         words = sorted({w for s in kept for w in s.split()})
         lines = [f"{w if i == 0 else f'{w}({i + 1})'} {phones}\n" for w in words for i, phones in enumerate(prons[w])]
-        try:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.dict_path, "".join(lines))
-            write_atomic(self.lm_path, model)
-        except OSError:
-            self._use_dir(Path(tempfile.mkdtemp(prefix="anovax-stt-")))
-            write_atomic(self.dict_path, "".join(lines))
-            write_atomic(self.lm_path, model)
+        folder = write_cached(self.cache_dir, {self.dict_path.name: "".join(lines), self.lm_path.name: model})
+        if folder != self.cache_dir:
+            self._use_dir(folder)
         self.built = True
 
 

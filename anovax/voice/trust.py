@@ -41,7 +41,7 @@ Reported figures come from the other half and from festival's voices, which tuni
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from anovax.voice.confidence import Hearing
@@ -228,16 +228,8 @@ class Trust:
     def _understanding(self, command: str) -> Understanding | None:
         if command not in self._answers:
             try:
-                got = self.understands(command)
-                got = got if isinstance(got, Understanding) else Understanding(bool(got), False)
-                if (got.unknown_name or got.guessed or got.fuzzy) and self.hearing is not None and self.hearing.words:
-                    # forced words: an app or key name nobody has is one the recogniser made up,
-                    # and a request the planner had to guess at is no request it was given (a
-                    # question searched as it stands, or read by its fuzzy matcher: as verbatim-strict
-                    # instead, 9 of a red team's 24 such recordings acted again, for 1 more right
-                    # of 13 of its controls)
-                    got = replace(got, understood=False, meaning=None)
-                self._answers[command] = got
+                forced = self.hearing is not None and bool(self.hearing.words)
+                self._answers[command] = _understanding(self.understands, command, forced)
             except Exception:  # noqa: BLE001 - a broken check vouches for nothing
                 self._answers[command] = None
         return self._answers[command]
@@ -290,6 +282,34 @@ class Trust:
             total, best, strict = meant.get(got.meaning, (0.0, request, _strict(got)))
             meant[got.meaning] = (total + weight, best, strict)
         return meant
+
+
+def _understanding(understands: Callable[[str], bool | Understanding], command: str, forced: bool) -> Understanding:
+    """What ``understands`` makes of ``command``; ``forced``: words a closed-vocabulary recogniser
+    heard. Those are no request when they name an app or key nobody has (the recogniser made it
+    up) or the planner had to guess at them: a question searched as it stands, or read by its
+    fuzzy matcher (as verbatim-strict instead, 9 of a red team's 24 such recordings acted again,
+    for 1 more right of 13 of its controls)."""
+    got = understands(command)
+    got = got if isinstance(got, Understanding) else Understanding(bool(got), False)
+    if forced and (got.unknown_name or got.guessed or got.fuzzy):
+        got = replace(got, understood=False, meaning=None)
+    return got
+
+
+def worth_hearing_again(understands: Callable[[str], bool | Understanding], before: Sequence[str],
+                        name_fit: float | None, name_as: str, words: str) -> bool:
+    """Whether ``Trust.judge`` would ask for the request after a name to be heard again, as far as
+    the phrase so far tells (again.py hears it ahead, during the pause): the name is no rival's,
+    follows no misheard wake word and fits without an excuse (words that make no request are no
+    strong request to excuse it), and the recogniser's ``words`` after it make no request. Never raises."""
+    if name_fit is None or name_fit < NAME_FIT_MIN or (name_as and name_as != NAME) \
+            or tuple(before) in MISHEARD_WAKE_WORDS:
+        return False
+    try:
+        return not _understanding(understands, words, True).understood
+    except Exception:  # noqa: BLE001 - a broken check: nothing is heard ahead, the gate asks as before
+        return False
 
 
 def _strict(got: Understanding) -> bool:

@@ -13,6 +13,7 @@ before: pocketsphinx's live cepstral mean carries over from one phrase to the ne
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -21,10 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anovax.errors import SttError
-from anovax.voice.recognizer import normalise, sentence
+from anovax.voice.recognizer import VARIANT, normalise, sentence
 from anovax.voice.confidence import Hearing, path_of
 from anovax.voice.level import amplify
-from anovax.voice.precheck import Prechecks, opening_of
+from anovax.voice.precheck import Opening, Prechecks, opening_of
 from anovax.voice.stt import _FRAME_BYTES, _MIN_BYTES, DITHER_RMS, NAME_WORD, _dither
 from anovax.voice.wakewords import ends_with_wake
 
@@ -120,19 +121,40 @@ class SphinxUtterance:
             return ""
         return normalise(hyp.hypstr) if hyp is not None else ""
 
-    def paused(self) -> None:
+    def paused(self, settled: bool = False) -> None:
         """Start the name's checks on the words so far, if they hold the name and the audio the
-        checks read (precheck.py). A live phrase only: the first one is decoded when it ends."""
+        checks read (precheck.py); once the phrase's audio is ``settled`` (the cutter feeds no
+        more of the pause), also the request after the name heard again, if the words so far
+        after it make no request (again.py). A live phrase only: the first one is decoded when
+        it ends."""
         if not self._open or not self._live or self._error is not None:
             return
         started = time.thread_time()
         try:
             path = path_of(self._decoder)
-            self._ahead.start(opening_of(path, NAME_WORD), 2 * self._samples // _FRAME_BYTES,
-                              lambda: b"".join(self._whole))
+            opening = opening_of(path, NAME_WORD)
+            self._ahead.start(opening, 2 * self._samples // _FRAME_BYTES, lambda: b"".join(self._whole))
+            if settled and opening is not None:
+                self._hear_again_ahead(opening, [VARIANT.sub("", w.label) for w in path[len(opening.labels):]])
         except Exception:  # noqa: BLE001 - only ahead of time: finish checks the name anyway
             log.debug("could not check the name ahead of the pause", exc_info=True)
         self.decode_s += time.thread_time() - started
+
+    def _hear_again_ahead(self, opening: Opening, request: list[str]) -> None:
+        """The words after the name heard again from the frame after it, as ``_scored`` will ask
+        (stt.py), once the name's check of this opening is made (at a later quiet chunk if it is
+        not yet), when the recogniser's ``hear_ahead`` says the gate would ask for it: a second
+        decode holds the interpreter lock, and so the capture thread, for 120-280 ms."""
+        wanted = self._recognizer.hear_ahead
+        start = opening.name_end + 1
+        if wanted is None or not request or 2 * self._samples - start * _FRAME_BYTES < _MIN_BYTES:
+            return
+        checked = self._ahead.ready(opening)
+        if checked is None or checked.aligned is None:
+            return
+        self._recognizer.requests.ahead(
+            b"".join(self._whole)[start * _FRAME_BYTES:], start,
+            functools.partial(wanted, opening.before, checked.aligned[-1].fit, checked.name_as, " ".join(request)))
 
     def looks_complete(self, text: str) -> bool:
         """True when ``text`` ends the way some command sentence of the model ends (its last two
