@@ -391,6 +391,12 @@ def test_a_request_is_heard_ahead_only_when_the_gate_will_ask_for_it():
     from anovax.voice.wakewords import MISHEARD_WAKE_WORDS
 
     assert not worth("open nova", before=next(iter(MISHEARD_WAKE_WORDS)))
+    # only what the gate judges after the wake form: nothing to ask about after "anova wake up",
+    # and a name without wake words, or after a sentence's first words, is never judged
+    assert not worth("wake up", before=()) and worth("wake up open nova", before=())
+    assert not worth("open nova", before=()) and not worth("open nova", before=("can", "you", "hey"))
+    assert worth("open nova", before=("um", "hey"))
+    assert not worth("open hey anova open nova", before=())  # a later name is judged, not the one checked
 
 
 def test_the_voice_pipeline_tells_the_recogniser_which_requests_to_hear_ahead():

@@ -13,9 +13,11 @@ planner understands, so a phrase heard clearly never pays for it. The model is b
 command model and cached beside its files; the decoder has its own lock, so hearing a request again never
 waits for the command decoder, which the next phrase may already hold.
 
-A second hearing costs 120-280 ms. When the words so far make no request, ``ahead`` starts it
-during the pause that ends the phrase, as soon as the phrase's audio is settled (the phrase
-cutter feeds no more of the pause: endpoint.py), on a worker thread of its own. Its answer is
+A second hearing costs 120-280 ms. When the gate will ask for it as far as the phrase so far
+tells (the name's check of the words so far is made and would pass, and the words after the name
+make no request: ``trust.worth_hearing_again``), ``ahead`` starts it during the pause that ends
+the phrase, once the phrase's audio is settled (the phrase cutter feeds no more of the pause:
+endpoint.py), on a worker thread of its own. Its answer is
 used only for exactly the audio and start frame the phrase's end then asks about; otherwise
 that is heard afresh, so what is heard never depends on timing. Threads: the capture thread
 starts a worker (never a second while one runs); the gate's thread, asking, joins it.
@@ -28,10 +30,9 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from dataclasses import dataclass, field
 
 from anovax.voice.confidence import Hearing, decode
 from anovax.voice.lm import arpa, write_cached

@@ -124,8 +124,8 @@ class SphinxUtterance:
     def paused(self, settled: bool = False) -> None:
         """Start the name's checks on the words so far, if they hold the name and the audio the
         checks read (precheck.py); once the phrase's audio is ``settled`` (the cutter feeds no
-        more of the pause), also the request after the name heard again, if the words so far
-        after it make no request (again.py). A live phrase only: the first one is decoded when
+        more of the pause), also the request after the name heard again, if the gate will ask
+        for it (again.py). A live phrase only: the first one is decoded when
         it ends."""
         if not self._open or not self._live or self._error is not None:
             return
