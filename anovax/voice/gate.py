@@ -58,7 +58,7 @@ from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
 from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
     MISHEARD_WAKE_WORDS, NAME, SLEEP_PHRASE, WAKE_WORDS, WORDS_BEFORE_WAKE_MAX, _find, _wake_span, _without_name,
-    _Word, _words)
+    _Word, _words, name_in_span)
 
 #: words that cut speech off
 BARGE_WORDS = frozenset({"stop", "cancel"})
@@ -291,7 +291,7 @@ class WakeGate:
         span = _wake_span(seq)
         name: int | None = None
         if span is not None:
-            name, first = (span[1] - 1 if seq[span[1] - 1] == NAME else span[0]), span[1]
+            name, first = name_in_span(seq, span), span[1]
         elif seq == [NAME]:
             return out("wake", "already awake")
         else:
@@ -323,7 +323,7 @@ class WakeGate:
         mid = span[0] > WORDS_BEFORE_WAKE_MAX or (span[0] and not trust.paused_before(seq, span[0]))
         if mid and not held:
             return GateDecision("drop", "", f"{asleep}: wake words in the middle of a sentence", heard)
-        name = span[1] - 1 if seq[span[1] - 1] == NAME else span[0]
+        name = name_in_span(seq, span)
         judged = trust.judge(seq, name, span[1], text)
         if not judged.name:
             return GateDecision("drop", "", f"{asleep}: the name was not clearly said", heard)

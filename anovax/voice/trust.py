@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from anovax.voice.confidence import Hearing
 from anovax.voice.rivals import NAME
 from anovax.voice.understand import Understanding
-from anovax.voice.wakewords import MISHEARD_WAKE_WORDS, WORDS_BEFORE_WAKE_MAX, _wake_span
+from anovax.voice.wakewords import MISHEARD_WAKE_WORDS, WORDS_BEFORE_WAKE_MAX, _wake_span, name_in_span
 
 #: the name's alignment fit (per frame) below which it was not clearly said...
 NAME_FIT_MIN = -30.0
@@ -303,15 +303,15 @@ def worth_hearing_again(understands: Callable[[str], bool | Understanding], befo
     the phrase so far tells (again.py hears it ahead, during the pause): the name wakes AnovaX
     (wake words around it, at most ``WORDS_BEFORE_WAKE_MAX`` words before them, none misheard),
     is no rival's and fits without an excuse (words that make no request are no strong request to
-    excuse it), and the words after the wake form make a request no more than the recogniser's
-    ``words`` after the name do. Never raises."""
+    excuse it), and the words after the wake form (the recogniser's ``words`` after the name,
+    less a trailing wake word) make no request. Never raises."""
     if name_fit is None or name_fit < NAME_FIT_MIN or (name_as and name_as != NAME) \
             or tuple(before) in MISHEARD_WAKE_WORDS:
         return False
     seq = [*before, NAME, *words.split()]
     span = _wake_span(seq)
     if span is None or span[0] > WORDS_BEFORE_WAKE_MAX \
-            or (span[1] - 1 if seq[span[1] - 1] == NAME else span[0]) != len(before):
+            or name_in_span(seq, span) != len(before):
         return False  # judged without a name, dropped before it, or a later name is the one judged
     request = " ".join(seq[span[1]:])
     try:

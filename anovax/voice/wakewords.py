@@ -62,6 +62,12 @@ def ends_with_wake(seq: list[str]) -> bool:
     return span is not None and span[1] == len(seq)
 
 
+def name_in_span(seq: list[str], span: tuple[int, int]) -> int:
+    """Where the name is in the wake form ``span`` of ``seq`` (``_wake_span``): last in "hey anova",
+    first in "anova wake up"."""
+    return span[1] - 1 if seq[span[1] - 1] == NAME else span[0]
+
+
 def _wake_span(seq: list[str]) -> tuple[int, int] | None:
     """(first, past-last) indices of "<wake word> anova", "anova <wake word>" or, as the phrase's
     first words, "<misheard wake word> anova" ("go anova"); else None."""
