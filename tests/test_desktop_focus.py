@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -202,6 +204,7 @@ def test_an_app_still_building_its_window_gets_its_keys_once_it_has_built_it(des
 
 def test_an_app_that_never_idles_is_still_launched_and_typed_into(desk, tmp_path, monkeypatch):
     monkeypatch.setattr(x11, "BUSY_APP_MAX_S", 0.5)
+    monkeypatch.setattr(x11, "BUSY_APP_CPU_S", 0.1)
     out = tmp_path / "spin.txt"
     monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(out))
     # LAUNCH_MAX_S (60 s) would be the failure; the deadline guards against that hang only
@@ -210,6 +213,47 @@ def test_an_app_that_never_idles_is_still_launched_and_typed_into(desk, tmp_path
     assert desk.launch_evidence().wm_class.startswith(SPINNING_EDITOR)
     desk.type_text("busy", CancelToken())
     wait_text(out, "busy")
+
+
+def test_an_app_not_given_the_cpu_while_it_builds_its_window_is_not_taken_for_a_busy_one(desk, tmp_path,
+                                                                                          monkeypatch):
+    # A machine that stalls (a starved or paused VM) or an app stopped meanwhile: the window
+    # tree stays still for longer than a busy app's allowance only because nothing ran. The
+    # dozing editor is stopped (SIGSTOP) for three times that allowance as its bare toplevel
+    # shows; a check that went by the clock alone typed into it then, and the keys were lost.
+    monkeypatch.setattr(x11, "BUSY_APP_MAX_S", 0.5)
+    out = tmp_path / "stopped.txt"
+    monkeypatch.setenv("ANOVAX_EDITOR_OUT", str(out))
+    stopped: list[bool] = []
+
+    def stop_it_once_shown() -> None:
+        wait_for(lambda: desk.children, 10.0, "the editor to start")
+        subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--classname", DOZING_EDITOR],
+                       capture_output=True, timeout=10, check=True)
+        pid = desk.children[0].pid
+        os.kill(pid, signal.SIGSTOP)
+        stopped.append(True)
+        time.sleep(3 * x11.BUSY_APP_MAX_S)
+        os.kill(pid, signal.SIGCONT)
+
+    staller = threading.Thread(target=stop_it_once_shown, daemon=True)
+    staller.start()
+    assert desk.launch_app(DOZING_EDITOR, CancelToken()) == f"Opened {DOZING_EDITOR}"
+    staller.join(15)
+    assert stopped, "the editor was never stopped: the test did not test anything"
+    assert desk.launch_evidence().seconds >= 3 * x11.BUSY_APP_MAX_S
+    assert desk.type_text("hello world", CancelToken()) == len("hello world")
+    wait_text(out, "hello world")
+
+
+def test_busy_is_the_clock_and_the_cpu_together_or_the_clock_when_the_cpu_is_unknown():
+    allowance = x11.BUSY_APP_MAX_S
+    cpu_s = int(x11.BUSY_APP_CPU_S * 1e9)
+    assert not x11.busy(allowance - 0.01, 0, cpu_s)  # not still for long enough
+    assert not x11.busy(allowance, 0, cpu_s - 1)  # still long enough, but not computing
+    assert x11.busy(allowance, 0, cpu_s)
+    assert x11.busy(allowance, None, None) and x11.busy(allowance, 5, None)
+    assert not x11.busy(allowance - 0.01, None, None)
 
 
 def test_open_app_reports_the_evidence_in_agent_verified(desk, tmp_path, monkeypatch):
