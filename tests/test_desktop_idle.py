@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from anovax.desktop.idle import (QUIET_CPU_S, QUIET_POLLS, SETTLE_S, QuietWatch, cpu_ns, sleeping, unconsumed_bytes,
-                                 unread_bytes, waiting_for_events)
+from anovax.desktop.idle import (QUIET_CPU_S, QUIET_POLLS, SETTLE_S, QuietWatch, cpu_ns, process_cpu_ns,
+                                 sleeping, threads_at_work, unconsumed_bytes, unread_bytes, waiting_for_events)
 from helpers import wait_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
@@ -183,6 +183,55 @@ def test_cpu_time_grows_while_a_process_works_and_is_unknown_once_it_is_gone():
         proc.wait()
     assert cpu_ns(proc.pid) is None
     assert cpu_ns(None) is None
+
+
+def test_a_main_thread_asleep_waiting_for_a_thread_at_work_is_not_waiting_for_events():
+    # as Tk's main thread waits for its notifier thread: asleep, nothing unread, no CPU of its own
+    waits = ("import threading, time\n"
+             "def work():\n    while True: pass\n"
+             "t = threading.Thread(target=work, daemon=True); t.start(); print(flush=True); t.join()")
+    proc = subprocess.Popen([sys.executable, "-c", waits], stdout=subprocess.PIPE)
+    try:
+        proc.stdout.readline()
+        wait_for(lambda: sleeping(proc.pid), 10.0, "the main thread to wait for its worker")
+        # the worker may be preempted at any look (R all the same), never asleep
+        assert all(threads_at_work(proc.pid) for _ in range(50))
+        assert not any(waiting_for_events(proc.pid) for _ in range(50))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert threads_at_work(proc.pid) is None
+
+
+def test_an_app_whose_threads_all_sleep_has_none_at_work():
+    idle = ("import threading\n"
+            "e = threading.Event(); t = threading.Thread(target=e.wait, daemon=True); t.start()\n"
+            "print(flush=True); input()")
+    proc = subprocess.Popen([sys.executable, "-c", idle], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        proc.stdout.readline()
+        wait_for(lambda: threads_at_work(proc.pid) is False and waiting_for_events(proc.pid), 10.0,
+                 "both threads to be asleep")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_process_s_cpu_time_counts_the_work_of_all_its_threads():
+    # the main thread waits for a worker that computes, as a JVM's launcher thread does
+    worker = ("import threading, time\n"
+              "def work():\n    while time.thread_time() < 0.5: pass\n"  # its own CPU time, however loaded
+              "t = threading.Thread(target=work); t.start(); t.join(); print(flush=True); input()")
+    proc = subprocess.Popen([sys.executable, "-c", worker], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        proc.stdout.readline()  # the worker has finished (and its thread is gone)
+        main_only, whole = cpu_ns(proc.pid), process_cpu_ns(proc.pid)
+        assert whole is not None and main_only is not None
+        assert whole - main_only >= 0.45e9  # the worker's half second (clock ticks: 10 ms each)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert process_cpu_ns(proc.pid) is None and process_cpu_ns(None) is None
 
 
 # -- QuietWatch: quiet at every poll, for long enough, doing next to nothing ----------------

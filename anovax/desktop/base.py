@@ -88,11 +88,15 @@ class LaunchEvidence:
     pid: int | None
     #: from the start of launch_app to verified focus
     seconds: float
+    #: how the app was judged ready for keys where there is more than one way (X11: "quiet",
+    #: waiting for events; "busy", an app that never idles), else ""
+    ready: str = ""
 
     def as_data(self) -> dict[str, Any]:
         """The ``verified`` payload of AGENT_VERIFIED."""
-        return {"window": hex(self.window), "title": self.title, "class": self.wm_class,
+        data = {"window": hex(self.window), "title": self.title, "class": self.wm_class,
                 "pid": self.pid, "seconds": round(self.seconds, 4)}
+        return data | ({"ready": self.ready} if self.ready else {})
 
 
 def launch_evidence(desktop: object) -> LaunchEvidence | None:

@@ -25,8 +25,16 @@ at both, because a starved poller looks rarely. The second is closed by the kern
 the CPU time the main thread has used (``/proc/PID/schedstat``): a launch check that sees it
 grow by more than an idle app's timers use has seen work being done (``cpu_ns``).
 
-Only the main thread counts (``/proc/PID/stat`` describes the thread-group leader): it runs
-the event loop in Tk, GTK, Qt and Chromium alike."""
+The main thread is the one watched (``/proc/PID/stat`` describes the thread-group leader): it
+runs the event loop in Tk, GTK, Qt and Chromium alike. But asleep is not always waiting for
+events: it may be waiting for another thread of its own. Tk's main thread does that at every
+turn of its loop that has idle work queued (mapping a new Text is idle work): it waits until its
+notifier thread has polled the sockets, and under load that thread may not get the CPU for a
+while. A CI run typed into the bare toplevel of an app in exactly that state. So an app whose
+main thread sleeps on a futex (a lock or condition: waiting for a thread of its own, not for
+events) while another thread of it is runnable or in uninterruptible I/O is not idle either
+(``threads_at_work``). Only then: a browser's main thread waits for events in epoll while some
+of its dozens of threads work, and counting those delayed Chromium's launch by 0.6 s."""
 
 from __future__ import annotations
 
@@ -68,15 +76,58 @@ SOCKETS_MAX = 64
 
 
 def waiting_for_events(pid: int | None, proc_root: Path = PROC) -> bool | None:
-    """True when ``pid``'s main thread is asleep and none of its Unix sockets holds bytes in
-    either direction: it has handled all it was sent, nobody has yet to read what it sent
-    (a request it waits on), and it waits for more. False when it runs, is runnable, or has
-    bytes in flight; None when that cannot be known."""
+    """True when ``pid``'s main thread is asleep, not waiting on a thread of its own at work, and none
+    of its Unix sockets holds bytes in either direction: it has handled all it was sent, nobody
+    has yet to read what it sent (a request it waits on), and it waits for more. False when it
+    runs, is runnable, waits for a thread at work, or has bytes in flight; None when that cannot
+    be known."""
     asleep = sleeping(pid, proc_root)
-    if not asleep:
+    if not asleep or pid is None:  # (sleeping() is None without a pid)
         return asleep
-    queues = _queues(pid, proc_root)  # type: ignore[arg-type]  # sleeping() vouched for pid
+    if waits_on_a_thread(pid, proc_root) is not False and threads_at_work(pid, proc_root):
+        return False
+    queues = _queues(pid, proc_root)
     return asleep if queues is None else queues == (0, 0)
+
+
+#: threads of an app looked at: a browser has dozens, and each look is one small read
+THREADS_MAX = 256
+
+
+def waits_on_a_thread(pid: int, proc_root: Path = PROC) -> bool | None:
+    """True when ``pid``'s main thread sleeps on a futex (the kernel function it waits in,
+    ``/proc/PID/wchan``, is one of futex_wait_queue / futex_wait_queue_me / futex_do_wait as
+    kernels have named it): a lock or condition, which another thread releases. False when it
+    sleeps elsewhere (poll, epoll, select: waiting for events or a peer); None when the kernel
+    does not say."""
+    try:
+        where = (proc_root / str(pid) / "wchan").read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+    if where in ("", "0"):  # running, or hidden by this kernel
+        return None
+    return where.startswith("futex")
+
+
+def threads_at_work(pid: int, proc_root: Path = PROC) -> bool | None:
+    """True when a thread of ``pid`` other than its main one is runnable or in uninterruptible
+    I/O (``R``, ``D``): work the main thread may be waiting for. False when all sleep, None
+    when that cannot be known."""
+    try:
+        tids = [entry.name for entry in os.scandir(proc_root / str(pid) / "task")]
+    except OSError:
+        return None
+    for tid in tids[:THREADS_MAX]:
+        if tid == str(pid):
+            continue
+        try:
+            stat = (proc_root / str(pid) / "task" / tid / "stat").read_bytes()
+        except OSError:  # ended meanwhile
+            continue
+        state = stat.rpartition(b")")[2].split()[:1]
+        if state and state[0] in (b"R", b"D"):
+            return True
+    return False
 
 
 def unread_bytes(pid: int, proc_root: Path = PROC) -> int | None:
@@ -101,6 +152,22 @@ def cpu_ns(pid: int | None, proc_root: Path = PROC) -> int | None:
         return None
     try:
         return int((proc_root / str(pid) / "schedstat").read_bytes().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def process_cpu_ns(pid: int | None, proc_root: Path = PROC) -> int | None:
+    """CPU time ``pid`` has used so far in all its threads, dead ones included, in nanoseconds
+    (``/proc/PID/stat``'s utime + stime: clock ticks, 10 ms each), or None when that cannot be
+    known. A game's or a JVM's work runs on other threads than the one ``cpu_ns`` reads."""
+    if pid is None or pid <= 0:
+        return None
+    try:
+        stat = (proc_root / str(pid) / "stat").read_bytes()
+        # fields after "(comm) ": state is the 1st, utime the 12th, stime the 13th
+        fields = stat.rpartition(b")")[2].split()
+        ticks = int(fields[11]) + int(fields[12])
+        return ticks * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
 

@@ -1,7 +1,7 @@
 """A tiny Tk window the desktop tests type into: it mirrors its Text buffer to a file.
 
 Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE] [--busy-ms MS] [--doze-ms MS]
-                             [--peer-ms MS] [--spin]
+                             [--peer-ms MS] [--helper-ms MS] [--stop] [--spin]
 
 Why a file: the test process cannot look inside another process's widget, so
 the widget's content is written (atomically, via rename) every time it changes;
@@ -16,7 +16,12 @@ then the app computes for MS before it creates its Text. ``--doze-ms`` is the sa
 the app sleeps with input it has not read yet, as an app with the window manager's events
 waiting in its X connection does when the machine is starved. ``--peer-ms`` is the same gap
 spent asleep in a round trip whose request the other side has not read yet (another process
-reads it after MS and answers), as an app waiting on a starved X server. ``--spin`` is an app that never
+reads it after MS and answers), as an app waiting on a starved X server. ``--helper-ms`` is the same gap
+spent asleep waiting for a thread of its own that computes, as Tk's main thread waits for its
+notifier thread (to poll its sockets before idle work such as mapping the Text) when that thread
+is not given the CPU. ``--stop`` is the same gap
+spent stopped (it sends itself SIGSTOP until someone sends SIGCONT), as an app the machine does not
+run: a stalled machine. ``--spin`` is an app that never
 idles: once up, it computes all the time and handles events between slices.
 """
 
@@ -28,6 +33,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import tkinter as tk
 from pathlib import Path
@@ -46,6 +52,9 @@ def main() -> None:
     parser.add_argument("--doze-ms", type=int, default=0, help="sleep this long between toplevel and Text")
     parser.add_argument("--peer-ms", type=int, default=0,
                         help="wait this long for another process to read a request and answer it")
+    parser.add_argument("--helper-ms", type=int, default=0,
+                        help="wait this long for a thread of its own that computes meanwhile")
+    parser.add_argument("--stop", action="store_true", help="stop (SIGSTOP) between toplevel and Text")
     parser.add_argument("--spin", action="store_true", help="never idle once up")
     args = parser.parse_args()
 
@@ -67,6 +76,24 @@ def main() -> None:
     if args.peer_ms:
         root.update()
         round_trip(args.peer_ms)
+    if args.helper_ms:
+        # through everything the window manager sends, up to the focus, so that nothing waits
+        # unread meanwhile: only the thread makes this app busy
+        focused: list[bool] = []
+        root.bind("<FocusIn>", lambda _: focused.append(True), add="+")
+        end = time.monotonic() + 10
+        while not focused and time.monotonic() < end:
+            root.update()
+            time.sleep(0.005)
+        for _ in range(10):
+            root.update()
+            time.sleep(0.005)
+        helper = threading.Thread(target=spin, args=(args.helper_ms / 1000,))
+        helper.start()
+        helper.join()
+    if args.stop:
+        root.update()
+        os.kill(os.getpid(), signal.SIGSTOP)
     text = tk.Text(root)
     text.pack(fill="both", expand=True)
     # the Text is this toplevel's focus from the start, as in a real editor; the window itself
