@@ -54,6 +54,17 @@ def test_the_level_rises_at_once_and_falls_by_half_a_phrase_at_most():
     assert level.level == pytest.approx(loud / 4)
 
 
+def test_a_phrase_is_overdriven_only_when_its_gain_takes_it_well_past_the_reference():
+    normal, faint = tone(LEVEL_REF * 1.5 * math.sqrt(2)), tone(LEVEL_REF / 30 * math.sqrt(2))
+    assert not level_module.overdriven(1.0, normal)  # no gain: the benchmarks' audio never
+    assert level_module.overdriven(30.0, normal)  # a gain faint phrases set, on a normal one
+    assert not level_module.overdriven(30.0, faint)  # the gain it needs
+    at_the_edge = level_module.OVERDRIVE * LEVEL_REF / speech_level(normal)
+    assert not level_module.overdriven(at_the_edge * 0.99, normal) and level_module.overdriven(at_the_edge * 1.01, normal)
+    assert level_module.own_gain(faint) == pytest.approx(30.0, rel=0.01) and level_module.own_gain(normal) == 1.0
+    assert level_module.own_gain(b"") == 1.0
+
+
 def test_amplifying_saturates_and_a_gain_of_one_changes_nothing():
     raw = array.array("h", [1000, -1000, 20000, -20000]).tobytes()
     assert amplify(raw, 1.0) is raw
@@ -113,6 +124,27 @@ def test_quiet_phrases_streamed_get_the_gain_the_whole_phrase_gets(tmp_path):
     assert got == expected == [text for text, _voice in QUIET * 2]
 
 
+def test_a_normal_phrase_after_faint_ones_streamed_is_heard_as_recognize_hears_it(tmp_path):
+    # the faint phrases set a 30-fold gain; the normal one, clipped by it while it was streamed,
+    # is heard again at its own gain from the cepstral mean it started with
+    whole = SphinxCommandRecognizer(cache_dir=tmp_path / "stt", adaptation=None)
+    streamed = SphinxCommandRecognizer(cache_dir=tmp_path / "stt", adaptation=None)
+    said = [("i think we should leave at six", "en-us+m3", 33), ("did you see the match last night", "en-us+f4", 33),
+            ("the coffee machine is broken again", "en-us+m3", 33), ("hey anova what time is it", "en-us+m1", 1),
+            ("hey anova take a screenshot", "en-us+m1", 1)]
+    expected, got = [], []
+    for n, (text, voice, divisor) in enumerate(said):
+        with sr.AudioFile(str(voicegen.render(text, tmp_path / f"{n}.wav", voice=voice))) as source:
+            audio = sr.Recognizer().record(source)
+        raw = array.array("h", (round(x / divisor) for x in array.array("h", audio.frame_data))).tobytes()
+        expected.append(whole.recognize(sr.AudioData(raw, 16000, 2)))
+        utterance = streamed.begin()
+        for i in range(0, len(raw), 1024):
+            utterance.feed(raw[i:i + 1024])
+        got.append(utterance.finish())
+    assert got[3:] == expected[3:] == [text for text, _voice, _divisor in said[3:]], (got, expected)
+
+
 def test_a_quiet_microphone_through_the_front_door(cli_env, tmp_path):
     """``python -m anovax --audio-file``: the microphone's phrase cutter, streaming decoder, trust
     checks and gate, on three commands 26 dB quieter than the voices tuned on. Before the gain
@@ -132,3 +164,31 @@ def test_a_quiet_microphone_through_the_front_door(cli_env, tmp_path):
     for text in said:
         assert f'heard "{text}" -> command "{text.removeprefix("hey anova ")}"' in proc.stdout, proc.stdout
     assert "3 commands" in proc.stdout
+
+
+def scaled(text: str, voice: str, render_to, out, divisor: float):  # noqa: ANN001
+    with wave.open(str(voicegen.render(text, render_to, voice=voice))) as source:
+        params, samples = source.getparams(), array.array("h", source.readframes(source.getnframes()))
+    with wave.open(str(out), "wb") as sink:
+        sink.setparams(params)
+        sink.writeframes(array.array("h", (round(x / divisor) for x in samples)).tobytes())
+    return out
+
+
+def test_a_command_at_full_level_after_faint_talk_is_heard_through_the_front_door(cli_env, tmp_path):
+    """Faint talk (someone across the room, the assistant's own reply leaking into the
+    microphone) set the gain for the next phrase, which was then amplified 30-fold and clipped:
+    a first-time user's normal-level "hey anova what time is it" after three faint remarks was
+    dropped without a word. A phrase pushed far past the level the recogniser works at is heard
+    again whole, at its own gain."""
+    faint = [("i think we should leave at six", "en-us+m3"), ("did you see the match last night", "en-us+f4"),
+             ("the coffee machine is broken again", "en-us+m3")]
+    said = ["hey anova what time is it", "hey anova take a screenshot"]
+    parts = [scaled(text, voice, tmp_path / f"fr{n}.wav", tmp_path / f"f{n}.wav", 33)
+             for n, (text, voice) in enumerate(faint)]
+    parts += [scaled(text, "en-us+m1", tmp_path / f"lr{n}.wav", tmp_path / f"l{n}.wav", 1)
+              for n, text in enumerate(said)]
+    proc = anovax(cli_env, "--audio-file", str(recording(tmp_path / "said.wav", parts)), "--simulate", "--verbose")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for text in said:
+        assert f'heard "{text}" -> command "{text.removeprefix("hey anova ")}"' in proc.stdout, proc.stdout

@@ -16,6 +16,13 @@ not move). A phrase decoded while it is spoken (utterance.py) needs its gain bef
 so the gain comes from the phrases heard before it, as pocketsphinx's live cepstral mean does; the
 first phrase, decoded whole, sets it from itself. The level rises at once with a louder phrase and
 falls by at most half per phrase, so one phrase of faint noise cannot make the next one clip.
+
+Several faint phrases can, though: talk across the room, or the assistant's own reply leaking
+into the microphone, take the level down phrase by phrase, and the next command at a normal level
+then got a 30-fold gain and was clipped to noise ("hey anova what time is it" dropped without a
+word, or asked about, after three faint remarks: a first-time user's report). A phrase the gain
+pushed well past where the recogniser works (``overdriven``) is decoded again whole, at its own
+gain, as the first phrase is.
 """
 
 from __future__ import annotations
@@ -32,6 +39,10 @@ LEVEL_REF = 2500.0
 MAX_GAIN = 32.0
 #: how far the level may fall from one phrase to the next
 FALL = 0.5
+#: a phrase whose gain took its speech past this many times LEVEL_REF is heard again at its own
+#: gain: a margin before clipping (speech peaks run 3-4 times its 90th-percentile RMS, so at 2
+#: they reach 15,000-20,000 of 32,767), which a gain set by faint phrases passes many times over
+OVERDRIVE = 2.0
 #: 10 ms of 16 kHz 16-bit audio
 _FRAME_BYTES = 320
 
@@ -60,6 +71,19 @@ def amplify(raw: bytes, gain: float) -> bytes:
     return array.array("h", (max(-32768, min(32767, math.floor(x * gain))) for x in array.array("h", raw))).tobytes()
 
 
+def own_gain(raw: bytes) -> float:
+    """The gain ``raw`` needs by its own level: up to LEVEL_REF, at most MAX_GAIN, never below 1
+    (1.0 for audio with no level)."""
+    level = speech_level(raw)
+    return min(MAX_GAIN, max(1.0, LEVEL_REF / level)) if level else 1.0
+
+
+def overdriven(gain: float, raw: bytes) -> bool:
+    """Whether ``raw`` (before any gain) amplified by ``gain`` is speech far louder than the
+    recogniser works at: a gain set by faint phrases before it. Never for a gain of 1."""
+    return gain > 1.0 and gain * speech_level(raw) > OVERDRIVE * LEVEL_REF
+
+
 class InputLevel:
     """The speech level of the phrases heard so far (None before the first). Not thread-safe:
     the recogniser uses it under its own lock."""
@@ -70,10 +94,9 @@ class InputLevel:
     def gain(self, raw: bytes | None = None) -> float:
         """The gain for the next phrase: from the level so far, or (before any phrase) from
         ``raw``, the phrase itself when it is decoded whole; 1.0 when neither is known."""
-        level = self.level if self.level is not None else (speech_level(raw) if raw else None)
-        if not level:
-            return 1.0
-        return min(MAX_GAIN, max(1.0, LEVEL_REF / level))
+        if self.level is None:
+            return own_gain(raw) if raw else 1.0
+        return min(MAX_GAIN, max(1.0, LEVEL_REF / self.level)) if self.level else 1.0
 
     def heard(self, raw: bytes) -> None:
         """A phrase was heard (``raw``, before any gain): the level rises to it at once, or falls

@@ -45,7 +45,7 @@ from anovax.errors import SttError
 from anovax.voice.again import RequestModel
 from anovax.voice.confidence import Hearing, alternatives, decode, path_of, score_alignment
 from anovax.voice.google import GoogleRecognizer, map_google_result
-from anovax.voice.level import InputLevel, amplify, audioop_function
+from anovax.voice.level import InputLevel, amplify, audioop_function, overdriven, own_gain
 from anovax.voice.lm import LM_DISCOUNT, arpa, write_cached
 from anovax.voice.precheck import NameCheck, Opening, Prechecks, opening_of
 from anovax.voice.pronunciations import EXTRA_PRONUNCIATIONS, pronunciations
@@ -211,6 +211,8 @@ class SphinxCommandRecognizer:
         with self._lock:
             # quiet speech brought up to where the recogniser works, before the dither (level.py)
             gain = self.level.gain(raw)
+            if overdriven(gain, raw):  # a gain faint phrases before it set (level.py)
+                gain = own_gain(raw)
             self.level.heard(raw)
             raw = _dither(amplify(raw, gain), DITHER_RMS)
             try:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from anovax.errors import SttError
 from anovax.voice.recognizer import VARIANT, normalise, sentence
 from anovax.voice.confidence import Hearing, path_of
-from anovax.voice.level import amplify
+from anovax.voice.level import amplify, overdriven, own_gain
 from anovax.voice.precheck import Opening, Prechecks, opening_of
 from anovax.voice.stt import _FRAME_BYTES, _MIN_BYTES, DITHER_RMS, NAME_WORD, _dither
 from anovax.voice.wakewords import ends_with_wake
@@ -79,8 +79,12 @@ class SphinxUtterance:
         self._gain = recognizer.level.gain() if self._live else 1.0
         #: the name's checks, started while the phrase pauses (precheck.py)
         self._ahead = Prechecks(recognizer.check_name)
+        #: the decoder's cepstral mean before this phrase: a phrase heard again starts from it,
+        #: not from the mean its clipped first hearing moved
+        self._cmn: str | None = None
         if self._live:
             try:
+                self._cmn = self._decoder.get_cmn(False)
                 self._decoder.start_utt()
             except Exception as exc:  # noqa: BLE001
                 self._release()
@@ -186,11 +190,19 @@ class SphinxUtterance:
                 if self._samples * 2 < _MIN_BYTES:
                     return Hearing("")  # as recognize: a few ms cannot hold a word
                 raw = b"".join(self._raw)
-                if not self._live:  # the first phrase: whole, exactly as recognize decodes it
-                    self._whole = [_dither(amplify(raw, self._recognizer.level.gain(raw)), DITHER_RMS)]
+                whole = not self._live or overdriven(self._gain, raw)
+                if self._live and whole:  # what was decoded and checked so far is clipped: afresh
+                    self._ahead.wait()
+                    self.decode_s += self._ahead.decode_s
+                    self._ahead = Prechecks(self._recognizer.check_name)
+                    if self._cmn is not None:
+                        self._decoder.set_cmn(self._cmn)
+                if whole:  # the first phrase whole, exactly as recognize decodes it; one heard again
+                    # as it would have been heard live at its own gain
+                    self._whole = [_dither(amplify(raw, own_gain(raw)), DITHER_RMS)]
                     self._decoder.start_utt()
                     try:
-                        self._decoder.process_raw(self._whole[0], no_search=False, full_utt=True)
+                        self._decoder.process_raw(self._whole[0], no_search=False, full_utt=not self._live)
                     finally:
                         self._decoder.end_utt()
                 self._recognizer.level.heard(raw)
