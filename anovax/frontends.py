@@ -106,6 +106,8 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     except AudioFileError as exc:
         print(f"anovax: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
+    for note in recording.notes:
+        print(f"anovax: note: {recording.path.name}: {note}.", file=sys.stderr)
     if as_json:
         assistant.bus.flush()
     else:

@@ -114,7 +114,9 @@ def reason(exc: BaseException) -> str:
 
 
 class Recording:
-    """A WAV/AIFF/FLAC file cut into phrases the way the microphone is.
+    """A recording (WAV of any sample format, FLAC, Ogg, MP3, AIFF: soundfiles.py) cut into
+    phrases the way the microphone is. ``notes`` says what the user should know about the file
+    (cut short, no sound, a low rate) once ``phrases`` has started.
 
     ``now()`` is the position reached in the file, in seconds: the gate's clock for a recording,
     so its sleep timeout runs in recorded time, however fast the machine processes it.
@@ -125,6 +127,7 @@ class Recording:
         self._position = 0.0
         self.duration = 0.0
         self.energy_threshold = MIN_ENERGY
+        self.notes: tuple[str, ...] = ()
 
     def now(self) -> float:
         return self._position
@@ -137,10 +140,22 @@ class Recording:
         asking for the next one."""
         import speech_recognition as sr
 
+        from anovax.voice.soundfiles import decode
+
+        decoded = decode(self.path)
+        try:
+            if decoded is not None:
+                self.notes = decoded.notes
+            yield from self._phrases(sr, decoded.path if decoded is not None else self.path, recognizer)
+        finally:  # however it ends: read to the end, abandoned, an error, Ctrl-C
+            if decoded is not None:
+                decoded.path.unlink(missing_ok=True)
+
+    def _phrases(self, sr: Any, readable: Path, recognizer: Recognizer | None) -> Iterator[Phrase]:
         from anovax.voice.endpoint import PhraseCutter, streaming_begin
 
         try:
-            source = sr.AudioFile(str(self.path))
+            source = sr.AudioFile(str(readable))
             source.__enter__()
         except (OSError, ValueError, EOFError) as exc:
             raise AudioFileError(f"Cannot read the audio file {self.path}: {reason(exc)}") from exc
