@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anovax.autospace import spaced
-from anovax.cancel import USER_STOP, Cancelled, CancelToken, is_stop_utterance
+from anovax.cancel import TAKE_BACK_S, USER_STOP, Cancelled, CancelToken, is_stop_utterance, undoes_last
 from anovax.desktop.base import Desktop
 from anovax.confirm import Confirmations
 from anovax.crisis import crisis_reply
@@ -80,7 +80,7 @@ class Assistant:
                  speaker: Speaker | None = None, recover: Recover | None = None,
                  closers: Sequence[Callable[[], None]] = (),
                  confirmations: Confirmations | None = None, gate: GateContext | None = None,
-                 timers: Any = None) -> None:
+                 timers: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
         self.bus = bus
         #: the question a held plan waits on; front ends that can answer register here
@@ -109,6 +109,9 @@ class Assistant:
         self._wakeup = threading.Condition(self._state_lock)
         self._pending: deque[_Queued | None] = deque()
         self._running: _Queued | None = None
+        #: the command that ended last, its source and when (``_clock``), for "cancel that" after it
+        self._last_done: tuple[str, str, float] | None = None
+        self._clock = clock
         self._worker = threading.Thread(target=self._drain, name="commands", daemon=True)
         self._worker.start()
 
@@ -125,7 +128,7 @@ class Assistant:
         # callers that answer before the command ends (the phone's 202) need its id now
         future.command_id = command_id  # type: ignore[attr-defined]
         if is_stop_utterance(text):
-            report = self.stop(source)
+            report = self.stop(source, take_back=command_id if undoes_last(text) else None)
             future.set_result(CommandResult(text=str(text), status=Status.DONE, message=report.message,
                                             planner=self.planner.name, command_id=command_id))
             return future
@@ -150,14 +153,17 @@ class Assistant:
         """The single entry point: run one command (queued behind earlier ones) and return its result."""
         return self.submit(text, source).result()
 
-    def stop(self, source: str = "text", *, waiting: Sequence[str] = ()) -> StopReport:
+    def stop(self, source: str = "text", *, waiting: Sequence[str] = (), take_back: str | None = None) -> StopReport:
         """The user's stop, from any front end: cancel the running command at whatever stage it
         is (planning, checking, acting, recovering), drop the commands ``source`` still has
         queued, and cut off speech. Returns at once; the running command then ends with
         status ``stopped``.
 
         ``waiting``: commands the front end itself held back (the console's lines typed ahead);
-        they are dropped with the rest, counted and logged like queued ones."""
+        they are dropped with the rest, counted and logged like queued ones.
+
+        ``take_back``: the id of a "cancel that" command; with nothing running or waiting, it
+        takes back what ``source``'s command just finished did (``_take_back_last``)."""
         with self._state_lock:
             running = self._running
             again = running is not None and running.cancel.cancelled
@@ -166,8 +172,12 @@ class Assistant:
             dropped = self._drop_queued(source)
         dropped += [_Queued(f"c{next(self._ids)}", clean_text(text), source, Future()) for text in waiting]
         speaking = self.stop_speaking()
+        taken = self._take_back_last(source, take_back) if take_back and running is None and not dropped else ""
         report = StopReport(running=running.command_id if running is not None else None,
-                            dropped=len(dropped), speech=speaking, again=again)
+                            dropped=len(dropped), speech=speaking, again=again, taken_back=taken)
+        if taken and self.speaker is not None:  # a stop's reply is not said; this one must be heard
+            threading.Thread(target=self.speaker.say, args=(taken, take_back), name="take-back-reply",
+                             daemon=True).start()
         self.bus.emit(EventType.COMMAND_STOPPED, running.command_id if running is not None else "",
                       data={"source": source, "dropped": len(dropped), "message": report.message})
         for item in dropped:
@@ -176,6 +186,25 @@ class Assistant:
             self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
             item.future.set_result(result)
         return report
+
+    def _take_back_last(self, source: str, command_id: str) -> str:
+        """Undo what ``source``'s command that just ended did, where that can be undone: the
+        timers and reminders it set ("cancel that" right after "set a timer for five minutes"
+        found nothing running and left the timer to go off: a first-time user's report). Another
+        source's command is not ``source``'s to take back, as its queue is not (``stop``). ""
+        when there is nothing to take back."""
+        from anovax.timers.model import Kind
+
+        with self._state_lock:
+            last = self._last_done
+        if last is None or self.timers is None or last[1] != source or self._clock() - last[2] > TAKE_BACK_S:
+            return ""
+        taken = self.timers.take_back(last[0], command_id)
+        if not taken:
+            return ""
+        names = [f"the reminder to {t.label}" if t.kind is Kind.REMINDER else f"the {t.name}" for t in taken]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"Cancelled {listed} you just set."
 
     @property
     def busy(self) -> bool:
@@ -243,6 +272,7 @@ class Assistant:
                                        message=f"Something went wrong inside AnovaX: {type(exc).__name__}.")
             with self._state_lock:
                 self._running = None
+                self._last_done = (item.command_id, item.source, self._clock())
             self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
             item.future.set_result(result)
 

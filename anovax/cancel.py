@@ -61,26 +61,50 @@ def _normalise(text: str) -> list[str]:
     return _PUNCT.sub(" ", text).split()
 
 
+#: stop phrases that also take back what the command just finished did ("cancel that" right
+#: after "set a timer for five minutes"); "stop" means "stop what you are doing / be quiet"
+_TAKE_BACK_WORDS = frozenset(tuple(p.split()) for p in (
+    "cancel that", "cancel it", "cancel", "never mind", "never mind that", "nevermind", "nvm", "forget it",
+    "forget that"))
+#: how long after a command ended it can still be taken back
+TAKE_BACK_S = 8.0
+
+
+def _stop_phrases(text: object) -> list[tuple[str, ...]]:
+    """The stop phrases the whole utterance is made of, with fillers around them; [] when it is
+    not a stop utterance (a word that is neither: a command)."""
+    if not isinstance(text, str) or len(text) > _MAX_CONTROL_CHARS:
+        return []
+    words = _normalise(text)
+    found: list[tuple[str, ...]] = []
+    at = 0
+    while at < len(words):
+        for phrases, is_stop in ((_STOP_WORDS, True), (_FILLER_WORDS, False)):
+            match = next((p for p in phrases if tuple(words[at:at + len(p)]) == p), None)
+            if match is not None:
+                at += len(match)
+                if is_stop:
+                    found.append(match)
+                break
+        else:
+            return []
+    return found
+
+
 def is_stop_utterance(text: object) -> bool:
     """True when the whole utterance asks to stop ("stop", "cancel that", "never mind", "Stop!",
     "anova, stop, cancel that").
 
     Only the whole utterance counts: "stop the music" or "cancel the timer" are commands
     for the planner, not a stop."""
-    if not isinstance(text, str) or len(text) > _MAX_CONTROL_CHARS:
-        return False
-    words = _normalise(text)
-    found, at = False, 0
-    while at < len(words):
-        for phrases, is_stop in ((_STOP_WORDS, True), (_FILLER_WORDS, False)):
-            match = next((p for p in phrases if tuple(words[at:at + len(p)]) == p), None)
-            if match is not None:
-                at += len(match)
-                found = found or is_stop
-                break
-        else:
-            return False  # a word that is neither a stop nor a filler: a command
-    return found
+    return bool(_stop_phrases(text))
+
+
+def undoes_last(text: object) -> bool:
+    """True for a stop utterance that also takes back a command just finished: "cancel that",
+    "no, never mind", "forget it"; not "stop" (be quiet) nor "cancel everything"."""
+    phrases = _stop_phrases(text)
+    return bool(phrases) and all(p in _TAKE_BACK_WORDS for p in phrases)
 
 
 def run_abandonable(fn: Callable[[], T], cancel: CancelToken | None, *, name: str = "abandonable") -> T:

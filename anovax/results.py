@@ -41,9 +41,14 @@ class StopReport:
     speech: bool = False
     #: the running command had been stopped already (a second "stop")
     again: bool = False
+    #: what "cancel that" took back of the command just finished ("Cancelled the 5 minute timer
+    #: you just set."), when nothing was running or waiting
+    taken_back: str = ""
 
     @property
     def message(self) -> str:
+        if self.taken_back:
+            return self.taken_back
         plural = "s" if self.dropped != 1 else ""
         if self.running is not None:
             head = "Still stopping." if self.again else "Stopping."

@@ -43,6 +43,17 @@ def plan(*steps, final="Okay."):
     return plan_reply({"steps": list(steps), "final_response": final, "remember": {}})
 
 
+def test_only_cancel_and_never_mind_undo_what_just_ended():
+    from anovax.cancel import undoes_last
+
+    for text in ("cancel that", "No, cancel that.", "anova cancel it", "never mind", "forget it", "cancel"):
+        assert undoes_last(text), text
+    # "stop" is "be quiet" or "stop what you are doing"; "cancel everything" stops everything
+    for text in ("stop", "no stop", "stop it", "cancel everything", "stop, cancel that", "abort",
+                 "cancel the timer", "", None, "cancel " * 20):
+        assert not undoes_last(text), text
+
+
 @pytest.mark.parametrize("text", ["stop", "Stop!", "STOP.", "cancel", "cancel that", "stop that", "never mind",
                                   "Nevermind", "anova, stop", "hey anova stop please", "stop\u200b",
                                   "\uff53\uff54\uff4f\uff50", "  never   mind  ", "'stop'", "Stop, cancel that",
@@ -456,3 +467,34 @@ def test_a_ctrl_c_between_the_consoles_checks_still_shows_how_the_command_ended(
     code = console(gemini_app, io.StringIO("what time is it\n"), io.StringIO(), show=shown.append, as_json=True)
     assert code == 0
     assert [(r.status, r.message) for r in shown] == [(Status.STOPPED, "Stopped.")]
+
+
+def test_cancel_that_takes_back_a_timer_its_own_source_just_set_and_only_soon_after(tmp_path, monkeypatch):
+    import anovax.assistant as assistant_module
+    from anovax.events import EventType
+
+    app = build_assistant(Settings(planner="offline", log_path=None), memory=Memory(tmp_path / "m.json"),
+                          desktop=SimulatedDesktop.plausible())
+    try:
+        assert app.on_speech("set a timer for 5 minutes", source="phone").status is Status.DONE
+        # another front end's command is not this one's to take back (nor is its queue)
+        assert app.on_speech("cancel that", source="text").message == "Nothing to stop."
+        assert len(app.timers.pending()) == 1
+        taken = app.on_speech("no, cancel that", source="phone")
+        assert taken.message == "Cancelled the 5 minute timer you just set."
+        assert app.timers.pending() == ()
+        app.bus.flush()
+        (cancelled,) = [e for e in app.bus.recent() if e.type is EventType.TIMER_CANCELLED]
+        assert cancelled.command_id == taken.command_id  # the command that cancelled it
+        (stopped,) = [e for e in app.bus.recent() if e.type is EventType.COMMAND_STOPPED and e.data["source"] == "phone"]
+        assert stopped.data["message"] == taken.message  # the event says what was done, not "Nothing to stop."
+        # past the window the timer stays
+        assert app.on_speech("set a timer for 10 minutes", source="phone").status is Status.DONE
+        monkeypatch.setattr(assistant_module, "TAKE_BACK_S", -1.0)
+        assert app.on_speech("cancel that", source="phone").message == "Nothing to stop."
+        assert len(app.timers.pending()) == 1
+    finally:
+        # the state folder is shared by the session's assistants: leave no timer behind
+        if app.timers.pending():
+            app.timers.cancel("all")
+        app.close()

@@ -117,3 +117,35 @@ def test_a_one_shot_reminder_says_it_waits_and_a_missed_one_reaches_the_event_lo
     fired = [e for e in events if e["type"] == "TIMER_FIRED"]
     assert len(fired) == 1 and fired[0]["data"]["message"].endswith(": water the plants.")
     assert json.loads(state.read_text())["timers"] == []
+
+
+def test_cancel_that_right_after_a_timer_takes_it_back_and_stop_does_not(tmp_path):
+    """"cancel that" found nothing running and said "Nothing to stop.", and the timer went off
+    anyway (a first-time user's report). Right after the command that set it, it takes the timer
+    back; "stop" there still only means "be quiet", and leaves the timer running."""
+    term = Pty(offline_env(tmp_path))
+    try:
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("set a timer for 5 minutes\n")
+        term.read_until(b"Timer set for 5 minutes.", DEADLINE_S)
+        term.type("no, cancel that\n")
+        term.read_until(b"Cancelled the 5 minute timer you just set.", DEADLINE_S)
+        term.type("how long is left\n")
+        term.read_until(b"You have no timers or reminders running.", DEADLINE_S)
+        term.type("set a timer for 10 minutes\n")
+        term.read_until(b"Timer set for 10 minutes.", DEADLINE_S)
+        term.type("stop\n")
+        term.read_until(b"Nothing to stop.", DEADLINE_S)
+        term.type("how long is left\n")
+        term.read_until(b"Your 10 minute timer has", DEADLINE_S)
+        term.type("cancel that\n")  # the last command was "how long is left": it set nothing
+        term.read_until(b"Nothing to stop.", DEADLINE_S)
+        term.type("how long is left\n")
+        term.read_until(b"Your 10 minute timer has", DEADLINE_S)
+        term.type("quit\n")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    cancelled = [e for e in logged_events(tmp_path / "events.jsonl") if e["type"] == "TIMER_CANCELLED"]
+    assert [e["data"]["seconds"] for e in cancelled] == [300]

@@ -48,6 +48,8 @@ class TimerService:
         self._announce = announce
         self._clock = clock
         self._timers: dict[str, Timer] = {}
+        #: timer id -> the command that set it, for taking that command back ("cancel that")
+        self._set_by: dict[str, str] = {}
         self._cond = threading.Condition()
         self._closing = CancelToken()
         self._thread: threading.Thread | None = None
@@ -101,6 +103,7 @@ class TimerService:
             if len(self._timers) >= MAX_TIMERS:
                 raise TimerError(f"You already have {MAX_TIMERS} timers and reminders; cancel one first.")
             self._timers[timer.timer_id] = timer
+            self._set_by[timer.timer_id] = command_id
             self._save()
             self._cond.notify_all()
         self.bus.emit(EventType.TIMER_SET, command_id, data=_data(timer))
@@ -130,8 +133,25 @@ class TimerService:
             chosen = _choose(tuple(sorted(self._timers.values(), key=lambda t: t.due)), low)
             for timer in chosen:
                 del self._timers[timer.timer_id]
+                self._set_by.pop(timer.timer_id, None)
             self._save()
             self._cond.notify_all()
+        for timer in chosen:
+            self.bus.emit(EventType.TIMER_CANCELLED, command_id, data=_data(timer))
+        return chosen
+
+    def take_back(self, set_by: str, command_id: str = TIMER_COMMAND) -> tuple[Timer, ...]:
+        """Cancel the timers and reminders the command ``set_by`` set that are still pending
+        (none: an empty tuple), for the command ``command_id``: "cancel that" right after "set a
+        timer for five minutes"."""
+        with self._cond:
+            chosen = tuple(t for t in self._timers.values() if self._set_by.get(t.timer_id) == set_by)
+            for timer in chosen:
+                del self._timers[timer.timer_id]
+                self._set_by.pop(timer.timer_id, None)
+            if chosen:
+                self._save()
+                self._cond.notify_all()
         for timer in chosen:
             self.bus.emit(EventType.TIMER_CANCELLED, command_id, data=_data(timer))
         return chosen
@@ -145,6 +165,7 @@ class TimerService:
             due = sorted((t for t in self._timers.values() if t.due <= now), key=lambda t: t.due)
             for timer in due:
                 del self._timers[timer.timer_id]
+                self._set_by.pop(timer.timer_id, None)
             if due:
                 self._save()
         messages = []
