@@ -16,6 +16,7 @@ from anovax.plan import Plan, Step
 from anovax.results import CommandResult, Status
 from anovax.safety import Rule, Verdict
 from anovax.speech import SilentSpeech, TtsThread, make_speech_out, reply_to_say
+from anovax.speech.speaker import said_paths
 from anovax.desktop.launcher import Launcher
 from anovax.speech.engine import PlayerOs
 from anovax.speech.probe import sound_card_problem
@@ -53,6 +54,29 @@ def test_one_place_decides_what_is_said_for_each_ending():
     assert reply_to_say(result(Status.DONE, "Done.", outcome=outcome(True))) is None
     assert reply_to_say(result(Status.REFUSED, "That is too long for one command.", plan=None)) is None
     assert reply_to_say(result(Status.FAILED, "The planner failed.", plan=None)) is None
+
+
+def test_a_file_s_path_is_said_as_its_folder_and_shown_whole(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    shot = home / "Pictures" / "anovax-20261206-192832.png"
+    shot.parent.mkdir(parents=True)
+    shot.write_bytes(b"png")
+    (home / "notes.txt").write_text("x")
+    deep = tmp_path / "shots" / "a.png"
+    deep.parent.mkdir()
+    deep.write_bytes(b"png")
+    monkeypatch.setenv("HOME", str(home))
+    shown = "I saved a screenshot to ~/Pictures/anovax-20261206-192832.png."
+    done = result(Status.DONE, shown, outcome=outcome(True, shown))
+    assert reply_to_say(done) == "I saved a screenshot to your Pictures folder."
+    assert done.message == shown  # the screen keeps the whole path
+    assert said_paths(f"Saved to {deep} and ~/notes.txt.", home) == "Saved to the shots folder and your home folder."
+    assert said_paths(f"It is at {shot}", home) == "It is at your Pictures folder"
+    # not files here: a folder, a dictated path, a web page, a time, a version, a fraction
+    for text in ("/usr/lib/python3.11", "the /r/python.json feed", "Visit /index.html", "It's 9.30 p.m.",
+                 "version 2.5.1", "5 /10.5", "I opened example.com/index.html", "~/Pictures/missing.png",
+                 "C:\\Users\\me\\shot.png"):
+        assert said_paths(text, home) == text
 
 
 def test_the_probe_names_a_missing_sound_card_without_alsa_noise():

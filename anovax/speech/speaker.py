@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -61,7 +62,8 @@ def reply_to_say(result: CommandResult) -> str | None:
     the refusal of a plan, the failure of a plan that ran. Silent: a stop, a dry run, a
     bare "Done.", and what never reached a plan (empty, too long, queue full, a planner error).
     Only a reply's first line is said: the lines after it are a list to read ("what can I
-    say" shows its examples), which every front end prints in full."""
+    say" shows its examples), which every front end prints in full. A file's path is said as
+    its folder (``said_paths``): the screen shows it whole."""
     from anovax.results import Status
 
     text: str | None = None
@@ -73,7 +75,38 @@ def reply_to_say(result: CommandResult) -> str | None:
         text = result.outcome.spoken or None
     elif result.status is Status.FAILED:
         text = result.message
-    return text.split("\n", 1)[0].strip() or None if text else None
+    return said_paths(text.split("\n", 1)[0].strip()) or None if text else None
+
+
+#: what may be a file's path in a reply: from ~, / or a drive letter, ending in a name with an
+#: extension ("~/Pictures/anovax-1.png", "C:\\Users\\me\\shot.png")
+_FILE_PATH = re.compile(r"(?<![\w/\\~.])(?:~[/\\]|/|[A-Za-z]:\\)(?:[^\s/\\]+[/\\])*[^\s/\\]+\.[A-Za-z0-9]{1,5}\b")
+
+
+def said_paths(text: str, home: Path | None = None) -> str:
+    """``text`` with each path of a file that exists said as its folder: "~/Pictures/anovax-
+    20261206-192832.png" became 12 s of letters and digits read out (a first-time user's report),
+    and a listener wants only where to look ("your Pictures folder"). Only files on this machine:
+    a web address, a dictated "/r/python.json" or a folder named in a reply are left as they are."""
+    try:
+        home = home if home is not None else Path.home()
+    except (RuntimeError, KeyError):
+        return text
+
+    def folder(match: re.Match[str]) -> str:
+        said = match.group(0)
+        path = home.joinpath(*re.split(r"[/\\]", said[2:])) if said.startswith("~") else Path(said)
+        try:
+            if not path.is_file():
+                return said
+        except OSError:
+            return said
+        parent = path.parent
+        if parent == home:
+            return "your home folder"
+        return f"{'your' if parent.parent == home else 'the'} {parent.name or 'top'} folder"
+
+    return _FILE_PATH.sub(folder, text)
 
 
 class Speaker:
