@@ -33,7 +33,7 @@ from typing import Any
 
 from anovax import __version__, doctor
 from anovax.app import Assistant, Status, build_assistant
-from anovax.console import Lines, banner, console, emit_result
+from anovax.console import QUIT_WORDS, Lines, banner, console, emit_result
 from anovax.console_trace import VerboseTrace
 from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
@@ -263,9 +263,11 @@ def _main(argv: list[str] | None = None) -> int:
                 try:
                     # Tk on this, the main thread, until closed; the terminal no longer reads commands
                     return run_orb(assistant, controls, opened=lambda: (print(
-                        "anovax: the orb window is open: type commands there. Ctrl-C here stops a "
-                        "running command, or closes the window.", file=sys.stderr, flush=True),
-                        _speech_notice(assistant, REPLIES_IN_ORB)))
+                        "anovax: the orb window is open: type commands there. Ctrl-C or 'quit' here closes "
+                        "the window (Ctrl-C stops a running command first).", file=sys.stderr, flush=True),
+                        _speech_notice(assistant, REPLIES_IN_ORB)),
+                        terminal=sys.stdin if sys.stdin is not None and sys.stdin.isatty() else None,
+                        quit_words=QUIT_WORDS, hint=sys.stderr)
                 except OrbUnavailable as exc:
                     reason = str(exc)
             if settings.orb == "on":

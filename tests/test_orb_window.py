@@ -550,3 +550,24 @@ def test_anovax_with_the_orb_says_in_the_terminal_where_commands_go_and_ctrl_c_c
             proc.wait()
     reader.join(10)
     assert "Traceback" not in "".join(lines), lines
+
+
+def test_quit_typed_in_the_terminal_closes_the_orb_and_other_lines_say_where_commands_go(xorb, tmp_path):
+    # the console's help says "quit" leaves; with the orb open the terminal read nothing, and a
+    # first-time user's "quit" there did nothing at all
+    from pty_kit import Pty
+
+    env = {**os.environ, **xorb.env, "ANOVAX_ORB": "on", "ANOVAX_VOICE": "off", "ANOVAX_PLANNER": "offline",
+           "ANOVAX_REMOTE": "0", "ANOVAX_MEMORY": str(tmp_path / "memory.json"), "ANOVAX_LOG": str(tmp_path)}
+    term = Pty(env, "--simulate")
+    try:
+        term.read_until(b"the orb window is open", 60.0)
+        term.type("open notepad\n")
+        term.read_until(b"commands go in the orb window now; 'quit' here closes it.", 30.0)
+        term.type("quit\n")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+            term.proc.wait()
+    assert b"Traceback" not in term.seen, term.seen.decode(errors="replace")

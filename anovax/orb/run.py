@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import select
 import signal
 import sys
 import threading
@@ -45,11 +47,16 @@ def orb_unavailable(env: Mapping[str, str] | None = None, *, probe: bool = True)
 
 
 def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path | None = None,
-            opened: Callable[[], Any] | None = None) -> int:
+            opened: Callable[[], Any] | None = None, terminal: TextIO | None = None,
+            quit_words: frozenset[str] = frozenset(), hint: TextIO | None = None) -> int:
     """Show the orb for ``assistant`` on this (the main) thread until the window is closed; 0.
 
     Raises OrbUnavailable when no window can be opened (then fall back to the console).
-    ``opened`` is called once the window is up (the CLI says there where commands go now)."""
+    ``opened`` is called once the window is up (the CLI says there where commands go now).
+    ``terminal``: the terminal the CLI was started from; a line of ``quit_words`` typed there,
+    or Ctrl-D, closes the window (the console's "quit" did nothing while the orb was open: a
+    first-time user's report), "stop" stops the running command, anything else gets a line on
+    ``hint`` saying where commands go."""
     import tkinter as tk
 
     from anovax.orb.view import OrbWindow
@@ -93,12 +100,66 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         opened()
     if early:
         window.call_soon(interrupt)
+    stopping = threading.Event()
+    background = getattr(signal, "SIGTTIN", None)
+    if terminal is not None:
+        # read from a background job (`anovax &`), a terminal stops the whole process: ignored,
+        # the read fails instead and the watcher waits for `fg`
+        before = signal.signal(background, signal.SIG_IGN) if background is not None else None
+        threading.Thread(target=_watch_terminal, name="orb-terminal", daemon=True,
+                         args=(terminal, quit_words, window, hint, controls.stop, stopping)).start()
     try:
         root.mainloop()
     finally:
+        stopping.set()
         signal.signal(signal.SIGINT, previous)
+        if terminal is not None and background is not None:
+            signal.signal(background, before)
         window.close()
     return 0
+
+
+#: how often the terminal watcher looks again (while the job is in the background, or idle)
+TERMINAL_POLL_S = 0.5
+
+
+def _watch_terminal(terminal: TextIO, quit_words: frozenset[str], window: Any, hint: TextIO | None,
+                    stop: Callable[[], Any] | None, stopping: threading.Event) -> None:
+    """Lines typed in the terminal while the orb is open: a quit word or Ctrl-D closes the
+    window, a stop utterance stops the running command. Raw reads with a timeout, so it ends
+    with the window and never holds a read while the job is in the background."""
+    from anovax.cancel import is_stop_utterance
+
+    try:
+        fd = terminal.fileno()
+    except (OSError, ValueError):
+        return
+    pending = b""
+    while not stopping.is_set():
+        try:
+            if os.tcgetpgrp(fd) != os.getpgrp() or not select.select([fd], [], [], TERMINAL_POLL_S)[0]:
+                stopping.wait(TERMINAL_POLL_S)
+                continue
+            chunk = os.read(fd, 4096)
+        except OSError as exc:
+            if exc.errno == errno.EIO:  # put in the background meanwhile (SIGTTIN is ignored)
+                stopping.wait(TERMINAL_POLL_S)
+                continue
+            return  # the terminal went away
+        if not chunk:  # Ctrl-D, as at the console's prompt
+            window.call_soon(window.close)
+            return
+        pending += chunk
+        while b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+            line = raw.decode(errors="replace").strip()
+            if line.lower() in quit_words:
+                window.call_soon(window.close)
+                return
+            if is_stop_utterance(line) and stop is not None:
+                window.call_soon(stop)
+            elif line and hint is not None:
+                print("anovax: commands go in the orb window now; 'quit' here closes it.", file=hint, flush=True)
 
 
 def attach_window(bus: Any, feed: Callable[[Any], Any]) -> None:
