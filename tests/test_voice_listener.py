@@ -429,6 +429,45 @@ def test_a_microphone_that_dies_is_reported_and_the_assistant_lives(renders, rec
     assert assistant.on_speech("what time is it").status is Status.DONE
 
 
+def test_a_microphone_that_dies_is_opened_again_and_heard_once_it_works(renders, recognizer, assistant,
+                                                                        monkeypatch, tmp_path):
+    # a sound server that restarted left voice off until AnovaX was restarted (a first-time user)
+    from anovax.events import EventType
+    from anovax.voice import reconnect
+
+    monkeypatch.setattr(reconnect, "RETRY_FIRST_S", 0.2)
+    calls = spy_on_speech(assistant, monkeypatch)
+    dying = FakeMicrophone(recording(tmp_path / "a.wav", [renders("hey anova open the browser")]), then="die")
+    back = FakeMicrophone(recording(tmp_path / "b.wav", [renders("hey anova what time is it")]))
+    opened = []
+
+    def microphones():
+        opened.append(1)
+        if len(opened) == 1:
+            return dying
+        # the sound server stays down until a while after AnovaX said its reply: the fake
+        # microphone plays 8 times as fast, so a phrase it plays at once seems to have begun
+        # seconds earlier, over AnovaX's own voice, and is dropped by design
+        said = [e.ts for e in assistant.bus.recent() if e.type is EventType.SPEAK_END]
+        if not said or time.time() - said[-1] < 3.0:
+            raise OSError(-9996, "Invalid input device (no default output device)")
+        return back
+
+    states, heard = [], []
+    voice = VoiceInput.for_assistant(assistant, microphone_factory=microphones, recognizer_factory=lambda: recognizer,
+                                     on_state=states.append, on_heard=heard.append)
+    voice.start()
+    try:
+        wait_for(lambda: calls == ["open the browser", "what time is it"], timeout_s=90,
+                 what=lambda: f"a command before the microphone died and one after it came back: {calls} {states}")
+        kinds = [s.state for s in states]
+        assert kinds[:3] == ["listening", "unavailable", "listening"], states  # the failed tries said nothing
+        assert "stopped working" in states[1].detail and "trying it again" in states[1].detail
+        assert len(opened) >= 3
+    finally:
+        voice.close()
+
+
 def test_open_microphone_without_a_sound_server_says_why(monkeypatch):
     monkeypatch.setenv("PULSE_SERVER", "unix:/nonexistent/native")
     try:

@@ -66,6 +66,7 @@ from anovax.voice.microphone import (
 )
 from anovax.voice.doubts import Doubt, confirmed
 from anovax.voice.pipeline import Heard, State, VoicePipeline, VoiceState, follow_events
+from anovax.voice.reconnect import keep_listening
 from anovax.voice.stt import Recognizer
 from anovax.voice.takeback import STOP_TEXT, RecentCommands, stop_text
 from anovax.voice.understand import Understanding, understanding
@@ -136,6 +137,7 @@ class VoiceInput:
         #: set once the listener is listening, or has given up (then ``state`` says why)
         self.settled = threading.Event()
         self.recognizer: Recognizer | None = None
+        self._listened = 0  # times "listening" was announced: reconnect.py tells a loss from no microphone
         #: recogniser → gate → action, once the recogniser is up (``pipeline.unshown`` counts the
         #: phrases dropped while asleep, which are never reported)
         self.pipeline: VoicePipeline | None = None
@@ -256,22 +258,15 @@ class VoiceInput:
     # -- voice-listener ------------------------------------------------------------------------------
 
     def _listen_safely(self) -> None:
-        try:
-            self._listen()
-        except VoiceUnavailable as exc:
-            self._set_state(VoiceState("unavailable", exc.message))
-        except Exception as exc:  # noqa: BLE001 - a dead microphone must not take the assistant down
-            log.debug("voice listener stopped", exc_info=True)
-            self._set_state(VoiceState("unavailable", f"the microphone stopped working ({reason(exc)})"))
-        else:
-            self._set_state(VoiceState("stopped"))
+        try:  # a microphone that stops working is opened again (reconnect.py)
+            keep_listening(self._listen, self._stop, self._set_state, lambda: self._listened, self.settled)
         finally:
             self.settled.set()
 
     def _listen(self) -> None:
         microphone = self._microphone_factory()  # first: no microphone, no recogniser to load
-        try:
-            recognizer = self._recognizer_factory()
+        try:  # kept while the microphone is opened again
+            recognizer = self.recognizer if self.recognizer is not None else self._recognizer_factory()
         except SttError as exc:
             raise VoiceUnavailable(f"speech recognition cannot start ({exc.message})") from exc
         except (ImportError, OSError, ValueError, RuntimeError) as exc:
@@ -295,6 +290,7 @@ class VoiceInput:
             adapted = ", adapted to your voice" if getattr(recognizer, "adapted", None) is not None else ""
             where = f"offline{adapted}" if recognizer.offline else "online: phrases are sent to Google"
             self._hearing = True
+            self._listened += 1
             self._sync_registration()  # before "listening" is announced: a question then reaches voice
             self._set_state(VoiceState("listening", f'say "hey anova" ({recognizer.name} recogniser, {where})'))
             self.settled.set()
