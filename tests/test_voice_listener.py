@@ -608,6 +608,36 @@ def test_it_does_not_wake_on_its_own_speech(pulse_env, renders, recognizer, tmp_
         assistant.close()
 
 
+def test_starting_with_a_sound_server_prints_one_line_and_no_sound_library_noise(pulse, cli_env):
+    """With PulseAudio running and JACK's library installed (as on a desktop), start-up says it is
+    listening and nothing else: PortAudio probes JACK each time it starts, and JACK prints a dozen
+    lines from C ("Cannot connect to server socket...") when no JACK server runs."""
+    env = dict(cli_env, ANOVAX_VOICE="auto", PULSE_SERVER=pulse.server, XDG_RUNTIME_DIR=pulse.env["XDG_RUNTIME_DIR"])
+    proc = subprocess.Popen([sys.executable, "-m", "anovax", "--dry-run"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    try:
+        lines: list[str] = []
+        deadline = time.monotonic() + 90
+        while not any(line.startswith("anovax: ") for line in lines) and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stderr], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
+            line = proc.stderr.readline()
+            if not line:
+                break
+            lines.append(line)
+        out, rest = proc.communicate("quit\n", timeout=120)
+    finally:
+        proc.kill()
+    stderr = "".join(lines) + rest
+    if any(line.startswith("anovax: voice input is off") for line in lines):
+        pytest.skip(f"PortAudio does not reach PulseAudio here: {stderr.strip()[-300:]}")
+    assert proc.returncode == 0, out + stderr
+    assert lines and lines[-1].startswith("anovax: listening"), stderr
+    assert "jack" not in stderr.lower() and "ALSA" not in stderr, stderr
+    assert len(lines) == 1, stderr  # the listening line is the first thing on stderr
+
+
 _TTS_CANCEL_CHILD = """
 import os, sys, threading, time
 from pathlib import Path

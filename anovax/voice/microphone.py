@@ -142,7 +142,8 @@ def open_microphone() -> Any:
         audio.terminate()
     if int(info.get("maxInputChannels", 0)) < 1:
         raise VoiceUnavailable(f"no microphone ({info.get('name', 'the default device')} has no input)")
-    return sr.Microphone(sample_rate=SAMPLE_RATE, chunk_size=CHUNK)
+    with quiet_stderr():  # its constructor starts PortAudio once more, and with it JACK's probe
+        return sr.Microphone(sample_rate=SAMPLE_RATE, chunk_size=CHUNK)
 
 
 def enter_microphone(microphone: Any) -> Any:
