@@ -80,7 +80,7 @@ class Assistant:
                  speaker: Speaker | None = None, recover: Recover | None = None,
                  closers: Sequence[Callable[[], None]] = (),
                  confirmations: Confirmations | None = None, gate: GateContext | None = None,
-                 timers: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 timers: Any = None) -> None:
         self.settings = settings
         self.bus = bus
         #: the question a held plan waits on; front ends that can answer register here
@@ -109,9 +109,8 @@ class Assistant:
         self._wakeup = threading.Condition(self._state_lock)
         self._pending: deque[_Queued | None] = deque()
         self._running: _Queued | None = None
-        #: the command that ended last, its source and when (``_clock``), for "cancel that" after it
+        #: the command that ended last, its source and when (monotonic), for "cancel that" after it
         self._last_done: tuple[str, str, float] | None = None
-        self._clock = clock
         self._worker = threading.Thread(target=self._drain, name="commands", daemon=True)
         self._worker.start()
 
@@ -197,7 +196,7 @@ class Assistant:
 
         with self._state_lock:
             last = self._last_done
-        if last is None or self.timers is None or last[1] != source or self._clock() - last[2] > TAKE_BACK_S:
+        if last is None or self.timers is None or last[1] != source or time.monotonic() - last[2] > TAKE_BACK_S:
             return ""
         taken = self.timers.take_back(last[0], command_id)
         if not taken:
@@ -272,7 +271,7 @@ class Assistant:
                                        message=f"Something went wrong inside AnovaX: {type(exc).__name__}.")
             with self._state_lock:
                 self._running = None
-                self._last_done = (item.command_id, item.source, self._clock())
+                self._last_done = (item.command_id, item.source, time.monotonic())
             self.bus.emit(EventType.COMMAND_DONE, item.command_id, data=result.to_dict())
             item.future.set_result(result)
 

@@ -109,6 +109,18 @@ def waits_on_a_thread(pid: int, proc_root: Path = PROC) -> bool | None:
     return where.startswith("futex")
 
 
+def _stat_fields(path: Path) -> list[bytes] | None:
+    """The fields of a ``/proc`` ``stat`` file after "pid (comm)", state first; None when it cannot
+    be read. comm may itself hold spaces and parentheses, so the split is at the last ")"."""
+    try:
+        stat = path.read_bytes()
+    except OSError:  # no /proc, or the process or thread is gone
+        return None
+    _, paren, rest = stat.rpartition(b")")
+    fields = rest.split()
+    return fields if paren and fields else None
+
+
 def threads_at_work(pid: int, proc_root: Path = PROC) -> bool | None:
     """True when a thread of ``pid`` other than its main one is runnable or in uninterruptible
     I/O (``R``, ``D``): work the main thread may be waiting for. False when all sleep, None
@@ -120,12 +132,8 @@ def threads_at_work(pid: int, proc_root: Path = PROC) -> bool | None:
     for tid in tids[:THREADS_MAX]:
         if tid == str(pid):
             continue
-        try:
-            stat = (proc_root / str(pid) / "task" / tid / "stat").read_bytes()
-        except OSError:  # ended meanwhile
-            continue
-        state = stat.rpartition(b")")[2].split()[:1]
-        if state and state[0] in (b"R", b"D"):
+        fields = _stat_fields(proc_root / str(pid) / "task" / tid / "stat")  # None: ended meanwhile
+        if fields and fields[0] in (b"R", b"D"):
             return True
     return False
 
@@ -162,14 +170,12 @@ def process_cpu_ns(pid: int | None, proc_root: Path = PROC) -> int | None:
     known. A game's or a JVM's work runs on other threads than the one ``cpu_ns`` reads."""
     if pid is None or pid <= 0:
         return None
-    try:
-        stat = (proc_root / str(pid) / "stat").read_bytes()
-        # fields after "(comm) ": state is the 1st, utime the 12th, stime the 13th
-        fields = stat.rpartition(b")")[2].split()
-        ticks = int(fields[11]) + int(fields[12])
-        return ticks * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
+    fields = _stat_fields(proc_root / str(pid) / "stat")
+    try:  # state is the 1st field, utime the 12th, stime the 13th
+        ticks = int(fields[11]) + int(fields[12])  # type: ignore[index]
+    except (TypeError, ValueError, IndexError):
         return None
+    return ticks * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
 def _queues(pid: int, proc_root: Path) -> tuple[int, int] | None:
@@ -234,16 +240,8 @@ def sleeping(pid: int | None, proc_root: Path = PROC) -> bool | None:
     pid, no /proc, the process is gone)."""
     if pid is None or pid <= 0:
         return None
-    try:
-        stat = (proc_root / str(pid) / "stat").read_bytes()
-    except OSError:
-        return None
-    # "pid (comm) state ...": comm may itself hold spaces and parentheses, so split at the last ")"
-    _, paren, rest = stat.rpartition(b")")
-    fields = rest.split()
-    if not paren or not fields:
-        return None
-    return fields[0] == b"S"
+    fields = _stat_fields(proc_root / str(pid) / "stat")
+    return None if fields is None else fields[0] == b"S"
 
 
 @dataclass
