@@ -50,6 +50,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     from anovax.voice.listener import AudioFileError, Recording, VoicePipeline, VoiceState
     from anovax.voice.pipeline import follow_events
     from anovax.voice.playback import PlaybackClock, RecordingPlayer
+    from anovax.voice.progress import ReadProgress
     from anovax.voice.stt import SttError, make_recognizer
     from anovax.voice.understand import understanding
 
@@ -70,6 +71,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
 
     def write(text: str) -> None:
         with OUT_LOCK:
+            progress.erase()
             out.write(text + "\n")
             out.flush()
 
@@ -88,6 +90,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
         assistant.bus.emit(EventType.VOICE_HEARD, "voice", data=heard.to_dict())
         if not as_json:
             with OUT_LOCK:
+                progress.erase()
                 out.write(format_heard(heard) + "\n")
                 out.flush()
 
@@ -101,11 +104,16 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     # a doubt in a recording has nobody to answer it: its heard line says so, nothing runs
     pipeline = VoicePipeline(recognizer, gate, on_command=player.submit, stop_speaking=assistant.stop_speaking,
                              report=report, on_state=state, on_answer=answer, understands=understanding)
+    # on a terminal: how far it has read (a long recording takes minutes, and said nothing)
+    progress = ReadProgress(sys.stderr, OUT_LOCK, path.name, recording.now, lambda: recording.duration).start()
     try:
         heard = player.play(pipeline)
     except AudioFileError as exc:
+        progress.close()
         print(f"anovax: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        progress.close()
     for note in recording.notes:
         print(f"anovax: note: {recording.path.name}: {note}.", file=sys.stderr)
     if as_json:

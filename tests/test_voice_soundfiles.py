@@ -5,6 +5,7 @@ it, and its length was its header's, not what was there (a first-time user's rep
 
 from __future__ import annotations
 
+import re
 import wave
 
 import pytest
@@ -116,3 +117,48 @@ def test_the_decoded_copy_is_16_bit_mono_at_the_recording_s_rate_and_is_the_call
         assert decoded.notes == ()
     finally:
         decoded.path.unlink()
+
+
+def test_a_long_recording_shows_how_far_it_has_read_on_a_terminal_and_never_over_what_was_heard(tmp_path, cli_env):
+    """On a terminal a long file says where it is ("reading talk.wav: 0:41 of 1:12 (56%)") on a
+    line rewritten in place, gone once it ends; the heard lines and results are never written
+    over. Through a pipe there is no such line (test_a_recording_in_any_wav_format_is_heard)."""
+    from pty_kit import Pty, screen
+
+    folder = tmp_path / "r"
+    folder.mkdir()
+    chatter = ["the meeting moved to thursday", "can you pass the salt please", "i think it will rain later",
+               "we should paint the kitchen"]
+    parts = []
+    for i in range(6):
+        parts.append(voicegen.render(chatter[i % len(chatter)], folder / f"c{i}.wav", voice="en-us+m3"))
+        parts.append(voicegen.render(SAID, folder / f"s{i}.wav", voice="en-us+m3"))
+    path = recording(tmp_path / "talk.wav", parts, gap_s=2.5)
+    with wave.open(str(path)) as w:
+        seconds = w.getnframes() / w.getframerate()
+    term = Pty(cli_env, "--audio-file", str(path), "--dry-run")
+    try:
+        term.read_until(b"phrases in", 240)
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    raw = term.seen.decode(errors="replace")
+    total = f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+    assert "anovax: reading talk.wav: " in raw and f" of {total} (" in raw, raw
+    shown = [line for line in screen(term.seen) if line.strip()]
+    assert not any("reading talk.wav" in line for line in shown), shown  # erased, not left behind
+    heard = [line for line in shown if "heard " in line]
+    assert len(heard) == 6, shown  # the chatter, said while asleep, is never shown
+    assert all(re.fullmatch(rf'\[[0-9.]+-[0-9.]+ s\] heard "{SAID}" -> command "what time is it" \(.+\)', line)
+               for line in heard), heard
+    assert re.fullmatch(r"\d+ phrases in [0-9.]+ s of audio, 6 commands \(.+\)\.", shown[-1]), shown
+
+
+def test_progress_text_reads_like_a_player_s_clock():
+    from anovax.voice.progress import clock_text, progress_text
+
+    assert [clock_text(s) for s in (0, 59.9, 61, 3599, 3723, -1)] == ["0:00", "0:59", "1:01", "59:59", "1:02:03", "0:00"]
+    assert progress_text("talk.wav", 151, 585) == "anovax: reading talk.wav: 2:31 of 9:45 (25%)"
+    assert progress_text("talk.wav", 600, 585).endswith("(100%)")
+    assert progress_text("talk.wav", 3, 0) == "anovax: reading talk.wav: 0:03"
