@@ -418,7 +418,7 @@ def test_the_planner_says_which_requests_it_only_guessed_or_read_fuzzily():
                  "is broken what time is it anyway", "who is the president"):
         got = understanding(text)
         assert got.understood and got.guessed and not got.fuzzy, text
-    for text in ("can you have the console", "switch the notepad", "can open the browser for us"):
+    for text in ("can you have the console", "can open the browser for us"):
         got = understanding(text)
         assert got.understood and got.fuzzy and not got.guessed, text
     for text in ("open the calculator", "what time is it", "search for the weather", "type hello world",
@@ -426,6 +426,23 @@ def test_the_planner_says_which_requests_it_only_guessed_or_read_fuzzily():
                  "what's the date", "play some jazz", "press control s"):
         got = understanding(text)
         assert got.understood and not got.guessed and not got.fuzzy, text
+
+
+def test_a_fuzzy_reading_one_small_word_from_a_template_that_means_the_same_is_the_template_s(gate):
+    """The recogniser swaps, drops and adds "the", "to", "a", "my" ("switch the notepad" for
+    "switch to notepad": 4 of 9 right actions festival's voices lost, and one on the espeak-ng
+    report half): such a fuzzy reading is trusted as the template it is a small word from. One
+    that needs more than that, or reaches a template that means something else, stays doubted."""
+    from anovax.voice.understand import understanding
+
+    for text, meant in (("switch the notepad", "switch to notepad"), ("switch a notepad", "switch to notepad"),
+                        ("open the the calculator", "open the calculator"), ("go the notepad", "go to notepad")):
+        got = understanding(text)
+        assert got.understood and not got.fuzzy and got.meaning == understanding(meant).meaning, text
+    said = "hi anova switch the notepad"
+    assert gate.decide(said, trust=Trust(hearing(said, posterior=0.99), understanding)).action == "command"
+    for text in ("can you have the console", "can open the browser for us"):  # more than a small word away
+        assert understanding(text).fuzzy, text
 
 
 def test_a_request_the_fuzzy_matcher_read_is_no_request_from_the_closed_recogniser(gate):

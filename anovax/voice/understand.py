@@ -101,8 +101,38 @@ def understanding(text: str) -> Understanding:
     understood = not any(marker in reply for marker in (*_NOT_UNDERSTOOD, UNKNOWN_APP, TIMER_NOT_READ))
     unknown_name = UNKNOWN_KEY in reply or not all(_known_app(value) for sink, value in filled if sink in _APP_SINKS)
     declined = understood and not plan.steps and reply in _declines()
-    return Understanding(understood, verbatim, plan_key(plan) if understood else None, declined, unknown_name,
-                         how == "guess", how == "fuzzy")
+    meaning = plan_key(plan) if understood else None
+    fuzzy = how == "fuzzy" and not (meaning is not None and _one_small_word_from_a_template(text, meaning))
+    return Understanding(understood, verbatim, meaning, declined, unknown_name, how == "guess", fuzzy)
+
+
+#: the short unstressed words a recogniser swaps, drops and adds most ("switch the notepad" for
+#: "switch to notepad", "open a calculator"): a fuzzy reading one of them away from a template
+#: that means the same is that template's reading
+SMALL_WORDS = ("the", "to", "a", "my")
+
+
+def _one_small_word_from_a_template(text: str, meaning: tuple) -> bool:
+    """True when changing, dropping or adding one of ``SMALL_WORDS`` in ``text`` (adding only
+    after its first word, where "to" and "the" go: "switch to", "open the") gives words the
+    planner's templates read, as said, with the same ``meaning`` as the fuzzy reading. Then the
+    fuzzy matcher only confirmed a template, and nothing was guessed: the reading needs no
+    more than a template's trust. Other fuzzy readings stay doubted (trust.py: "hey Hanover,
+    can you pass me the salt" heard as "hey anova can you have the console", read by the fuzzy
+    matcher, opened a terminal)."""
+    words = str(text or "").split()
+    variants = []
+    for i, word in enumerate(words):
+        if word in SMALL_WORDS:
+            variants.append(words[:i] + words[i + 1:])
+            variants += [words[:i] + [other] + words[i + 1:] for other in SMALL_WORDS if other != word]
+    if words:
+        variants += [words[:1] + [small] + words[1:] for small in SMALL_WORDS]
+    for variant in variants:
+        plan, how = _read(" ".join(variant))
+        if how == "" and plan.steps and plan_key(plan) == meaning:
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=1)
