@@ -29,6 +29,7 @@ from helpers import wait_for, voice_threads
 from anovax.app import Status, build_assistant
 from anovax.desktop.base import Cancelled, CancelToken
 from anovax.desktop.simulated import SimulatedDesktop
+from anovax.events import EventType
 from anovax.memory import Memory
 from anovax.settings import Settings
 from anovax.voice.gate import WakeGate
@@ -603,6 +604,43 @@ def test_it_does_not_wake_on_its_own_speech(pulse_env, renders, recognizer, tmp_
         pulse_env.play(renders("hey anova open the browser"))  # the user, not the assistant
         wait_for(lambda: results, timeout_s=60, what=lambda: f"the user's command; heard {heard[count:]}")
         assert calls == ["open the browser"]
+        voice.close()
+    finally:
+        assistant.close()
+
+
+def test_the_talk_key_silences_a_long_reply_and_what_is_said_with_it_held_runs(pulse_env, renders, recognizer,
+                                                                               tmp_path, monkeypatch):
+    """Over loudspeakers "stop" reaches the microphone mixed with the reply, and a 9 s reply ran to
+    its end (measured with this sink). Pressing the talk key is the sure way to talk over it: the
+    reply stops at the press, and the command said with the key held runs."""
+    settings = Settings(planner="offline", memory_path=tmp_path / "memory.json")
+    assistant = build_assistant(settings, memory=Memory(settings.memory_path), desktop=SimulatedDesktop(),
+                                speech=PlayingSpeech(pulse_env, tmp_path))
+    ends: list[tuple[float, dict | None]] = []
+    assistant.bus.subscribe("t", lambda e: ends.append((time.monotonic(), e.data))
+                            if e.type is EventType.SPEAK_END else None)
+    try:
+        calls = spy_on_speech(assistant, monkeypatch)
+        voice, states, results, heard = voice_for(assistant, open_microphone(), recognizer)
+        start_listening(voice, states)
+        reply = threading.Thread(target=assistant.speaker.say, daemon=True, args=(
+            "Here is a long answer about the weather in the mountains this weekend, with rain on saturday, "
+            "sun on sunday and wind all day.", "reply"))
+        reply.start()
+        wait_for(lambda: voice.gate.speaking, what="the reply to start")
+        time.sleep(1.0)  # well into it
+        pressed = time.monotonic()
+        voice.hold_to_talk(True)
+        time.sleep(0.2)
+        pulse_env.play(renders("open the calculator"))
+        time.sleep(0.2)
+        voice.hold_to_talk(False)
+        wait_for(lambda: results, timeout_s=60, what=lambda: f"the held command; heard {heard}")
+        reply.join(10)
+        assert ends and ends[0][1] == {"stopped": "stopped by the user"}, ends
+        assert ends[0][0] - pressed < 1.0, ends[0][0] - pressed  # at the press, not at the reply's end
+        assert calls == ["open the calculator"], [(h.decision.action, h.decision.text) for h in heard]
         voice.close()
     finally:
         assistant.close()

@@ -188,6 +188,10 @@ class VoiceInput:
         phrase is a command without the wake word, also when muted (hold-to-talk is how a muted
         microphone is used on purpose). Shown as the state "talking" until it comes up."""
         changed = self.gate.talk_started() if held else self.gate.talk_ended()
+        if held and changed and self.gate.speaking:
+            # the key is how to talk over a reply: said over loudspeakers, "stop" reaches the
+            # microphone mixed with the reply and is not heard (measured: a 9 s reply ran to its end)
+            self._stop_speaking()
         if not changed or self.state is None:
             return
         if held and self.state.state in ("listening", "muted", "asleep", "awake"):
