@@ -13,7 +13,12 @@ runAndWait blocks (SAPI5, NSSS) are stopped mid-sentence from their ``started-wo
 callback, the documented way. pyttsx3 2.99's espeak driver (Linux) cannot be: it
 plays the rendered sentence with ``aplay`` via ``os.system`` on espeak's own thread,
 so the ``aplay`` process playing pyttsx3's temporary WAV is terminated instead
-(``stop_players``); the driver then carries on as if the sentence had ended.
+(``stop_players``); the driver then carries on as if the sentence had ended. That is done by a
+thread of its own ("tts-stop"), not by the tts thread: from the second sentence on, the driver's
+``runAndWait`` does not return until the sentence has played (its end-of-loop command runs
+before the loop starts once the engine is idle; only the first sentence's returns at once),
+so a stop that waited for the tts thread silenced the first reply only (measured: later
+replies played on for 5.6 s of a 6 s sentence).
 
 Where its errors go: that ``aplay`` would write ALSA's complaints into the terminal (it
 inherits our stderr through ``os.system``), so ``default_engine`` gives the driver an ``os``
@@ -158,8 +163,13 @@ class TtsThread:
         self._closed = False
         #: set by the engine's "finished-utterance" callback, from whichever thread sends it
         self._finished = threading.Event()
+        #: set when a sentence is to be stopped: wakes the "tts-stop" thread
+        self._stop_asked = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tts", daemon=True)
         self._thread.start()
+        self._stopper = threading.Thread(target=self._stop_players_when_asked, name="tts-stop", daemon=True)
+        if sys.platform.startswith("linux"):
+            self._stopper.start()
 
     # -- caller side ----------------------------------------------------------------------
 
@@ -175,7 +185,8 @@ class TtsThread:
         end = time.monotonic() + deadline_s(text)
         while not utt.done.wait(POLL_S):
             if cancel.cancelled:
-                utt.stop.set()  # the tts thread stops the engine; we don't wait for it
+                utt.stop.set()  # the tts threads stop the engine and its player; we don't wait for it
+                self._stop_asked.set()
                 cancel.check()
             if time.monotonic() >= end:
                 log.warning("Speech took longer than %.1f s; carrying on without waiting for it.", deadline_s(text))
@@ -193,8 +204,11 @@ class TtsThread:
         current = self._current
         if current is not None:
             current.stop.set()
+        self._stop_asked.set()  # the stopper sees ``_closed`` once that sentence is silenced
         self._queue.put(None)
         self._thread.join(timeout_s)
+        if self._stopper.is_alive():
+            self._stopper.join(timeout_s)
         if self._thread.is_alive():
             log.warning("The speech thread did not stop within %.1f s; leaving it behind.", timeout_s)
 
@@ -224,10 +238,13 @@ class TtsThread:
 
     def _serve(self, engine: Any) -> None:
         while (utt := self._queue.get()) is not None:
+            # current before the stop is looked at: a stop asked meanwhile is seen here, or the
+            # stopper sees this sentence as current
+            self._current = utt
             if utt.stop.is_set():  # cancelled while it waited in the queue
+                self._current = None
                 utt.done.set()
                 continue
-            self._current = utt
             self._finished.clear()
             try:
                 engine.say(utt.text)
@@ -239,6 +256,20 @@ class TtsThread:
             finally:
                 self._current = None
                 utt.done.set()
+
+    def _stop_players_when_asked(self) -> None:
+        """The "tts-stop" thread (Linux): while the sentence being spoken is to be stopped, end
+        its ``aplay`` (polled: the player may start only after the stop was asked for, once
+        synthesis ends). It never touches the engine, so it may run while the tts thread is
+        inside ``runAndWait``."""
+        while True:
+            self._stop_asked.wait()
+            self._stop_asked.clear()
+            while (utt := self._current) is not None and utt.stop.is_set() and not utt.done.is_set():
+                stop_players()
+                time.sleep(POLL_S)
+            if self._closed:
+                return
 
     def _wait_finished(self, utt: _Utterance) -> None:
         """Wait for "finished-utterance" (or the deadline) before the next sentence starts.
