@@ -66,14 +66,20 @@ def test_the_stat_line_is_parsed_at_the_last_parenthesis(tmp_path, stat, expecte
 
 # -- unread input: asleep with events waiting is not idle -----------------------------------
 
-_DOZER = """
+# an idle app waits for events in poll/select, never in a read: the processes below wait that
+# way when they stand for one (``idle_wait``), and read only once it says there is input
+_IDLE_WAIT = "import select, sys\ndef idle_wait(): select.select([sys.stdin], [], [])\n"
+
+_DOZER = _IDLE_WAIT + """
 import socket, sys, time
 a, b = socket.socketpair()
 print(sys.argv[1], flush=True)
 a.send(b"x" * 300)  # bytes the process has been sent and not read yet, like an unread MapNotify
+idle_wait()
 sys.stdin.readline()
 b.recv(1000)
 print("read", flush=True)
+idle_wait()
 sys.stdin.readline()
 """
 
@@ -135,7 +141,7 @@ def test_the_unread_count_of_a_gone_process_cannot_be_told():
 
 # -- bytes sent that nobody has read: asleep in a round trip is not idle --------------------
 
-_ASKER = """
+_ASKER = _IDLE_WAIT + """
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
@@ -143,6 +149,7 @@ s.sendall(b"q" * 200)  # a request the other side has not read yet, like one to 
 print("asked", flush=True)
 s.recv(10)
 print("answered", flush=True)
+idle_wait()
 sys.stdin.readline()
 """
 
@@ -169,6 +176,40 @@ def test_a_process_asleep_on_a_request_nobody_has_read_is_not_waiting_for_events
     finally:
         proc.communicate("\n")
         server.close()
+
+
+def test_a_process_asleep_in_a_read_of_an_answer_that_has_not_come_is_not_waiting_for_events(tmp_path):
+    # a D-Bus call at start-up whose service read the request at once and takes its time: nothing
+    # is in flight either way, so only where the main thread sleeps (a read, not a poll) shows it
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "s"))
+    server.listen(1)
+    proc = subprocess.Popen([sys.executable, "-c", _ASKER, str(tmp_path / "s")], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        conn, _ = server.accept()
+        assert proc.stdout.readline() == "asked\n"
+        assert conn.recv(1000) == b"q" * 200  # read at once
+        wait_for(lambda: sleeping(proc.pid) and unconsumed_bytes(proc.pid) == 0, 10.0,
+                 "the process to block on its answer with nothing in flight")
+        assert unread_bytes(proc.pid) == 0
+        assert not any(waiting_for_events(proc.pid) for _ in range(20))
+        conn.sendall(b"a")
+        assert proc.stdout.readline() == "answered\n"
+        wait_for(lambda: waiting_for_events(proc.pid), 10.0, "the process to wait for events in select")
+        conn.close()
+    finally:
+        proc.communicate("\n")
+        server.close()
+
+
+def test_a_pipe_read_counts_as_a_read_too(tmp_path):
+    (tmp_path / "7").mkdir()
+    (tmp_path / "7" / "stat").write_bytes(b"7 (app) S 1 7 7 0 -1 0 0 0 0 0 0 0")
+    for where, idle in (("pipe_read", False), ("anon_pipe_read", False), ("unix_stream_read_generic", False),
+                        ("do_sys_poll", True), ("do_epoll_wait", True), ("poll_schedule_timeout.constprop.0", True)):
+        (tmp_path / "7" / "wchan").write_text(where)
+        assert waiting_for_events(7, proc_root=tmp_path) is idle, where
 
 
 def test_cpu_time_grows_while_a_process_works_and_is_unknown_once_it_is_gone():
@@ -206,7 +247,7 @@ def test_a_main_thread_asleep_waiting_for_a_thread_at_work_is_not_waiting_for_ev
 def test_an_app_whose_threads_all_sleep_has_none_at_work():
     idle = ("import threading\n"
             "e = threading.Event(); t = threading.Thread(target=e.wait, daemon=True); t.start()\n"
-            "print(flush=True); input()")
+            "print(flush=True)\n" + _IDLE_WAIT + "idle_wait(); input()")
     proc = subprocess.Popen([sys.executable, "-c", idle], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         proc.stdout.readline()

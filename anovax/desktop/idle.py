@@ -76,14 +76,17 @@ SOCKETS_MAX = 64
 
 
 def waiting_for_events(pid: int | None, proc_root: Path = PROC) -> bool | None:
-    """True when ``pid``'s main thread is asleep, not waiting on a thread of its own at work, and none
-    of its Unix sockets holds bytes in either direction: it has handled all it was sent, nobody
-    has yet to read what it sent (a request it waits on), and it waits for more. False when it
-    runs, is runnable, waits for a thread at work, or has bytes in flight; None when that cannot
-    be known."""
+    """True when ``pid``'s main thread is asleep, not in a blocking read (a round trip), not waiting
+    on a thread of its own at work, and none of its Unix sockets holds bytes in either direction:
+    it has handled all it was sent, nobody has yet to read what it sent (a request it waits on),
+    and it waits for more. False when it runs, is runnable, reads, waits for a thread at work, or
+    has bytes in flight; None when that cannot be known."""
     asleep = sleeping(pid, proc_root)
     if not asleep or pid is None:  # (sleeping() is None without a pid)
         return asleep
+    where = _wchan(pid, proc_root)
+    if where is not None and where.startswith(_READ_WAITS):
+        return False  # in a round trip whose answer has not come: nothing in flight shows it
     if waits_on_a_thread(pid, proc_root) is not False and threads_at_work(pid, proc_root):
         return False
     queues = _queues(pid, proc_root)
@@ -94,19 +97,31 @@ def waiting_for_events(pid: int | None, proc_root: Path = PROC) -> bool | None:
 THREADS_MAX = 256
 
 
+#: where a thread sleeps in a blocking read of a socket or a pipe (``/proc/PID/wchan``, as
+#: kernels have named it): an event loop never does, it polls first, so an app asleep there is in
+#: a round trip whose answer has not come (a D-Bus call at start-up whose service has read the
+#: request and takes its time: nothing is in flight either way, and nothing else shows it)
+_READ_WAITS = ("unix_stream_read", "__skb_wait_for_more_packets", "sk_wait_data", "anon_pipe_read",
+               "pipe_read", "pipe_wait", "wait_woken")
+
+
+def _wchan(pid: int, proc_root: Path) -> str | None:
+    """The kernel function ``pid``'s main thread sleeps in; None when running, or not said."""
+    try:
+        where = (proc_root / str(pid) / "wchan").read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+    return None if where in ("", "0") else where  # "0": running, or hidden by this kernel
+
+
 def waits_on_a_thread(pid: int, proc_root: Path = PROC) -> bool | None:
     """True when ``pid``'s main thread sleeps on a futex (the kernel function it waits in,
     ``/proc/PID/wchan``, is one of futex_wait_queue / futex_wait_queue_me / futex_do_wait as
     kernels have named it): a lock or condition, which another thread releases. False when it
     sleeps elsewhere (poll, epoll, select: waiting for events or a peer); None when the kernel
     does not say."""
-    try:
-        where = (proc_root / str(pid) / "wchan").read_text(encoding="ascii", errors="replace").strip()
-    except OSError:
-        return None
-    if where in ("", "0"):  # running, or hidden by this kernel
-        return None
-    return where.startswith("futex")
+    where = _wchan(pid, proc_root)
+    return None if where is None else where.startswith("futex")
 
 
 def _stat_fields(path: Path) -> list[bytes] | None:

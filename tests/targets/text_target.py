@@ -1,7 +1,7 @@
 """A tiny Tk window the desktop tests type into: it mirrors its Text buffer to a file.
 
 Usage: python text_target.py OUT_FILE [--title TITLE] [--ready READY_FILE] [--busy-ms MS] [--doze-ms MS]
-                             [--peer-ms MS] [--helper-ms MS] [--stop] [--spin]
+                             [--peer-ms MS] [--answer-ms MS] [--helper-ms MS] [--stop] [--spin]
 
 Why a file: the test process cannot look inside another process's widget, so
 the widget's content is written (atomically, via rename) every time it changes;
@@ -16,7 +16,9 @@ then the app computes for MS before it creates its Text. ``--doze-ms`` is the sa
 the app sleeps with input it has not read yet, as an app with the window manager's events
 waiting in its X connection does when the machine is starved. ``--peer-ms`` is the same gap
 spent asleep in a round trip whose request the other side has not read yet (another process
-reads it after MS and answers), as an app waiting on a starved X server. ``--helper-ms`` is the same gap
+reads it after MS and answers), as an app waiting on a starved X server. ``--answer-ms`` is the same
+gap in a round trip whose request the other side reads at once and answers only after MS, as an
+app in a D-Bus call at start-up whose service takes its time. ``--helper-ms`` is the same gap
 spent asleep waiting for a thread of its own that computes, as Tk's main thread waits for its
 notifier thread (to poll its sockets before idle work such as mapping the Text) when that thread
 is not given the CPU. ``--stop`` is the same gap
@@ -52,6 +54,8 @@ def main() -> None:
     parser.add_argument("--doze-ms", type=int, default=0, help="sleep this long between toplevel and Text")
     parser.add_argument("--peer-ms", type=int, default=0,
                         help="wait this long for another process to read a request and answer it")
+    parser.add_argument("--answer-ms", type=int, default=0,
+                        help="wait this long between toplevel and Text for an answer to a request read at once")
     parser.add_argument("--helper-ms", type=int, default=0,
                         help="wait this long for a thread of its own that computes meanwhile")
     parser.add_argument("--stop", action="store_true", help="stop (SIGSTOP) between toplevel and Text")
@@ -76,18 +80,11 @@ def main() -> None:
     if args.peer_ms:
         root.update()
         round_trip(args.peer_ms)
+    if args.answer_ms:
+        through_the_focus(root)  # nothing unread meanwhile: only the answer keeps it
+        round_trip(args.answer_ms, _ANSWERER)
     if args.helper_ms:
-        # through everything the window manager sends, up to the focus, so that nothing waits
-        # unread meanwhile: only the thread makes this app busy
-        focused: list[bool] = []
-        root.bind("<FocusIn>", lambda _: focused.append(True), add="+")
-        end = time.monotonic() + 10
-        while not focused and time.monotonic() < end:
-            root.update()
-            time.sleep(0.005)
-        for _ in range(10):
-            root.update()
-            time.sleep(0.005)
+        through_the_focus(root)  # nothing unread meanwhile: only the thread makes this app busy
         helper = threading.Thread(target=spin, args=(args.helper_ms / 1000,))
         helper.start()
         helper.join()
@@ -144,15 +141,33 @@ def main() -> None:
 _PEER = "import os, sys, time; time.sleep(int(sys.argv[1]) / 1000); os.read(0, 64); os.write(0, b'answer')"
 
 
-def round_trip(delay_ms: int) -> None:
-    # nothing unread on this side while it waits, only bytes sent that nobody has read yet
+#: the other side of --answer-ms: reads the request at once, answers after a while
+_ANSWERER = "import os, sys, time; os.read(0, 64); time.sleep(int(sys.argv[1]) / 1000); os.write(0, b'answer')"
+
+
+def round_trip(delay_ms: int, peer_code: str = _PEER) -> None:
+    # with _PEER nothing is unread on this side while it waits, only bytes sent that nobody has
+    # read yet; with _ANSWERER nothing is in flight at all: it waits on an answer
     mine, theirs = socket.socketpair()
-    peer = subprocess.Popen([sys.executable, "-c", _PEER, str(delay_ms)], stdin=theirs)
+    peer = subprocess.Popen([sys.executable, "-c", peer_code, str(delay_ms)], stdin=theirs)
     theirs.close()
     mine.sendall(b"request")
     mine.recv(64)
     mine.close()
     peer.wait()
+
+
+def through_the_focus(root: tk.Tk) -> None:
+    """Handle everything the window manager sends, up to the focus, so that nothing waits unread."""
+    focused: list[bool] = []
+    root.bind("<FocusIn>", lambda _: focused.append(True), add="+")
+    end = time.monotonic() + 10
+    while not focused and time.monotonic() < end:
+        root.update()
+        time.sleep(0.005)
+    for _ in range(10):
+        root.update()
+        time.sleep(0.005)
 
 
 def spin(seconds: float) -> None:
