@@ -36,6 +36,7 @@ from anovax.gatecontext import GateContext
 from anovax.safety import safety_check
 from anovax.settings import Settings
 from anovax.speech import Speaker, SpeechOut, make_speech_out
+from anovax.speech.questions import SpokenQuestions
 from anovax.timers.service import TimerService
 
 __all__ = ["MAX_COMMAND_CHARS", "QUEUE_SIZE", "Assistant", "AssistantPort", "CommandResult", "Status",
@@ -124,6 +125,7 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
         if speech is None:
             speech = desktop.speech if isinstance(desktop, SimulatedDesktop) else make_speech_out(state_dir(settings))
         speaker = Speaker(speech, bus)
+        SpokenQuestions(speaker, bus)  # kept alive by its bus subscription
         timers = TimerService(state_dir(settings) / "timers.json", bus,
                               announce=lambda text, command_id, cancel: speaker.say(text, command_id, cancel))
         closers.append(timers.close)
