@@ -81,7 +81,8 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
                     memory: Memory | None = None, bus: EventBus | None = None,
                     clock: Callable[[], float] | None = None, recover: Recover | None = DEFAULT,
                     orchestrator_options: dict[str, Any] | None = None,
-                    confirmations: Confirmations | None = None, witness: Desktop | None = None) -> Assistant:
+                    confirmations: Confirmations | None = None, witness: Desktop | None = None,
+                    timers_saved: bool = True) -> Assistant:
     """The whole assistant, wired. Every port may be given (a fake in tests); what is not is
     made from ``settings``:
 
@@ -95,7 +96,9 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
     - ``confirmations``: who is asked about a plan held for a yes (default: a broker with the
       settings' answer window, which front ends register with).
     - timers: a ``TimerService`` saved in the state folder (``timers.json``), started here and
-      closed with the assistant; its alerts are said by the speaker. A dry run has none.
+      closed with the assistant; its alerts are said by the speaker. A dry run has none;
+      ``timers_saved`` False keeps them in memory only (``--simulate``: a rehearsal leaves no
+      timer behind to go off at the next start).
     - ``witness``: a dry run's real desktop, asked only which window the keys would go to (so
       ``--dry-run`` checks a plan as the real run would), never acted on; closed with the assistant.
     """
@@ -126,7 +129,7 @@ def build_assistant(settings: Settings, *, desktop: Desktop | None = None, speec
             speech = desktop.speech if isinstance(desktop, SimulatedDesktop) else make_speech_out(state_dir(settings))
         speaker = Speaker(speech, bus)
         SpokenQuestions(speaker, bus)  # kept alive by its bus subscription
-        timers = TimerService(state_dir(settings) / "timers.json", bus,
+        timers = TimerService(state_dir(settings) / "timers.json" if timers_saved else None, bus,
                               announce=lambda text, command_id, cancel: speaker.say(text, command_id, cancel))
         closers.append(timers.close)
         options = dict(orchestrator_options or {})

@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--text", "-t", help="run one command given as text, then exit")
     source.add_argument("--audio-file", type=Path, metavar="FILE",
-                        help="run a recording (WAV, AIFF or FLAC) through the wake gate and speech recogniser, "
+                        help="run a recording (WAV of any format, FLAC, Ogg, MP3, AIFF) through the wake gate and speech recogniser, "
                              "as if said to the microphone, then exit")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true", help="plan and safety-check only; never act on the desktop")
@@ -209,7 +209,8 @@ def _main(argv: list[str] | None = None) -> int:
     try:
         settings = _settings_from(args)
         logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-        assistant = build_assistant(settings, desktop=_desktop_for(args, settings), witness=_witness_for(args, settings))
+        assistant = build_assistant(settings, desktop=_desktop_for(args, settings), witness=_witness_for(args, settings),
+                                    timers_saved=not args.simulate)
     except ConfigError as exc:
         print(f"anovax: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
@@ -231,7 +232,8 @@ def _main(argv: list[str] | None = None) -> int:
         assistant.bus.subscribe("verbose", VerboseTrace(say).feed)
     voice = remote = status = None
     try:
-        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None:
+        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None \
+                and not args.simulate:
             assistant.timers.one_shot = True  # a timer set now waits for the next start
         if args.text is not None:
             _speech_notice(assistant)

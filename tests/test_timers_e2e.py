@@ -64,7 +64,7 @@ def test_a_two_second_timer_set_at_the_console_fires_said_and_shown(tmp_path):
 
 def test_a_timer_left_running_at_quit_fires_late_at_the_next_start(tmp_path):
     env = offline_env(tmp_path)
-    term = Pty(env)
+    term = Pty(env, "--planner", "offline")  # no display: simulated, timers saved
     try:
         term.read_until(b"you> ", DEADLINE_S)
         term.type("remind me in 5 seconds to stretch\n")
@@ -79,7 +79,7 @@ def test_a_timer_left_running_at_quit_fires_late_at_the_next_start(tmp_path):
         return
     while time.time() <= saved["timers"][0]["due"]:  # AnovaX is off while it comes due
         time.sleep(0.2)
-    term = Pty(env)
+    term = Pty(env, "--planner", "offline")  # no display: simulated, timers saved
     try:
         term.read_until(b"While I was off, a reminder came due at", DEADLINE_S)
         term.read_until(b": stretch.", DEADLINE_S)
@@ -99,7 +99,7 @@ def test_a_one_shot_reminder_says_it_waits_and_a_missed_one_reaches_the_event_lo
     import sys
 
     env = offline_env(tmp_path)
-    run = [sys.executable, "-m", "anovax", "--simulate", "--text"]
+    run = [sys.executable, "-m", "anovax", "--text"]  # no display: a simulated desktop, timers saved
     first = subprocess.run([*run, "remind me in 1 second to water the plants"], env=env, capture_output=True,
                            text=True, timeout=DEADLINE_S)
     assert first.returncode == 0, first.stderr
@@ -149,3 +149,17 @@ def test_cancel_that_right_after_a_timer_takes_it_back_and_stop_does_not(tmp_pat
             term.proc.kill()
     cancelled = [e for e in logged_events(tmp_path / "events.jsonl") if e["type"] == "TIMER_CANCELLED"]
     assert [e["data"]["seconds"] for e in cancelled] == [300]
+
+
+def test_a_simulated_run_leaves_no_timer_behind(tmp_path):
+    """``--simulate`` rehearses: a first-time user's simulated ``--audio-file`` runs each left a real
+    5 minute timer in timers.json, to go off at the next real start."""
+    import subprocess
+    import sys
+
+    env = offline_env(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "anovax", "--simulate", "--text", "set a timer for 5 minutes"],
+                          env=env, capture_output=True, text=True, timeout=DEADLINE_S)
+    assert done.returncode == 0 and "Timer set for 5 minutes." in done.stdout, done.stdout + done.stderr
+    saved = list(tmp_path.rglob("timers.json"))
+    assert all(json.loads(path.read_text())["timers"] == [] for path in saved), [p.read_text() for p in saved]
