@@ -38,6 +38,7 @@ from anovax.console_trace import VerboseTrace
 from anovax.desktop import SimulatedDesktop, make_desktop
 from anovax.eventlog import JsonLines, JsonlLog
 from anovax.errors import ConfigError
+from anovax.console_alerts import TimerAlerts
 from anovax.frontends import OUT_LOCK, audio_file_main, make_remote, start_voice
 from anovax.interrupts import interrupt_handled, is_interrupt
 from anovax.settings import PLANNERS, Settings, load_settings
@@ -235,6 +236,11 @@ def _main(argv: list[str] | None = None) -> int:
         if (args.text is not None or args.audio_file is not None) and assistant.timers is not None \
                 and not args.simulate:
             assistant.timers.one_shot = True  # a timer set now waits for the next start
+        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None \
+                and not args.json:
+            # a timer that came due while AnovaX was off fires now: printed, not only logged
+            # (a one-shot run used to take it off timers.json without a word)
+            TimerAlerts(assistant.bus, say)
         if args.text is not None:
             _speech_notice(assistant)
             future = assistant.submit(args.text, source="text")
@@ -249,6 +255,7 @@ def _main(argv: list[str] | None = None) -> int:
                     interrupt_handled()
                     return Status.STOPPED.exit_code
             emit_result(result, args.json, sys.stdout, assistant, verbose=verbose, write=say)
+            assistant.bus.flush()  # a missed timer's alert, fired meanwhile, is printed before the exit
             return result.exit_code
         if args.audio_file is not None:
             _speech_notice(assistant)

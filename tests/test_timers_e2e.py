@@ -112,6 +112,8 @@ def test_a_one_shot_reminder_says_it_waits_and_a_missed_one_reaches_the_event_lo
     second = subprocess.run([*run, "what time is it"], env=env, capture_output=True, text=True, timeout=DEADLINE_S)
     assert second.returncode == 0, second.stderr
     assert "only go off" not in second.stdout  # said only when a timer is set
+    # printed too: a one-shot run took it off timers.json without a word (a first-time user's report)
+    assert "AnovaX: While I was off, a reminder came due at" in second.stdout, second.stdout
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert events[0]["seq"] == 1  # nothing from before the log subscribed is missing
     fired = [e for e in events if e["type"] == "TIMER_FIRED"]
