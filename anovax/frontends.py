@@ -137,7 +137,7 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callab
     if mode == "off":
         return None
     from anovax.voice.listener import VoiceInput, VoiceState
-    from anovax.voice.talkkey import start_talk_key
+    from anovax.voice.talkkey import key_label, start_talk_key
 
     def line(text: str, stream: TextIO | None = None) -> None:
         if say is not None:
@@ -162,7 +162,7 @@ def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callab
                 if not getattr(key, "quiet", False):
                     said(f"hold-to-talk is off: {key.reason}.")
             else:
-                said(f"listening: {change.detail}, or hold {key.name} and speak.")
+                said(f"listening: {change.detail}, or hold {key_label(key.name)} and speak.")
         elif change.state == "listening" and before != "talking":
             said(f"listening: {change.detail}.")
         elif change.state == "unavailable":

@@ -53,7 +53,7 @@ def test_a_phrase_said_with_the_key_held_runs_without_the_wake_word(x11, pulse_e
         wait_for(voice.settled.is_set, timeout_s=120, what="the listener to open the microphone")
         if voice.state.state == "unavailable":
             pytest.skip(f"PortAudio does not reach PulseAudio here: {voice.state.detail}")
-        assert any(line.endswith("or hold Control_R and speak.") for line in lines), lines
+        assert any(line.endswith("or hold Right Ctrl and speak.") for line in lines), lines
 
         def heard() -> list[dict]:
             return [e.data for e in assistant.bus.recent() if e.type is EventType.VOICE_HEARD]

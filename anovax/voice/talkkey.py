@@ -30,6 +30,17 @@ log = logging.getLogger(__name__)
 
 #: the default: Right Ctrl, a key most layouts have and few shortcuts need on its own
 DEFAULT_TALK_KEY = "Control_R"
+#: how common X key names are printed ("hold Right Ctrl", not "hold Control_R"); others as named
+KEY_LABELS = {"Control_R": "Right Ctrl", "Control_L": "Left Ctrl", "Alt_R": "Right Alt", "Alt_L": "Left Alt",
+              "Shift_R": "Right Shift", "Shift_L": "Left Shift", "Super_R": "Right Super", "Super_L": "Left Super",
+              "ISO_Level3_Shift": "AltGr", "Menu": "the Menu key", "Pause": "Pause", "Scroll_Lock": "Scroll Lock"}
+
+
+def key_label(name: str) -> str:
+    """``Right Ctrl`` for ``Control_R``; ``F12`` stays ``F12``."""
+    return KEY_LABELS.get(name, name)
+
+
 #: ANOVAX_TALK_KEY values that turn it off
 OFF_WORDS = frozenset({"off", "none", "0", "false", "no"})
 #: an X keysym name ("Control_R", "F12", "Pause", "Super_R"); anything else is a typo
