@@ -154,7 +154,10 @@ sys.stdin.readline()
 """
 
 
-def test_a_process_asleep_on_a_request_nobody_has_read_is_not_waiting_for_events(tmp_path):
+@pytest.fixture
+def asker(tmp_path):
+    """A process that has sent a request through a Unix socket and waits for the answer (_ASKER),
+    and the test's end of that socket: (process, connection)."""
     server = socket.socket(socket.AF_UNIX)
     server.bind(str(tmp_path / "s"))
     server.listen(1)
@@ -163,44 +166,38 @@ def test_a_process_asleep_on_a_request_nobody_has_read_is_not_waiting_for_events
     try:
         conn, _ = server.accept()
         assert proc.stdout.readline() == "asked\n"
-        wait_for(lambda: sleeping(proc.pid), 10.0, "the process to block on its answer")
-        assert unread_bytes(proc.pid) == 0
-        assert unconsumed_bytes(proc.pid) >= 200
-        assert waiting_for_events(proc.pid) is False
-        assert conn.recv(1000) == b"q" * 200
-        conn.sendall(b"a")
-        assert proc.stdout.readline() == "answered\n"
-        wait_for(lambda: waiting_for_events(proc.pid), 10.0, "the process to sleep with nothing in flight")
-        assert unconsumed_bytes(proc.pid) == 0
+        yield proc, conn
         conn.close()
     finally:
         proc.communicate("\n")
         server.close()
 
 
-def test_a_process_asleep_in_a_read_of_an_answer_that_has_not_come_is_not_waiting_for_events(tmp_path):
+def test_a_process_asleep_on_a_request_nobody_has_read_is_not_waiting_for_events(asker):
+    proc, conn = asker
+    wait_for(lambda: sleeping(proc.pid), 10.0, "the process to block on its answer")
+    assert unread_bytes(proc.pid) == 0
+    assert unconsumed_bytes(proc.pid) >= 200
+    assert waiting_for_events(proc.pid) is False
+    assert conn.recv(1000) == b"q" * 200
+    conn.sendall(b"a")
+    assert proc.stdout.readline() == "answered\n"
+    wait_for(lambda: waiting_for_events(proc.pid), 10.0, "the process to sleep with nothing in flight")
+    assert unconsumed_bytes(proc.pid) == 0
+
+
+def test_a_process_asleep_in_a_read_of_an_answer_that_has_not_come_is_not_waiting_for_events(asker):
     # a D-Bus call at start-up whose service read the request at once and takes its time: nothing
     # is in flight either way, so only where the main thread sleeps (a read, not a poll) shows it
-    server = socket.socket(socket.AF_UNIX)
-    server.bind(str(tmp_path / "s"))
-    server.listen(1)
-    proc = subprocess.Popen([sys.executable, "-c", _ASKER, str(tmp_path / "s")], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    try:
-        conn, _ = server.accept()
-        assert proc.stdout.readline() == "asked\n"
-        assert conn.recv(1000) == b"q" * 200  # read at once
-        wait_for(lambda: sleeping(proc.pid) and unconsumed_bytes(proc.pid) == 0, 10.0,
-                 "the process to block on its answer with nothing in flight")
-        assert unread_bytes(proc.pid) == 0
-        assert not any(waiting_for_events(proc.pid) for _ in range(20))
-        conn.sendall(b"a")
-        assert proc.stdout.readline() == "answered\n"
-        wait_for(lambda: waiting_for_events(proc.pid), 10.0, "the process to wait for events in select")
-        conn.close()
-    finally:
-        proc.communicate("\n")
-        server.close()
+    proc, conn = asker
+    assert conn.recv(1000) == b"q" * 200  # read at once
+    wait_for(lambda: sleeping(proc.pid) and unconsumed_bytes(proc.pid) == 0, 10.0,
+             "the process to block on its answer with nothing in flight")
+    assert unread_bytes(proc.pid) == 0
+    assert not any(waiting_for_events(proc.pid) for _ in range(20))
+    conn.sendall(b"a")
+    assert proc.stdout.readline() == "answered\n"
+    wait_for(lambda: waiting_for_events(proc.pid), 10.0, "the process to wait for events in select")
 
 
 def test_a_pipe_read_counts_as_a_read_too(tmp_path):

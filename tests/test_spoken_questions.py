@@ -25,6 +25,16 @@ def assistant_with_speech(tmp_path, speak_s: float = 0.0):
     return assistant, events
 
 
+def ask_doubt(assistant, text: str = "open the calculator"):
+    """Ask "Did you say …?" on a thread, as the listener does; returns it, its answer list and the question."""
+    answer: list[bool] = []
+    asking = threading.Thread(target=lambda: answer.append(confirmed(assistant.confirmations, Doubt(text))),
+                              daemon=True)
+    asking.start()
+    wait_for(lambda: assistant.confirmations.pending is not None, 10, "the question")
+    return asking, answer, assistant.confirmations.pending
+
+
 def spoken(events, kind=EventType.SPEAK_START):
     return [e for e in events if e.type is kind]
 
@@ -33,14 +43,10 @@ def test_a_doubt_is_said_while_voice_listens_and_the_answer_cuts_it_short(tmp_pa
     assistant, events = assistant_with_speech(tmp_path, speak_s=30.0)
     try:
         assistant.confirmations.register("voice")
-        answer: list[bool] = []
-        asking = threading.Thread(target=lambda: answer.append(
-            confirmed(assistant.confirmations, Doubt("open the calculator"))), daemon=True)
-        asking.start()
+        asking, answer, question = ask_doubt(assistant)
         wait_for(lambda: spoken(events), 10, "the question to be said")
         assert spoken(events)[0].data["text"] == "Did you say \u201copen the calculator\u201d?"
-        question = next(e for e in events if e.type is EventType.CONFIRM_REQUESTED)
-        assert assistant.confirmations.answer(question.data["question_id"], True, "voice")
+        assert assistant.confirmations.answer(question.question_id, True, "voice")
         asking.join(10)
         assert answer == [True]
         # 30 s of speech cut short by the answer, not said to its end
@@ -54,13 +60,8 @@ def test_a_question_only_the_screen_can_answer_is_not_said(tmp_path):
     assistant, events = assistant_with_speech(tmp_path)
     try:
         assistant.confirmations.register("console")
-        answer: list[bool] = []
-        asking = threading.Thread(target=lambda: answer.append(
-            confirmed(assistant.confirmations, Doubt("open the calculator"))), daemon=True)
-        asking.start()
-        wait_for(lambda: [e for e in events if e.type is EventType.CONFIRM_REQUESTED], 10, "the question")
-        question = next(e for e in events if e.type is EventType.CONFIRM_REQUESTED)
-        assert assistant.confirmations.answer(question.data["question_id"], False, "console")
+        asking, answer, question = ask_doubt(assistant)
+        assert assistant.confirmations.answer(question.question_id, False, "console")
         asking.join(10)
         assistant.bus.flush()
         assert answer == [False] and spoken(events) == []
