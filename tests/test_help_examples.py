@@ -100,6 +100,17 @@ def test_the_listing_is_the_same_on_every_run():
     assert abilities(intents, heard_as, seed="other") != abilities(intents, heard_as)
 
 
+def test_each_ability_opens_with_its_plainest_example():
+    # a first-time user read "whens my favourite colour", "have browser opened" and "time 5
+    # minutes" first: random templates. Each intent's first template, as written, comes first now
+    found = {a.name: a.phrases for a in abilities(load_grammar(), heard_as)}
+    assert found["Time and date"][0] == "what time is it"
+    assert found["Screenshots"][0] == "take a screenshot"
+    assert found["Apps"][0] == "open notepad"
+    assert found["Windows"][0] == "switch to notepad"
+    assert found["Memory"][0] == "what is my favourite colour"
+
+
 def test_a_new_tools_ability_is_listed_from_its_declaration_alone():
     spec = ToolSpec(
         name="water_plant",

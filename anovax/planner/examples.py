@@ -5,7 +5,9 @@ own intents; a tool's ``ability`` and example params for the intents its phrases
 tool or intent shows up here the moment it is declared, and the examples stay true: each is
 one of the intent's own templates, expanded by hassil's sampler with real slot values
 (apps from the lexicon, the metadata's sample query), and kept only if the grammar hears it
-as that intent. Sampling is seeded per ability, so the list is the same on every run.
+as that intent. Each intent's first example is its first template's shortest sentence (the
+template as written is its plainest wording: "what time is it", not "whens my favourite
+colour"); the rest are sampled, seeded per ability, so the list is the same on every run.
 """
 
 from __future__ import annotations
@@ -87,18 +89,25 @@ def listing(found: tuple[Ability, ...]) -> str:
 
 def _pick(pools: list[tuple[str, list[list[str]]]], heard_as: HeardAs, rng: random.Random) -> list[str]:
     """Round robin over the intents, so an ability's examples show its different intents; from
-    each, a random template's random sentence that the planner hears as that intent."""
+    each, first its first template's first sentence, then a random template's random sentence,
+    that the planner hears as that intent."""
     picked: list[str] = []
+    first_round = True
     while len(picked) < PER_ABILITY and any(any(t) for _, t in pools):
         for intent, templates in pools:
             while any(templates):
-                sentences = rng.choice([t for t in templates if t])
-                sentence = sentences.pop(rng.randrange(len(sentences)))
+                if first_round:  # the intent's first template, as written: its plainest wording
+                    sentences = next(t for t in templates if t)
+                    sentence = sentences.pop(0)
+                else:
+                    sentences = rng.choice([t for t in templates if t])
+                    sentence = sentences.pop(rng.randrange(len(sentences)))
                 if sentence not in picked and heard_as(sentence, intent):
                     picked.append(sentence)
                     break
             if len(picked) == PER_ABILITY:
                 break
+        first_round = False
     return picked
 
 
