@@ -233,9 +233,11 @@ def _main(argv: list[str] | None = None) -> int:
         assistant.bus.subscribe("verbose", VerboseTrace(say).feed)
     voice = remote = status = None
     try:
-        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None \
-                and not args.simulate:
-            assistant.timers.one_shot = True  # a timer set now waits for the next start
+        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None:
+            if args.simulate:  # a rehearsal keeps no timer: it says so, rather than promise one
+                assistant.timers.rehearsal = True
+            else:
+                assistant.timers.one_shot = True  # a timer set now waits for the next start
         if (args.text is not None or args.audio_file is not None) and assistant.timers is not None \
                 and not args.json:
             # a timer that came due while AnovaX was off fires now: printed, not only logged
@@ -259,7 +261,7 @@ def _main(argv: list[str] | None = None) -> int:
             return result.exit_code
         if args.audio_file is not None:
             _speech_notice(assistant)
-            return audio_file_main(assistant, args.audio_file, args.json, sys.stdout, verbose=verbose)
+            return audio_file_main(assistant, args.audio_file, args.json, sys.stdout, verbose=verbose, lines=say)
         voice = start_voice(assistant, args.json, sys.stdout, say=say, verbose=verbose)
         remote = make_remote(assistant)
         if settings.orb != "off" and not args.json:

@@ -42,7 +42,8 @@ def format_heard(heard: Any, *, times: bool = True) -> str:
     return f'{when}heard "{decision.heard}" -> {what} ({decision.reason})'
 
 
-def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO, *, verbose: bool = False) -> int:
+def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO, *, verbose: bool = False,
+                    lines: Any = None) -> int:
     """``--audio-file``: the recording's phrases through the same recogniser and wake gate as the
     microphone, played in recorded time (voice/playback.py): a command runs while the phrases
     after it are heard, so a "stop" stops it and a "yes" answers the question it asks."""
@@ -106,6 +107,8 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
                              report=report, on_state=state, on_answer=answer, understands=understanding)
     # on a terminal: how far it has read (a long recording takes minutes, and said nothing)
     progress = ReadProgress(sys.stderr, OUT_LOCK, path.name, recording.now, lambda: recording.duration).start()
+    if lines is not None and progress.inline:  # the console's other lines (--verbose, timers) too
+        lines.status = progress
     try:
         heard = player.play(pipeline)
     except AudioFileError as exc:
@@ -114,6 +117,8 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
         return EXIT_USAGE
     finally:
         progress.close()
+        if lines is not None and lines.status is progress:
+            lines.status = None
     for note in recording.notes:
         print(f"anovax: note: {recording.path.name}: {note}.", file=sys.stderr)
     if as_json:

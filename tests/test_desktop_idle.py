@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from anovax.desktop.idle import (QUIET_CPU_S, QUIET_POLLS, SETTLE_S, QuietWatch, cpu_ns, process_cpu_ns,
-                                 sleeping, threads_at_work, unconsumed_bytes, unread_bytes, waiting_for_events)
+from anovax.desktop import idle
+from anovax.desktop.idle import (QUIET_CPU_S, QUIET_POLLS, READ_WAIT_MAX_S, SETTLE_S, QuietWatch, cpu_ns,
+                                 process_cpu_ns, sleeping, threads_at_work, unconsumed_bytes, unread_bytes,
+                                 waiting_for_events)
 from helpers import wait_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
@@ -186,9 +188,10 @@ def test_a_process_asleep_on_a_request_nobody_has_read_is_not_waiting_for_events
     assert unconsumed_bytes(proc.pid) == 0
 
 
-def test_a_process_asleep_in_a_read_of_an_answer_that_has_not_come_is_not_waiting_for_events(asker):
+def test_a_process_asleep_in_a_read_of_an_answer_that_has_not_come_is_not_waiting_for_events(asker, monkeypatch):
     # a D-Bus call at start-up whose service read the request at once and takes its time: nothing
     # is in flight either way, so only where the main thread sleeps (a read, not a poll) shows it
+    monkeypatch.setattr(idle, "READ_WAIT_MAX_S", 600.0)  # a loaded machine may take seconds to get here
     proc, conn = asker
     assert conn.recv(1000) == b"q" * 200  # read at once
     wait_for(lambda: sleeping(proc.pid) and unconsumed_bytes(proc.pid) == 0, 10.0,
@@ -200,13 +203,18 @@ def test_a_process_asleep_in_a_read_of_an_answer_that_has_not_come_is_not_waitin
     wait_for(lambda: waiting_for_events(proc.pid), 10.0, "the process to wait for events in select")
 
 
-def test_a_pipe_read_counts_as_a_read_too(tmp_path):
+def test_a_pipe_read_counts_as_a_read_too_but_only_in_an_app_s_first_seconds(tmp_path):
+    # started 100 ticks after boot (1 s at 100 ticks a second, the usual USER_HZ)
+    ticks = os.sysconf("SC_CLK_TCK")
     (tmp_path / "7").mkdir()
-    (tmp_path / "7" / "stat").write_bytes(b"7 (app) S 1 7 7 0 -1 0 0 0 0 0 0 0")
-    for where, idle in (("pipe_read", False), ("anon_pipe_read", False), ("unix_stream_read_generic", False),
-                        ("do_sys_poll", True), ("do_epoll_wait", True), ("poll_schedule_timeout.constprop.0", True)):
-        (tmp_path / "7" / "wchan").write_text(where)
-        assert waiting_for_events(7, proc_root=tmp_path) is idle, where
+    (tmp_path / "7" / "stat").write_bytes(b"7 (a (b) c) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 %d 0 0" % ticks)
+    for uptime, young in ((1.5, True), (1.0 + READ_WAIT_MAX_S + 0.5, False)):
+        (tmp_path / "uptime").write_text(f"{uptime} 0.0\n")
+        for where, idle in (("pipe_read", not young), ("anon_pipe_read", not young),
+                            ("unix_stream_read_generic", not young), ("do_sys_poll", True), ("do_epoll_wait", True),
+                            ("poll_schedule_timeout.constprop.0", True), ("wait_woken", True)):
+            (tmp_path / "7" / "wchan").write_text(where)
+            assert waiting_for_events(7, proc_root=tmp_path) is idle, (uptime, where)
 
 
 def test_cpu_time_grows_while_a_process_works_and_is_unknown_once_it_is_gone():

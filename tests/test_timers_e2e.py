@@ -163,5 +163,6 @@ def test_a_simulated_run_leaves_no_timer_behind(tmp_path):
     done = subprocess.run([sys.executable, "-m", "anovax", "--simulate", "--text", "set a timer for 5 minutes"],
                           env=env, capture_output=True, text=True, timeout=DEADLINE_S)
     assert done.returncode == 0 and "Timer set for 5 minutes." in done.stdout, done.stdout + done.stderr
+    assert "This is a simulation: the timer is not kept" in done.stdout and "only go off" not in done.stdout
     saved = list(tmp_path.rglob("timers.json"))
     assert all(json.loads(path.read_text())["timers"] == [] for path in saved), [p.read_text() for p in saved]

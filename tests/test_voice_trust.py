@@ -443,6 +443,10 @@ def test_a_fuzzy_reading_one_small_word_from_a_template_that_means_the_same_is_t
     assert gate.decide(said, trust=Trust(hearing(said, posterior=0.99), understanding)).action == "command"
     for text in ("can you have the console", "can open the browser for us"):  # more than a small word away
         assert understanding(text).fuzzy, text
+    # what is left of a sentence to someone else ("do you want me to close the window"): a small
+    # word before a template is never taken away (a reviewer's cases)
+    for text in ("to close the window", "the press enter", "to open the console", "a new tab", "to select all"):
+        assert understanding(text).fuzzy, text
 
 
 def test_a_request_the_fuzzy_matcher_read_is_no_request_from_the_closed_recogniser(gate):

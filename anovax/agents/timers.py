@@ -39,6 +39,8 @@ class TimerAgent(ChildAgent):
         if getattr(timers, "one_shot", False):
             said += (" AnovaX exits after this command, so it will only go off when you start AnovaX again"
                      " (it tells you then if it was missed).")
+        elif getattr(timers, "rehearsal", False):
+            said += " This is a simulation: the timer is not kept, so it will not go off."
         return AgentResult(value=said, say=said, data=timer.to_dict())
 
 

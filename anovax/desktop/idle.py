@@ -85,7 +85,7 @@ def waiting_for_events(pid: int | None, proc_root: Path = PROC) -> bool | None:
     if not asleep or pid is None:  # (sleeping() is None without a pid)
         return asleep
     where = _wchan(pid, proc_root)
-    if where is not None and where.startswith(_READ_WAITS):
+    if where is not None and where.startswith(_READ_WAITS) and _age_s(pid, proc_root) < READ_WAIT_MAX_S:
         return False  # in a round trip whose answer has not come: nothing in flight shows it
     if waits_on_a_thread(pid, proc_root) is not False and threads_at_work(pid, proc_root):
         return False
@@ -102,7 +102,23 @@ THREADS_MAX = 256
 #: a round trip whose answer has not come (a D-Bus call at start-up whose service has read the
 #: request and takes its time: nothing is in flight either way, and nothing else shows it)
 _READ_WAITS = ("unix_stream_read", "__skb_wait_for_more_packets", "sk_wait_data", "anon_pipe_read",
-               "pipe_read", "pipe_wait", "wait_woken")
+               "pipe_read", "pipe_wait")
+#: ...but only in an app's first seconds, its start-up round trips: some apps idle in a read
+#: (a Wine app's message loop waits in a read of its server pipe), and past this a read is how
+#: such an app waits for events; an older app in a read is judged as before
+READ_WAIT_MAX_S = 3.0
+
+
+def _age_s(pid: int, proc_root: Path) -> float:
+    """Seconds since ``pid`` started (``/proc/PID/stat``'s starttime against ``/proc/uptime``);
+    infinite when that cannot be read, so nothing is held back on a guess."""
+    fields = _stat_fields(proc_root / str(pid) / "stat")
+    try:
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # type: ignore[index]
+        uptime = float((proc_root / "uptime").read_text(encoding="ascii").split()[0])
+    except (TypeError, ValueError, IndexError, OSError):
+        return float("inf")
+    return max(0.0, uptime - started)
 
 
 def _wchan(pid: int, proc_root: Path) -> str | None:

@@ -56,6 +56,8 @@ class TimerService:
         #: the process answers one command and exits (``anovax --text``): a timer set now cannot
         #: go off until AnovaX runs again, and the reply must say so
         self.one_shot = False
+        #: a one-shot --simulate run: timers live in memory only, and a reply setting one says so
+        self.rehearsal = False
 
     # -- life cycle ---------------------------------------------------------------------
 

@@ -66,6 +66,15 @@ class ReadProgress:
             self.out.flush()
             self._shown = False
 
+    def above(self, text: str, out: TextIO | None = None) -> None:
+        """Print ``text`` on a line of its own with the progress line out of its way (the console's
+        ``Lines`` call this while it is their ``status``: the verbose trace, a timer's alert)."""
+        with self.lock:
+            self.erase()
+            stream = out if out is not None else self.out
+            stream.write(text + "\n")
+            stream.flush()
+
     def close(self) -> None:
         self._done.set()
         if self._thread.is_alive():

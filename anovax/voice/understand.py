@@ -113,8 +113,8 @@ SMALL_WORDS = ("the", "to", "a", "my")
 
 
 def _one_small_word_from_a_template(text: str, meaning: tuple) -> bool:
-    """True when changing, dropping or adding one of ``SMALL_WORDS`` in ``text`` (adding only
-    after its first word, where "to" and "the" go: "switch to", "open the") gives words the
+    """True when changing, dropping or adding one of ``SMALL_WORDS`` in ``text`` after its first
+    word (where "to" and "the" go: "switch to", "open the") gives words the
     planner's templates read, as said, with the same ``meaning`` as the fuzzy reading. Then the
     fuzzy matcher only confirmed a template, and nothing was guessed: the reading needs no
     more than a template's trust. Other fuzzy readings stay doubted (trust.py: "hey Hanover,
@@ -123,7 +123,9 @@ def _one_small_word_from_a_template(text: str, meaning: tuple) -> bool:
     words = str(text or "").split()
     variants = []
     for i, word in enumerate(words):
-        if word in SMALL_WORDS:
+        # never the first word: "to close the window" or "the press enter" is what is left of a
+        # sentence said to someone else ("do you want me to close the window"), not a command
+        if i and word in SMALL_WORDS:
             variants.append(words[:i] + words[i + 1:])
             variants += [words[:i] + [other] + words[i + 1:] for other in SMALL_WORDS if other != word]
     if words:
