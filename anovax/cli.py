@@ -34,11 +34,12 @@ from typing import Any
 from anovax import __version__, doctor
 from anovax.app import Assistant, Status, build_assistant
 from anovax.console import QUIT_WORDS, Lines, banner, console, emit_result
+from anovax.console_alerts import TimerAlerts
 from anovax.console_trace import VerboseTrace
 from anovax.desktop import SimulatedDesktop, make_desktop
-from anovax.eventlog import JsonLines, JsonlLog
 from anovax.errors import ConfigError
-from anovax.console_alerts import TimerAlerts
+from anovax.eventlog import JsonLines, JsonlLog
+from anovax.events import EventType
 from anovax.frontends import OUT_LOCK, audio_file_main, make_remote, start_voice
 from anovax.interrupts import interrupt_handled, is_interrupt
 from anovax.settings import PLANNERS, Settings, load_settings
@@ -197,6 +198,15 @@ def _leave_on_next_interrupt() -> None:
     signal.signal(signal.SIGINT, leave)
 
 
+def _listening(voice: Any) -> bool:
+    """Whether voice input is on or still starting (the recogniser can take longer to load than
+    the banner waits; should it then find no microphone, its own line says so)."""
+    if voice is None:
+        return False
+    state = getattr(voice, "state", None)
+    return state is None or state.state in ("listening", "muted", "asleep", "awake", "talking")
+
+
 def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # before argparse: "doctor" as a positional would clash with the console's flags
@@ -224,7 +234,9 @@ def _main(argv: list[str] | None = None) -> int:
         except OSError as exc:
             print(f"anovax: cannot write the event log {settings.log_path}: {exc.strerror or exc}", file=sys.stderr)
     if args.json and (assistant.orchestrator is not None or args.audio_file is not None):
-        assistant.bus.subscribe("stdout", JsonLines(sys.stdout))
+        # with a timer missed while AnovaX was off, fired before this subscribed (it was dropped)
+        assistant.bus.subscribe("stdout", JsonLines(sys.stdout),
+                                replay=lambda event: event.type is EventType.TIMER_FIRED)
     # every line for a person goes through here: once the console's status line exists, never
     # over its prompt
     say = Lines(sys.stdout, OUT_LOCK)
@@ -238,11 +250,10 @@ def _main(argv: list[str] | None = None) -> int:
                 assistant.timers.rehearsal = True
             else:
                 assistant.timers.one_shot = True  # a timer set now waits for the next start
-        if (args.text is not None or args.audio_file is not None) and assistant.timers is not None \
-                and not args.json:
-            # a timer that came due while AnovaX was off fires now: printed, not only logged
-            # (a one-shot run used to take it off timers.json without a word)
-            TimerAlerts(assistant.bus, say)
+            if not args.json:  # (with --json, the TIMER_FIRED event line above)
+                # a timer that came due while AnovaX was off fires now: printed, not only logged
+                # (a one-shot run used to take it off timers.json without a word)
+                TimerAlerts(assistant.bus, say)
         if args.text is not None:
             _speech_notice(assistant)
             future = assistant.submit(args.text, source="text")
@@ -296,7 +307,7 @@ def _main(argv: list[str] | None = None) -> int:
         return console(assistant, sys.stdin, sys.stdout, as_json=args.json, status=status, remote=remote, say=say,
                        show=lambda result: emit_result(result, args.json, sys.stdout, assistant, verbose=verbose,
                                                        write=say),
-                       greeting=None if args.json else banner(assistant))
+                       greeting=None if args.json else banner(assistant, listening=_listening(voice)))
     finally:
         say.status = None
         if status is not None:

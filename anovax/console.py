@@ -371,7 +371,8 @@ def console_control(text: str, remote: Any) -> str:
     return console_help()
 
 
-def banner(assistant: Assistant) -> str:
+def banner(assistant: Assistant, *, listening: bool = False) -> str:
+    """The console's first lines; ``listening`` when the microphone is on too."""
     settings = assistant.settings
     key_note = "" if settings.gemini_api_key else " (no GEMINI_API_KEY set)"
     if assistant.desktop is None:
@@ -381,7 +382,8 @@ def banner(assistant: Assistant) -> str:
     else:
         acting = f"acting on the {assistant.desktop.name} desktop"
     lines = [
-        f"AnovaX {__version__}: {assistant.planner.name} planner{key_note}, text input, console; {acting}.",
+        f"AnovaX {__version__}: {assistant.planner.name} planner{key_note}, "
+        f"{'voice and text input' if listening else 'text input'}, console; {acting}.",
         "Type a command (e.g. 'open notepad and type hello'), ':help' for the console's own, or 'quit'.",
     ]
     if assistant.memory.warning:

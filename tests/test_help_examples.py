@@ -111,6 +111,15 @@ def test_each_ability_opens_with_its_plainest_example():
     assert found["Memory"][0] == "what is my favourite colour"
 
 
+def test_an_article_the_template_offers_first_is_kept():
+    # "what is date" and "tell joke" (a first-time user): "[the|today's|…] date" and "<a>" joke were
+    # skipped as optional; a group or rule whose first choice is an article keeps it before a word
+    found = {a.name: a.phrases for a in abilities(load_grammar(), heard_as)}
+    assert "what is the date" in found["Time and date"], found["Time and date"]
+    assert found["Jokes"][0] == "tell a joke", found["Jokes"]
+    assert "open notepad" in found["Apps"]  # before an app's name it stays optional
+
+
 def test_a_new_tools_ability_is_listed_from_its_declaration_alone():
     spec = ToolSpec(
         name="water_plant",

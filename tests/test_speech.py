@@ -6,11 +6,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from anovax.desktop.base import CancelToken
+from anovax.desktop.base import Cancelled, CancelToken
 from anovax.outcome import Outcome, StepResult, StepStatus
 from anovax.plan import Plan, Step
 from anovax.results import CommandResult, Status
@@ -18,7 +22,7 @@ from anovax.safety import Rule, Verdict
 from anovax.speech import SilentSpeech, TtsThread, make_speech_out, reply_to_say
 from anovax.speech.speaker import said_paths
 from anovax.desktop.launcher import Launcher
-from anovax.speech.engine import PlayerOs
+from anovax.speech.engine import PlayerOs, _descendants
 from anovax.speech.probe import sound_card_problem
 
 REPO = Path(__file__).resolve().parents[1]
@@ -124,6 +128,89 @@ def test_the_players_output_goes_to_the_log_not_the_console(tmp_path, capfd):
     assert captured.out == "" and captured.err == ""
     assert "ALSA lib" in log.read_text() and "played /tmp/tmpxyz.wav" in log.read_text()
     assert PlayerOs(Launcher(log)).getpid() == os.getpid()  # everything else is the real os
+
+
+class _PlayingEngine:
+    """pyttsx3's espeak driver in small: runAndWait plays through the driver's ``os.system``
+    on a thread of its own and says "finished-utterance" once the player ends."""
+
+    def __init__(self, player: Path) -> None:
+        self._player, self._callbacks, self._text = player, {}, ""
+
+    def connect(self, name, callback):
+        self._callbacks.setdefault(name, []).append(callback)
+        return (name, callback)
+
+    def disconnect(self, token):
+        self._callbacks[token[0]].remove(token[1])
+
+    def say(self, text):
+        self._text = text
+
+    def stop(self):
+        pass
+
+    def runAndWait(self):
+        def play():
+            wav = f"{tempfile.gettempdir()}/anovax-test-{self._text}.wav"
+            sys.modules["pyttsx3.drivers.espeak"].os.system(f"{self._player} -c 'import time; time.sleep(30)' {wav}")
+            for callback in self._callbacks.get("finished-utterance", []):
+                callback(name=self._text, completed=True)
+        threading.Thread(target=play, daemon=True).start()
+
+
+def playing(wav: str) -> list[int]:
+    """Our descendants whose command line plays ``wav``."""
+    found = []
+    for pid in _descendants(os.getpid()):
+        try:
+            if wav.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def test_stopping_a_sentence_ends_its_own_player_and_no_other(tmp_path, monkeypatch):
+    """A stopped sentence's aplay is ended; another aplay of ours (the next sentence's, started
+    while the stop was still looking) is not. The code before ended every aplay playing a
+    temporary WAV, so the next sentence could be cut by the stop of the one before."""
+    player = tmp_path / "aplay"  # argv[0] "…/aplay", a WAV in the temporary folder: what a scan looks for
+    player.symlink_to(sys.executable)
+    launcher = Launcher(tmp_path / "launched.log")
+    monkeypatch.setitem(sys.modules, "pyttsx3.drivers.espeak", SimpleNamespace(os=PlayerOs(launcher)))
+    other = subprocess.Popen([str(player), "-c", "import time; time.sleep(30)",
+                              f"{tempfile.gettempdir()}/anovax-test-next.wav"])
+    tts = TtsThread(lambda: _PlayingEngine(player))
+    try:
+        token, outcome = CancelToken(), []
+
+        def talk():
+            try:
+                tts.say("first", token)
+                outcome.append("finished")
+            except Cancelled:
+                outcome.append("cancelled")
+
+        talker = threading.Thread(target=talk, daemon=True)
+        talker.start()
+        end = time.monotonic() + 10
+        while not (mine := playing("anovax-test-first.wav")) and time.monotonic() < end:
+            time.sleep(0.01)
+        assert mine, "the sentence's player never started"
+        token.cancel("stopped by the user")
+        talker.join(5)
+        end = time.monotonic() + 5
+        while playing("anovax-test-first.wav") and time.monotonic() < end:
+            time.sleep(0.01)
+        assert not playing("anovax-test-first.wav") and outcome == ["cancelled"]
+        time.sleep(0.2)  # the stopper's polls after the player ended
+        assert other.poll() is None, "the stop of one sentence ended another player"
+    finally:
+        tts.close()
+        other.kill()
+        other.wait()
+        launcher.close()
 
 
 def fake_aplay(folder: Path) -> Path:

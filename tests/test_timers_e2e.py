@@ -10,6 +10,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from helpers import logged_events
 from pty_kit import Pty, cli_environment, screen
 
@@ -91,10 +93,12 @@ def test_a_timer_left_running_at_quit_fires_late_at_the_next_start(tmp_path):
     assert json.loads((tmp_path / "timers.json").read_text())["timers"] == []
 
 
-def test_a_one_shot_reminder_says_it_waits_and_a_missed_one_reaches_the_event_log(tmp_path):
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_a_one_shot_reminder_says_it_waits_and_a_missed_one_reaches_the_event_log(tmp_path, as_json):
     """``anovax --text`` exits at once: its reply says the reminder waits for the next start. The
     reminder missed meanwhile fires when the next process starts, before the event log (ANOVAX_LOG)
-    subscribes, and must still be written there (it was lost: the log began at seq 5)."""
+    subscribes, and must still be written there (it was lost: the log began at seq 5), and to
+    stdout: as a line for a person, or with ``--json`` as an event line (it was dropped there)."""
     import subprocess
     import sys
 
@@ -109,11 +113,17 @@ def test_a_one_shot_reminder_says_it_waits_and_a_missed_one_reaches_the_event_lo
     state = next(tmp_path.rglob("timers.json"))
     while json.loads(state.read_text())["timers"][0]["due"] > time.time():  # due while AnovaX is off
         time.sleep(0.2)
-    second = subprocess.run([*run, "what time is it"], env=env, capture_output=True, text=True, timeout=DEADLINE_S)
+    second = subprocess.run([*run, "what time is it", *(["--json"] if as_json else [])], env=env,
+                            capture_output=True, text=True, timeout=DEADLINE_S)
     assert second.returncode == 0, second.stderr
     assert "only go off" not in second.stdout  # said only when a timer is set
-    # printed too: a one-shot run took it off timers.json without a word (a first-time user's report)
-    assert "AnovaX: While I was off, a reminder came due at" in second.stdout, second.stdout
+    if as_json:
+        lines = [json.loads(line) for line in second.stdout.splitlines()]  # every line is JSON
+        alerts = [e["data"]["message"] for e in lines if e.get("type") == "TIMER_FIRED"]
+        assert len(alerts) == 1 and alerts[0].startswith("While I was off, a reminder came due at"), second.stdout
+    else:
+        # printed too: a one-shot run took it off timers.json without a word (a first-time user's report)
+        assert "AnovaX: While I was off, a reminder came due at" in second.stdout, second.stdout
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert events[0]["seq"] == 1  # nothing from before the log subscribed is missing
     fired = [e for e in events if e["type"] == "TIMER_FIRED"]

@@ -674,6 +674,7 @@ def test_starting_with_a_sound_server_prints_one_line_and_no_sound_library_noise
     assert lines and lines[-1].startswith("anovax: listening"), stderr
     assert "jack" not in stderr.lower() and "ALSA" not in stderr, stderr
     assert len(lines) == 1, stderr  # the listening line is the first thing on stderr
+    assert "voice and text input, console" in out, out  # the banner said "text input" with voice on
 
 
 _TTS_CANCEL_CHILD = """

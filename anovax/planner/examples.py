@@ -155,8 +155,9 @@ def _article_group(expr: Expression) -> bool:
     """Is ``expr`` an optional group of articles only, such as "[a|the]"?"""
     if not (isinstance(expr, Alternative) and expr.is_optional):
         return False
-    words = [_words(x) for x in expr.items]
-    return None not in words and any(words) and all(w in _ARTICLES for w in words if w)
+    words = [w for w in (_words(x) for x in expr.items) if w != ""]
+    # the template's own first choice decides: "[the|today's|the current] date" → "the date"
+    return bool(words) and words[0] is not None and words[0].split()[0] in _ARTICLES
 
 
 def _words(expr: Expression) -> str | None:
@@ -173,7 +174,10 @@ class _RulesKept(dict[str, Any]):
 
     def __getitem__(self, name: str) -> Any:
         rule = super().__getitem__(name)
-        return dataclasses.replace(rule, expression=_articles_kept(rule.expression))
+        expression = _articles_kept(rule.expression)
+        if _article_group(expression):  # a rule of articles only ("<a>": "[a|an|the]"): "tell a joke"
+            expression = Alternative(items=[next(x for x in expression.items if _words(x))])
+        return dataclasses.replace(rule, expression=expression)
 
 
 def _fluent(text: str) -> bool:

@@ -12,8 +12,9 @@ SPEAK_END to mean the loudspeaker is quiet, both depend on it. Drivers whose
 runAndWait blocks (SAPI5, NSSS) are stopped mid-sentence from their ``started-word``
 callback, the documented way. pyttsx3 2.99's espeak driver (Linux) cannot be: it
 plays the rendered sentence with ``aplay`` via ``os.system`` on espeak's own thread,
-so the ``aplay`` process playing pyttsx3's temporary WAV is terminated instead
-(``stop_players``); the driver then carries on as if the sentence had ended. That is done by a
+so the ``aplay`` process playing that sentence is terminated instead (``PlayerOs`` hands each
+player it starts to the sentence being spoken; only those are ended, never the next sentence's);
+the driver then carries on as if the sentence had ended. That is done by a
 thread of its own ("tts-stop"), not by the tts thread: from the second sentence on, the driver's
 ``runAndWait`` does not return until the sentence has played (its end-of-loop command runs
 before the loop starts once the engine is idle; only the first sentence's returns at once),
@@ -39,6 +40,7 @@ import queue
 import shlex
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -110,6 +112,8 @@ class PlayerOs:
 
     def __init__(self, launcher: Launcher) -> None:
         self._launcher = launcher
+        #: told of every player started (the tts thread files it under the sentence being spoken)
+        self.on_start: Callable[[subprocess.Popen[bytes]], None] | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(os, name)
@@ -120,6 +124,8 @@ class PlayerOs:
         except OSError as exc:  # no player: this sentence is silent, and the log says why
             log.warning("could not play speech with %s: %s", command.split()[:1], exc)
             return 127
+        if self.on_start is not None:
+            self.on_start(proc)
         return proc.wait()  # os.system's contract: the sentence has played when it returns
 
 
@@ -139,12 +145,20 @@ def default_engine(launcher: Launcher | None = None) -> Any:
     return engine
 
 
+def player_os() -> PlayerOs | None:
+    """The espeak driver's ``PlayerOs``, once ``default_engine`` gave it one."""
+    found = getattr(sys.modules.get("pyttsx3.drivers.espeak"), "os", None)
+    return found if isinstance(found, PlayerOs) else None
+
+
 @dataclass(eq=False)
 class _Utterance:
     text: str
     done: threading.Event = field(default_factory=threading.Event)
     stop: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
+    #: the players started while this sentence was the one being spoken
+    players: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
 
 class TtsThread:
@@ -165,6 +179,8 @@ class TtsThread:
         self._finished = threading.Event()
         #: set when a sentence is to be stopped: wakes the "tts-stop" thread
         self._stop_asked = threading.Event()
+        #: whether the engine's players are handed to us one by one (else found in /proc)
+        self._tracks_players = False
         self._thread = threading.Thread(target=self._run, name="tts", daemon=True)
         self._thread.start()
         self._stopper = threading.Thread(target=self._stop_players_when_asked, name="tts-stop", daemon=True)
@@ -225,6 +241,9 @@ class TtsThread:
                 engine = self._factory()
                 tokens.append(engine.connect("started-word", lambda **_: self._stop_if_asked(engine)))
                 tokens.append(engine.connect("finished-utterance", lambda **_: self._finished.set()))
+                if (player := player_os()) is not None:
+                    player.on_start = self._player_started
+                    self._tracks_players = True
             except Exception as exc:  # any failure here means "no speech", never a crash
                 self._give_up(str(exc) or type(exc).__name__)
                 return
@@ -266,7 +285,7 @@ class TtsThread:
             self._stop_asked.wait()
             self._stop_asked.clear()
             while (utt := self._current) is not None and utt.stop.is_set() and not utt.done.is_set():
-                stop_players()
+                self._stop_players(utt)
                 time.sleep(POLL_S)
             if self._closed:
                 return
@@ -285,10 +304,30 @@ class TtsThread:
         while not self._finished.wait(POLL_S):
             if utt.stop.is_set() and sys.platform.startswith("linux"):
                 # polled, not done once: aplay may start only after the stop was asked for
-                stop_players()
+                self._stop_players(utt)
             if time.monotonic() >= end:
                 log.warning("The speech engine never finished %r; going on with the next sentence.", utt.text)
                 return
+
+    def _player_started(self, proc: subprocess.Popen[bytes]) -> None:
+        """PlayerOs's hook, on espeak's thread: the player belongs to the sentence being spoken
+        (the next one is only queued once this one has finished)."""
+        utt = self._current
+        if utt is None:
+            return
+        utt.players.append(proc)
+        if utt.stop.is_set():  # stopped before its player started
+            proc.terminate()
+
+    def _stop_players(self, utt: _Utterance) -> None:
+        """End ``utt``'s players only: a scan of every player could end the next sentence's,
+        started after this one ended during the scan."""
+        if not self._tracks_players:
+            stop_players()
+            return
+        for proc in list(utt.players):
+            if proc.poll() is None:
+                proc.terminate()
 
     def _stop_if_asked(self, engine: Any) -> None:
         """started-word callback. Drivers whose runAndWait blocks (SAPI5, NSSS) call it on the
