@@ -68,24 +68,32 @@ def test_outside_a_question_yes_and_no_are_ordinary_words(gate, phrase):
 
 @pytest.mark.parametrize("phrase", [
     "yes no", "no yes", "yes yes no", "yesterday", "yes today", "yes open notepad", "no way", "oh no",
-    "yeah", "yeah no", "yes and no", "okay", "sure", "um", "nova", "hey anova open notepad", "type yes",
+    "yeah", "yeah no", "yes and no", "okay", "sure", "um", "nova", "type yes", "open notepad",
 ])
 def test_anything_but_a_clear_answer_is_not_taken_during_a_question(gate, clock, phrase):
     ask(gate, clock)
     decision = gate.decide(phrase)
     assert decision.action not in ("answer", "command"), decision
-    gate.decide("hey anova")  # awake it is the same: no command runs out of context either
-    clock.advance(0.5)
-    again = gate.decide(phrase)
-    assert again.action not in ("answer", "command"), again
     assert gate.question == "q1"  # still waiting for a real answer
+
+
+@pytest.mark.parametrize("wake", [["hey anova open notepad"], ["hey anova", "open notepad"]],
+                         ids=["wake-words", "awake"])
+def test_a_new_command_said_to_anova_replaces_the_question(gate, clock, wake):
+    # it was dropped: a first-time user's "hey anova, open the calculator" said while "Did you
+    # say …?" waited did nothing; now the question is declined (question_id) and the command runs
+    ask(gate, clock)
+    for phrase in wake:
+        clock.advance(0.5)
+        decision = gate.decide(phrase)
+    assert (decision.action, decision.text, decision.question_id) == ("command", "open notepad", "q1"), decision
+    assert gate.question is None
 
 
 def test_an_ambiguous_answer_says_why(gate, clock):
     ask(gate, clock)
     assert gate.decide("yes no").reason == "not a clear yes or no"
-    gate.decide("hey anova")
-    assert gate.decide("what time is it").reason == "waiting for a yes or no"
+    assert gate.decide("what time is it").reason == "asleep: no wake words"
 
 
 @pytest.mark.parametrize("phrase", ["cancel", "stop", "no stop", "anova stop", "never mind"])
@@ -247,3 +255,21 @@ def test_playback_clock_follows_the_wall_clock_and_only_skips_forward():
     assert clock.now() == 10.0
     wall.advance(1.5)
     assert clock.now() == 11.5
+
+
+def test_a_new_spoken_command_declines_the_question_before_it_runs():
+    bus = EventBus()
+    confirmations = Confirmations(bus, timeout_s=30.0)
+    unregister = confirmations.register("voice")
+    gate = WakeGate()
+    pipeline, commands = voice_answering(confirmations, bus, gate, "hey anova open the calculator")
+    question = confirmations.new_question("c1", "Type `ls` and press Enter in Terminal?",
+                                          [{"index": 1, "tool": "type_text", "params": {"text": "ls"}}], "xterm")
+    reply = in_thread(lambda: confirmations.ask(question, None))
+    wait_for(lambda: gate.question == question.question_id, what="CONFIRM_REQUESTED at the gate")
+    heard = pipeline.handle(phrase_now())
+    assert heard.decision.action == "command"
+    result = reply.result(10)
+    assert result.answer is Answer.NO and result.frontend == "voice"  # the held plan does not run
+    assert commands == ["open the calculator"]
+    unregister()

@@ -111,7 +111,7 @@ def test_a_held_phrase_that_overlapped_its_speech_is_still_dropped(gate, clock):
     assert decision.action == "drop" and "overlapped" in decision.reason
 
 
-def test_during_a_question_held_yes_answers_and_other_commands_wait(gate, clock):
+def test_during_a_question_held_yes_answers_and_a_held_command_replaces_it(gate, clock):
     gate.question_asked("q1", 20.0)
     clock.advance(0.5)
     gate.talk_started()
@@ -120,9 +120,11 @@ def test_during_a_question_held_yes_answers_and_other_commands_wait(gate, clock)
     assert (decision.action, decision.text, decision.question_id) == ("answer", "yes", "q1")
     gate.question_asked("q2", 20.0)
     clock.advance(1.0)
-    assert say(gate, clock, "open the calculator", seconds=0.5).reason == "waiting for a yes or no"
     assert say(gate, clock, "yes no", seconds=0.5).action == "drop"
     assert say(gate, clock, "cancel", seconds=0.5).action == "command"
+    assert gate.question == "q2"  # a stop stops the command that asked; the question stays
+    replaced = say(gate, clock, "open the calculator", seconds=0.5)  # a command held replaces it
+    assert (replaced.action, replaced.question_id) == ("command", "q2") and gate.question is None
 
 
 def test_held_go_to_sleep_is_not_a_command(gate, clock):

@@ -33,10 +33,9 @@ its window), after rules 1-3 and awake or asleep alike:
   no wake word needed, if it was said after the question was put;
 - a phrase with a yes/no word that is not one of those ("yes no", "no yes please") is dropped:
   ambiguity is never taken either way;
-- anything else follows rules 4-5, but a command is dropped unless it is a stop ("cancel"
-  stops the command that asked): it would otherwise run after the question, out of context.
-
-Outside a question "yes" and "no" are ordinary words: dropped asleep, a command awake.
+- anything else follows rules 4-5; a command replaces the question, which the pipeline declines
+  first (``question_id``), a stop stops the command that asked. Outside a question "yes" and "no"
+  are ordinary words: dropped asleep, a command awake.
 
 Hold-to-talk (``talk_started``/``talk_ended``, holds.py): asleep, a phrase said with the key held
 is a command without the wake word, for that phrase only; rules 1-3 and the question rules apply.
@@ -48,7 +47,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from anovax.cancel import is_stop_utterance
@@ -88,7 +87,8 @@ class GateDecision:
     reason: str
     #: the phrase as recognised
     heard: str = ""
-    #: for "answer": the question it answers (``text`` is "yes" or "no")
+    #: for "answer": the question it answers (``text`` is "yes" or "no"); for "command": the
+    #: question it replaces, to be declined first
     question_id: str = ""
 
     def to_dict(self) -> dict[str, str]:
@@ -186,8 +186,7 @@ class WakeGate:
             return NAME in seq or self._awake or self.holds.recent()
 
     def touch(self) -> None:
-        """Restart the sleep timeout (a command just finished: the user is still in a conversation),
-        and the window in which "stop" needs no name."""
+        """Restart the sleep timeout and the no-name "stop" window (a command just finished)."""
         with self._lock:
             now = self._clock()
             self._last_command = now
@@ -209,8 +208,7 @@ class WakeGate:
     def question_closed(self, question_id: str) -> None:
         """The question was answered, timed out or dropped (CONFIRM_ANSWERED)."""
         with self._lock:
-            if self._question is not None and self._question.question_id == question_id:
-                self._question = None
+            self._question = None if self._question and self._question.question_id == question_id else self._question
 
     @property
     def question(self) -> str | None:
@@ -222,9 +220,8 @@ class WakeGate:
     def poll(self) -> GateDecision | None:
         """A "sleep" decision when the timeout has just passed, else None. Call it now and then."""
         with self._lock:
-            if self._expire(self._clock()):
-                return GateDecision("sleep", "", f"no speech for {self.timeout_s:g} s")
-            return None
+            expired = self._expire(self._clock())
+            return GateDecision("sleep", "", f"no speech for {self.timeout_s:g} s") if expired else None
 
     def decide(self, heard: str, started_at: float | None = None, ended_at: float | None = None,
                trust: Trust | None = None) -> GateDecision:
@@ -258,8 +255,11 @@ class WakeGate:
             if answer is not None:
                 return answer
             decision = self._by_state(words, seq, heard, now, slept, held, trust)
-            if decision.action in ("command", "doubt") and not is_stop_utterance(decision.text):
+            if decision.action == "doubt":
                 return out("drop", "waiting for a yes or no")
+            if decision.action == "command" and not is_stop_utterance(decision.text):
+                self._question = None
+                return replace(decision, reason="a new command instead of an answer", question_id=question.question_id)
             return decision
 
     def _by_state(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,

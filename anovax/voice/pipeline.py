@@ -162,6 +162,8 @@ class VoicePipeline:
             if self._on_take_back is not None and takes_back(decision.heard):
                 self._call(self._on_take_back, decision.heard)
         elif decision.action == "command":
+            if decision.question_id:  # a new command instead of an answer: the question is declined
+                self._call(self._on_answer, decision.question_id, False)
             self._call(self._on_command, decision.text)
         elif decision.action == "doubt":
             self._call(self._on_doubt, decision.text)
