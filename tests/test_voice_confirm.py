@@ -141,6 +141,22 @@ def test_a_spoken_no_types_nothing(said, tmp_path, cli_env):
     assert done["status"] == "needs_yes" and "You said no" in done["message"] and code == 3
 
 
+def test_a_new_command_said_to_anova_replaces_the_question(said, tmp_path, cli_env):
+    """A first-time user's new "hey anova, …" while a question waited was dropped, as if AnovaX had
+    stopped listening. Now the question is answered no and the new command runs."""
+    path = recording(tmp_path / "new.wav", [said(COMMAND), said("hey anova what time is it")], gap_s=ANSWER_GAP_S)
+    code, lines = audio_file(cli_env, path, "--simulate")
+    asked, answered = the_question(lines)
+    heard = [e["data"] for e in events(lines, "VOICE_HEARD")]
+    assert answered["answer"] == "no" and answered["frontend"] == "voice", heard
+    assert [h["action"] for h in heard] == ["command", "command"], heard
+    assert heard[1]["question_id"] == asked["question_id"]
+    assert typed(lines)[0]["typed_text"] == ""  # the held keys were not typed
+    done = [e["data"] for e in events(lines, "COMMAND_DONE")]
+    assert [d["status"] for d in done] == ["needs_yes", "done"], done
+    assert [s["tool"] for s in done[1]["outcome"]["steps"]] == ["get_time"], done
+
+
 def test_no_answer_is_denied_after_the_window(said, tmp_path, cli_env):
     path = recording(tmp_path / "silent.wav", [said(COMMAND)], gap_s=ANSWER_GAP_S)  # "voice" listens all along
     code, lines = audio_file(dict(cli_env, ANOVAX_CONFIRM_TIMEOUT=str(SHORT_WINDOW_S)), path, "--simulate")
