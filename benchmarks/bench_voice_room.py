@@ -236,7 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     o = outcomes[0]
                     f.write(json.dumps(dict(kind=kind, voice=voice, noise=noise, said=texts[0], heard=o.heard,
                                             action=o.action, fit=o.name_fit, worst=o.name_worst, post=o.posterior,
-                                            understood=o.understood, expected=_e, wake_fit=o.wake_fit, posts=list(o.posteriors), name_as=o.name_as)) + "\n")
+                                            understood=o.understood, expected=_e, wake_fit=o.wake_fit, posts=list(o.posteriors), name_as=o.name_as,
+                                            reason=o.reason)) + "\n")
         return 0
     phrases = sum(len(r[1]) for r in all_results)
     print("### Voice in a room: sound-alikes, chatter, recall (rendered speech, real recogniser and gate)\n")

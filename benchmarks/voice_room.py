@@ -85,6 +85,8 @@ class Outcome:
     posteriors: tuple = ()
     #: what the name sounded like against its rivals ("" not checked)
     name_as: str = ""
+    #: the gate's reason for its decision
+    reason: str = ""
 
 
 class Room:
@@ -141,7 +143,7 @@ class Room:
         rest = heard.decision.heard.split("anova", 1)[-1].strip()
         return Outcome(text, heard.decision.heard, heard.decision.action, " ".join(commands), seconds,
                        heard.recognize_ms, name_fit, posterior, worst, understands(rest) if rest else None, wake_fit, posteriors,
-                       seen[0].name_as if seen else "")
+                       seen[0].name_as if seen else "", heard.decision.reason)
 
 
 class _Recorded:

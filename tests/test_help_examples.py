@@ -4,6 +4,7 @@ reply to a request the planner does not understand."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -118,6 +119,16 @@ def test_an_article_the_template_offers_first_is_kept():
     assert "what is the date" in found["Time and date"], found["Time and date"]
     assert found["Jokes"][0] == "tell a joke", found["Jokes"]
     assert "open notepad" in found["Apps"]  # before an app's name it stays optional
+
+
+def test_no_example_puts_a_before_a_plural():
+    # "find a videos of …", "cancel a timers": an article group's first choice made required
+    from anovax.planner.examples import _candidates, _metadata
+
+    intents = load_grammar()
+    found = [text for intent in intents.intents.values() if _metadata(intent).get("ability")
+             for template in _candidates(intents, intent) for text in template]
+    assert found and not [t for t in found if re.search(r"\ban? (videos|clips|timers|reminders|jokes)\b", t)]
 
 
 def test_a_new_tools_ability_is_listed_from_its_declaration_alone():

@@ -10,10 +10,12 @@ import pytest
 from helpers import FakeClock, in_thread, wait_for
 
 from anovax.confirm import Answer, Confirmations
-from anovax.events import EventBus, EventType
+from anovax.events import Event, EventBus, EventType
 from anovax.voice.answers import ANSWER_WORDS, NO_PHRASES, YES_PHRASES, spoken_answer
 from anovax.voice.corpus import command_sentences
 from anovax.voice.gate import WakeGate
+from anovax.voice.trust import Trust
+from anovax.voice.understand import understanding
 from anovax.voice.pipeline import VoicePipeline, follow_events
 from anovax.voice.playback import PlaybackClock
 from anovax.voice.audio import Phrase
@@ -77,6 +79,11 @@ def test_anything_but_a_clear_answer_is_not_taken_during_a_question(gate, clock,
     assert gate.question == "q1"  # still waiting for a real answer
 
 
+def planned():
+    """The trust of a phrase taken at its word, with the offline planner's reading."""
+    return Trust(None, understanding)
+
+
 @pytest.mark.parametrize("wake", [["hey anova open notepad"], ["hey anova", "open notepad"]],
                          ids=["wake-words", "awake"])
 def test_a_new_command_said_to_anova_replaces_the_question(gate, clock, wake):
@@ -85,9 +92,41 @@ def test_a_new_command_said_to_anova_replaces_the_question(gate, clock, wake):
     ask(gate, clock)
     for phrase in wake:
         clock.advance(0.5)
-        decision = gate.decide(phrase)
+        decision = gate.decide(phrase, trust=planned())
     assert (decision.action, decision.text, decision.question_id) == ("command", "open notepad", "q1"), decision
     assert gate.question is None
+
+
+@pytest.mark.parametrize("phrase", [
+    # about the question, not a new request: they would act on whatever has the focus, or search
+    "hey anova undo that", "hey anova close it", "hey anova go back", "hey anova do it", "hey anova please do",
+    "hey anova what did you say", "hey anova repeat that", "hey anova press enter", "hey anova type ls",
+    "hey anova not now",
+])
+def test_a_command_about_the_question_does_not_replace_it(gate, clock, phrase):
+    ask(gate, clock)
+    decision = gate.decide(phrase, trust=planned())
+    assert decision.action == "drop" and decision.reason == "waiting for a yes or no", decision
+    assert gate.question == "q1"
+
+
+def test_a_command_begun_before_the_question_does_not_replace_it(gate, clock):
+    began = clock()
+    clock.advance(0.5)  # the question is put while the phrase is being said
+    ask(gate, clock)
+    decision = gate.decide("hey anova open notepad", began, clock(), trust=planned())
+    assert decision.action == "drop" and gate.question == "q1", decision
+
+
+def test_a_question_voice_was_not_offered_is_not_voices_to_answer():
+    # a talk-key "yes" while muted (voice unregistered) answered a question only the phone was asked
+    gate = WakeGate()
+    follow_events(gate, Event(EventType.CONFIRM_REQUESTED, "c1", data={
+        "question_id": "q1", "frontends": ["phone"], "timeout_s": 20.0}))
+    assert gate.question is None
+    follow_events(gate, Event(EventType.CONFIRM_REQUESTED, "c1", data={
+        "question_id": "q2", "frontends": ["phone", "voice"], "timeout_s": 20.0}))
+    assert gate.question == "q2"
 
 
 def test_an_ambiguous_answer_says_why(gate, clock):
@@ -172,11 +211,12 @@ class ScriptedRecognizer:
 
 
 def voice_answering(confirmations, bus, gate, *texts):
-    """A pipeline as the listener builds it: gate following the bus, answers to the broker."""
+    """A pipeline as the listener builds it: gate following the bus, answers to the broker, the
+    offline planner's reading of requests."""
     commands: list[str] = []
     bus.subscribe("gate", lambda event: follow_events(gate, event))
     pipeline = VoicePipeline(ScriptedRecognizer(*texts), gate, on_command=commands.append,
-                             stop_speaking=lambda: None,
+                             stop_speaking=lambda: None, understands=understanding,
                              on_answer=lambda qid, yes: confirmations.answer(qid, yes, "voice"))
     return pipeline, commands
 

@@ -7,6 +7,8 @@ from helpers import FakeClock
 
 from anovax.voice.gate import WakeGate
 from anovax.voice.holds import TALK_GRACE_S, TalkHolds
+from anovax.voice.trust import Trust
+from anovax.voice.understand import understanding
 
 
 @pytest.fixture
@@ -123,7 +125,8 @@ def test_during_a_question_held_yes_answers_and_a_held_command_replaces_it(gate,
     assert say(gate, clock, "yes no", seconds=0.5).action == "drop"
     assert say(gate, clock, "cancel", seconds=0.5).action == "command"
     assert gate.question == "q2"  # a stop stops the command that asked; the question stays
-    replaced = say(gate, clock, "open the calculator", seconds=0.5)  # a command held replaces it
+    start, end = clock() - 0.5, clock()  # a command held replaces it
+    replaced = gate.decide("open the calculator", start, end, Trust(None, understanding))
     assert (replaced.action, replaced.question_id) == ("command", "q2") and gate.question is None
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hassil import Intents
-from hassil.expression import Alternative, Expression, Group, ListReference, Sequence, TextChunk
+from hassil.expression import Alternative, Expression, Group, ListReference, RuleReference, Sequence, TextChunk
 from hassil.intents import Intent, TextSlotList, WildcardSlotList
 from hassil.sample import sample_expression
 
@@ -126,7 +126,8 @@ def _candidates(intents: Intents, intent: Intent) -> list[list[str]]:
             if set(sentence.list_names(rules)) & (wild - set(values)):
                 continue
             found: list[str] = []
-            terse = sample_expression(_articles_kept(sentence.expression), lists, _RulesKept(rules), skip_optionals=True)
+            kept = _RulesKept(rules)
+            terse = sample_expression(_articles_kept(sentence.expression, kept), lists, kept, skip_optionals=True)
             for text in itertools.islice(terse, _PER_TEMPLATE):
                 text = " ".join(text.split())
                 if text and len(text) <= MAX_PHRASE_CHARS and _fluent(text) and text not in found:
@@ -135,17 +136,20 @@ def _candidates(intents: Intents, intent: Intent) -> list[list[str]]:
     return out
 
 
-def _articles_kept(expr: Expression) -> Expression:
-    """``expr`` with each optional group of articles ("[a|the]") made required when a word of
-    the template follows it, so the shortest sentence is still English ("take a screenshot",
-    not "take screenshot"); before a slot (an app's name) it stays optional ("open notepad")."""
+def _articles_kept(expr: Expression, rules: Mapping[str, Any] | None = None) -> Expression:
+    """``expr`` with each optional group of articles ("[a|the]", or a rule of them: "<a>") made
+    required when a word of the template follows it, so the shortest sentence is still English
+    ("take a screenshot", "tell a joke", not "take screenshot"); before a slot (an app's name)
+    it stays optional ("open notepad")."""
     if not isinstance(expr, Group):
         return expr
-    items = [_articles_kept(item) for item in expr.items]
+    items = [_articles_kept(item, rules) for item in expr.items]
     if isinstance(expr, Sequence):
         for i, item in enumerate(items):
+            if isinstance(item, RuleReference) and rules is not None and item.rule_name in rules:
+                item = rules[item.rule_name].expression
             after = [x for x in items[i + 1:] if _words(x) != ""][:1]  # the next thing, spaces skipped
-            if _article_group(item) and after and not isinstance(after[0], ListReference):
+            if _article_group(item) and after and not isinstance(after[0], (ListReference, RuleReference)):
                 first = next(x for x in item.items if _words(x))
                 items[i] = Alternative(items=[first])
     return dataclasses.replace(expr, items=items)
@@ -174,21 +178,23 @@ class _RulesKept(dict[str, Any]):
 
     def __getitem__(self, name: str) -> Any:
         rule = super().__getitem__(name)
-        expression = _articles_kept(rule.expression)
-        if _article_group(expression):  # a rule of articles only ("<a>": "[a|an|the]"): "tell a joke"
-            expression = Alternative(items=[next(x for x in expression.items if _words(x))])
-        return dataclasses.replace(rule, expression=expression)
+        return dataclasses.replace(rule, expression=_articles_kept(rule.expression, self))
 
 
 def _fluent(text: str) -> bool:
     """False for what a template over-generates but nobody says: two determiners in a row
-    ("tell me another a joke"), "a" before a vowel ("a image"), a contraction with nothing
-    to contract ("'d like to hear")."""
+    ("tell me another a joke"), "a" before a vowel ("a image") or a plural ("find a videos of"),
+    a contraction with nothing to contract ("'d like to hear")."""
     words = text.split()
     if words[0].startswith("'"):
         return False
     return not any((a in _DET_LEFT and b in _DET_RIGHT) or (a == "a" and b[:1] in "aeiou")
-                   for a, b in itertools.pairwise(words))
+                   or (a in ("a", "an") and _plural(b)) for a, b in itertools.pairwise(words))
+
+
+def _plural(word: str) -> bool:
+    """A regular plural ("videos", "timers"), not a singular that ends in s ("bus", "class")."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 def _metadata(intent: Intent) -> dict[str, Any]:

@@ -31,11 +31,10 @@ its window), after rules 1-3 and awake or asleep alike:
 
 - a clear yes or no (answers.py: "yes", "no thanks", optionally with the name) is an "answer",
   no wake word needed, if it was said after the question was put;
-- a phrase with a yes/no word that is not one of those ("yes no", "no yes please") is dropped:
-  ambiguity is never taken either way;
-- anything else follows rules 4-5; a command replaces the question, which the pipeline declines
-  first (``question_id``), a stop stops the command that asked. Outside a question "yes" and "no"
-  are ordinary words: dropped asleep, a command awake.
+- a phrase with a yes/no word that is not one of those ("yes no") is dropped: never taken either way;
+- anything else follows rules 4-5; a command begun after the question that names all it acts on
+  (``Trust.stands_alone``) replaces it, the pipeline declining it first (``question_id``), a stop
+  stops the command that asked. Outside a question "yes"/"no" are words: dropped asleep, awake a command.
 
 Hold-to-talk (``talk_started``/``talk_ended``, holds.py): asleep, a phrase said with the key held
 is a command without the wake word, for that phrase only; rules 1-3 and the question rules apply.
@@ -87,8 +86,7 @@ class GateDecision:
     reason: str
     #: the phrase as recognised
     heard: str = ""
-    #: for "answer": the question it answers (``text`` is "yes" or "no"); for "command": the
-    #: question it replaces, to be declined first
+    #: for "answer": the question it answers (``text``: "yes"/"no"); "command": the one it replaces
     question_id: str = ""
 
     def to_dict(self) -> dict[str, str]:
@@ -255,12 +253,13 @@ class WakeGate:
             if answer is not None:
                 return answer
             decision = self._by_state(words, seq, heard, now, slept, held, trust)
-            if decision.action == "doubt":
-                return out("drop", "waiting for a yes or no")
-            if decision.action == "command" and not is_stop_utterance(decision.text):
-                self._question = None
-                return replace(decision, reason="a new command instead of an answer", question_id=question.question_id)
-            return decision
+            stop = decision.action == "command" and is_stop_utterance(decision.text)
+            if decision.action not in ("command", "doubt") or stop:
+                return decision
+            if decision.action == "doubt" or start < question.opened or not trust.stands_alone(decision.text):
+                return out("drop", "waiting for a yes or no")  # "undo that", "do it": about the question
+            self._question = None
+            return replace(decision, reason="a new command instead of an answer", question_id=question.question_id)
 
     def _by_state(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,
                   held: bool = False, trust: Trust | None = None) -> GateDecision:

@@ -36,7 +36,9 @@ def follow_events(gate: WakeGate, event: Event, *, speech: bool = True) -> None:
     window in which "yes" and "no" answer without the wake word)."""
     data = event.data or {}
     if event.type is EventType.CONFIRM_REQUESTED:
-        if data.get("frontends") and data.get("question_id"):  # nobody registered: nothing to answer
+        # only a question put to voice: a talk-key "yes" (heard while muted) must not answer, and a
+        # new command must not decline, a question only the screen or the phone was asked
+        if "voice" in (data.get("frontends") or ()) and data.get("question_id"):
             gate.question_asked(str(data["question_id"]), float(data.get("timeout_s") or 0.0))
     elif event.type is EventType.CONFIRM_ANSWERED:
         gate.question_closed(str(data.get("question_id", "")))

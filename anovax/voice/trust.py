@@ -220,6 +220,11 @@ class Trust:
             return False
         return here.start - (last.start + last.frames) >= PAUSE_BEFORE_WAKE_FRAMES
 
+    def stands_alone(self, command: str) -> bool:
+        """May ``command`` replace a waiting question (``Understanding.stands_alone``)?"""
+        got = self._understanding(command)
+        return got is not None and got.stands_alone
+
     def _understood(self, command: str) -> tuple[bool, bool]:
         """(understood, verbatim): see ``understand.Understanding``; a plain bool is not verbatim."""
         got = self._understanding(command)

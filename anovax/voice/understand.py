@@ -85,6 +85,11 @@ class Understanding:
     #: the closed recogniser, as ``guessed``; the price: "switch the notepad" for "switch to
     #: notepad", read right, is asked about too)
     fuzzy: bool = False
+    #: it names everything it acts on and was read from a template: no step works on whatever
+    #: has the focus without naming it (keys, typing), and it does something. Only such a request
+    #: replaces a question waiting for a yes or no (wake gate): said then, "undo that", "close it"
+    #: or "do it" are about the question, and would act on the wrong thing
+    stands_alone: bool = False
 
 
 def understanding(text: str) -> Understanding:
@@ -103,7 +108,20 @@ def understanding(text: str) -> Understanding:
     declined = understood and not plan.steps and reply in _declines()
     meaning = plan_key(plan) if understood else None
     fuzzy = how == "fuzzy" and not (meaning is not None and _one_small_word_from_a_template(text, meaning))
-    return Understanding(understood, verbatim, meaning, declined, unknown_name, how == "guess", fuzzy)
+    stands_alone = understood and not how and not declined and bool(plan.steps) \
+        and all(_names_its_target(step) for step in plan.steps)
+    return Understanding(understood, verbatim, meaning, declined, unknown_name, how == "guess", fuzzy, stands_alone)
+
+
+def _names_its_target(step) -> bool:  # noqa: ANN001 - Step
+    """Does ``step`` say what it acts on? Only keyboard-and-mouse steps may not: keys pressed
+    and words typed go to the focused window unless an app is named."""
+    from anovax.tools import TOOLS
+
+    spec = TOOLS.get(step.tool)
+    if spec is None or "kb_mouse" not in spec.locks:
+        return spec is not None
+    return any(p.sink in _APP_SINKS and str(step.params.get(p.name, "")).strip() for p in spec.params)
 
 
 #: the short unstressed words a recogniser swaps, drops and adds most ("switch the notepad" for
