@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from anovax.toolspec import Sink
@@ -138,21 +139,24 @@ def _one_small_word_from_a_template(text: str, meaning: tuple) -> bool:
     more than a template's trust. Other fuzzy readings stay doubted (trust.py: "hey Hanover,
     can you pass me the salt" heard as "hey anova can you have the console", read by the fuzzy
     matcher, opened a terminal)."""
-    words = str(text or "").split()
-    variants = []
-    for i, word in enumerate(words):
-        # never the first word: "to close the window" or "the press enter" is what is left of a
-        # sentence said to someone else ("do you want me to close the window"), not a command
-        if i and word in SMALL_WORDS:
-            variants.append(words[:i] + words[i + 1:])
-            variants += [words[:i] + [other] + words[i + 1:] for other in SMALL_WORDS if other != word]
-    if words:
-        variants += [words[:1] + [small] + words[1:] for small in SMALL_WORDS]
-    for variant in variants:
+    for variant in _small_word_variants(str(text or "").split()):
         plan, how = _read(" ".join(variant))
         if how == "" and plan.steps and plan_key(plan) == meaning:
             return True
     return False
+
+
+def _small_word_variants(words: list[str]) -> Iterator[list[str]]:
+    """``words`` with one small word changed or dropped, then with one added, after the first
+    word; lazily, as each costs a planner read (~7 ms) and the first match ends the search."""
+    for i, word in enumerate(words):
+        # never the first word: "to close the window" or "the press enter" is what is left of a
+        # sentence said to someone else ("do you want me to close the window"), not a command
+        if i and word in SMALL_WORDS:
+            yield words[:i] + words[i + 1:]
+            yield from (words[:i] + [other] + words[i + 1:] for other in SMALL_WORDS if other != word)
+    if words:
+        yield from (words[:1] + [small] + words[1:] for small in SMALL_WORDS)
 
 
 @functools.lru_cache(maxsize=1)
