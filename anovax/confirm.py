@@ -43,6 +43,8 @@ class Answer(enum.StrEnum):
     NOBODY = "nobody"
     #: the command was stopped while it waited
     STOPPED = "stopped"
+    #: a new command came instead of an answer (said to AnovaX, or typed at the [y/N])
+    REPLACED = "replaced"
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ def denied_message(reply: Reply, target: str, action: str = "type into") -> str:
     what = f"{action} {target}".strip()
     if reply.answer is Answer.NO:
         return f"You said no, so I didn't {what}."
+    if reply.answer is Answer.REPLACED:
+        return f"You asked for something else, so I didn't {what}."
     if reply.answer is Answer.TIMEOUT:
         return f"I needed a yes to {what} and got no answer in {reply.seconds:.0f} seconds, so I stopped there."
     if reply.answer is Answer.STOPPED:
@@ -154,12 +158,13 @@ class Confirmations:
         with self._lock:
             return self._pending
 
-    def answer(self, question_id: str, yes: bool, frontend: str) -> bool:
-        """Answer the pending question; False when ``question_id`` is not it (stale, or answered)."""
+    def answer(self, question_id: str, yes: bool | None, frontend: str) -> bool:
+        """Answer the pending question (``yes`` None: a new command came instead, which declines
+        it too); False when ``question_id`` is not it (stale, or answered)."""
         with self._lock:
             if self._pending is None or self._answer is not None or question_id != self._pending.question_id:
                 return False
-            self._answer = (Answer.YES if yes is True else Answer.NO, str(frontend))
+            self._answer = (Answer.YES if yes is True else Answer.REPLACED if yes is None else Answer.NO, str(frontend))
             self._answered.set()
             return True
 

@@ -19,12 +19,12 @@ from anovax import __version__
 from anovax.app import Assistant, CommandResult, Status
 from anovax.cancel import is_stop_utterance
 from anovax.console_alerts import TimerAlerts
+from anovax.console_controls import console_control
 from anovax.console_question import ConsoleQuestion
 from anovax.console_trace import format_plan, format_verdict
 from anovax.desktop import SimulatedDesktop
 from anovax.interrupts import interrupt_handled
 from anovax.port import AssistantPort
-from anovax.unban import unban_message
 
 
 def format_reply(result: CommandResult) -> str:
@@ -120,6 +120,8 @@ def format_actions(actions: list) -> str:
 
 #: what the console shows while it waits for a command
 PROMPT = "you> "
+#: at the idle prompt, how often a question put by another front end's command is looked for
+IDLE_POLL_S = 0.1
 #: what ends the console session (typed on a line of its own)
 QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova"})
 
@@ -269,11 +271,37 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
         unshown.clear()
         show(future.result())
 
+    def idle_line() -> str | None:
+        """The next line at the idle prompt. Meanwhile a question a voice or phone command put is
+        shown under it (it went unseen, and the next line typed ran as a command), and the line
+        typed after it answers it; then the prompt again."""
+        if asking is None:
+            return reader.get()
+        while True:
+            try:
+                line = reader.get(timeout=IDLE_POLL_S)
+            except queue.Empty:
+                if asking.show_pending(below="\n"):  # it went away unanswered
+                    prompt_again()
+                continue
+            if not asking.showing:
+                return line
+            if not asking.take(line):
+                return line  # a new request instead of an answer, or the question had gone
+            prompt_again()
+
+    def prompt_again() -> None:
+        with hold():
+            out.write(PROMPT)
+            out.flush()
+            if status is not None:
+                status.prompt = PROMPT
+
     if greeting is not None:
         say(greeting)
     alerts = None if as_json else TimerAlerts(assistant.bus, alert)  # with --json the events are the output
     try:
-        return _loop(assistant, reader, out, pending, say, run, stop, resume, interactive=interactive, status=status,
+        return _loop(assistant, idle_line, out, pending, say, run, stop, resume, interactive=interactive, status=status,
                      hold=hold, remote=remote, at_end=lambda: at_end, prompting=prompting)
     finally:
         if alerts is not None:
@@ -282,8 +310,9 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
             asking.close()
 
 
-def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: deque[str], say: Callable[[str], None],
-          run: Callable[[str], None], stop: Callable[[], None], resume: Callable[[], bool], *, interactive: bool,
+def _loop(assistant: AssistantPort, next_line: Callable[[], str | None], out: TextIO, pending: deque[str],
+          say: Callable[[str], None], run: Callable[[str], None], stop: Callable[[], None], resume: Callable[[], bool],
+          *, interactive: bool,
           status: Any, hold: Any, remote: Any, at_end: Callable[[], bool], prompting: threading.Event) -> int:
     while True:
         try:
@@ -299,7 +328,7 @@ def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: d
                         if status is not None:
                             status.prompt = PROMPT
                         prompting.set()
-                line = reader.get()
+                line = next_line()
                 with hold():
                     prompting.clear()
                 if status is not None:
@@ -326,49 +355,6 @@ def _loop(assistant: AssistantPort, reader: _LineReader, out: TextIO, pending: d
                 out.write("\n")
                 out.flush()
             return 0
-
-
-#: the console's own commands, as ``:help`` lists them
-CONSOLE_COMMANDS = (
-    (":help", "this list"),
-    (":remote on", "start the phone remote and show the link that pairs a phone"),
-    (":remote off", "stop the phone remote"),
-    (":unban", "let phones locked out after wrong pairing codes try again"),
-    ("stop", "while a command runs: stop it (also \"cancel\", \"never mind\", Ctrl-C)"),
-    ("quit", "leave (also \"exit\", \":q\", Ctrl-D)"),
-)
-
-
-def console_help() -> str:
-    width = max(len(name) for name, _ in CONSOLE_COMMANDS)
-    lines = ["Console commands:", *(f"  {name:<{width}}  {what}" for name, what in CONSOLE_COMMANDS)]
-    lines.append("Anything else is a command for AnovaX, e.g. 'open notepad and type hello'.")
-    return "\n".join(lines)
-
-
-def console_control(text: str, remote: Any) -> str:
-    """The console's own switches (the orb has buttons for them)."""
-    words = text[1:].lower().split()
-    if words in (["help"], ["?"], ["h"]):
-        return console_help()
-    if words not in (["remote", "on"], ["remote", "off"], ["unban"]):
-        return f"There is no console command {text.split()[0]!r}: :help lists them."
-    if remote is None:
-        return "The phone remote is not available here."
-    try:
-        if words == ["remote", "on"]:
-            if not remote.running:
-                remote.start()
-            return f"Phone remote on at {remote.address}. Pair a phone by opening: {remote.pairing_url}"
-        if words == ["remote", "off"]:
-            if remote.running:
-                remote.stop()
-            return "Phone remote off."
-        if words == ["unban"]:
-            return unban_message(remote.unban())
-    except OSError as exc:  # the port is taken, or the address is gone
-        return f"The phone remote can't start: {exc.strerror or exc}."
-    return console_help()
 
 
 def banner(assistant: Assistant, *, listening: bool = False) -> str:

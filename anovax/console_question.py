@@ -2,8 +2,11 @@
 
 Only when standard input is a terminal and the output is for a person (not ``--json``): piped
 input was typed before the question existed, so it must never answer one. The line typed
-after the question is shown is the answer ("y" or "yes" is yes; anything else, an empty line
-included, is no); lines typed before it stay commands.
+after the question is shown is the answer ("y" or "yes" is yes; a request that names all it
+acts on, "what time is it", declines it and runs, as a new spoken command does; anything else,
+an empty line included, is no); lines typed before it stay commands. A question is shown
+while a typed command runs and at the idle prompt too: a voice or phone command's question
+went unseen there, and the next line typed was taken as a command.
 """
 
 from __future__ import annotations
@@ -30,35 +33,45 @@ class ConsoleQuestion:
         self._asked: set[str] = set()
         self._unregister = self._confirmations.register("console")
 
-    def show_pending(self) -> None:
-        """Print the pending question once; end its line if it went away unanswered here."""
+    @property
+    def showing(self) -> bool:
+        return self._shown is not None
+
+    def show_pending(self, *, below: str = "") -> bool:
+        """Print the pending question once (after ``below``: the idle prompt's line is ended
+        first); end its line if it went away unanswered here. True when it went away."""
         question = self._confirmations.pending
-        if self._shown is not None and (question is None or question.question_id != self._shown.question_id):
+        gone = self._shown is not None and (question is None or question.question_id != self._shown.question_id)
+        if gone:
             self._forget(newline=True)  # answered elsewhere, or timed out
         if question is None or self._shown is not None or question.question_id in self._asked:
-            return
+            return gone
         self._shown = question
         self._asked.add(question.question_id)
         # "in", not "window": a question may be about AnovaX's own memory, not a window
         where = f' (in "{question.target}")' if question.target else ""
         prompt = f"AnovaX asks{where}: {question.text} [y/N] "
         with self._hold():
-            self._out.write(prompt)
+            self._out.write(below + prompt)
             self._out.flush()
             if self._status is not None:
                 self._status.prompt, self._status.paused = prompt, True
+        return False
 
     def take(self, line: str) -> bool:
-        """Answer the shown question with ``line``; False when no question is shown."""
+        """Answer the shown question with ``line``; False when no question is shown, or when
+        ``line`` is a new request that replaced it (the caller runs it as a command)."""
         question, pending = self._shown, self._confirmations.pending
         if question is None:
             return False
         if pending is None or pending.question_id != question.question_id:
             self._forget(newline=False)
             return False
-        self._confirmations.answer(question.question_id, line.strip().lower() in YES_WORDS, "console")
+        text = line.strip().lower()
+        instead = text not in YES_WORDS and _stands_alone(text)
+        self._confirmations.answer(question.question_id, None if instead else text in YES_WORDS, "console")
         self._forget(newline=False)  # the person's Enter ended the line
-        return True
+        return not instead
 
     def end(self) -> None:
         """The command ended: a question still shown went unanswered here."""
@@ -76,3 +89,13 @@ class ConsoleQuestion:
             if newline:
                 self._out.write("\n")
                 self._out.flush()
+
+
+def _stands_alone(text: str) -> bool:
+    """A request that names all it acts on (the wake gate's rule for a spoken one)."""
+    from anovax.voice.understand import understanding
+
+    try:
+        return understanding(text).stands_alone
+    except Exception:  # noqa: BLE001 - a planner that cannot read it: the line is a no, as before
+        return False

@@ -95,7 +95,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
                 out.write(format_heard(heard) + "\n")
                 out.flush()
 
-    def answer(question_id: str, yes: bool) -> None:
+    def answer(question_id: str, yes: bool | None) -> None:
         assistant.confirmations.answer(question_id, yes, "voice")
 
     def state(change: VoiceState) -> None:

@@ -120,6 +120,8 @@ def test_a_question_without_an_expiry_counts_down_from_its_own_time():
 
 def test_answered_note_copes_with_odd_data():
     assert answered_note({}) == "answered"
+    # a new command came instead: it was "no from the voice", which nobody said
+    assert answered_note({"answer": "replaced", "frontend": "voice"}) == "a new command from the voice: did nothing"
     assert answered_note({"answer": "timeout", "seconds": "soon"}) == "no answer in 0 s: did nothing"
     assert answered_note({"answer": "maybe"}) == "maybe"
 

@@ -7,7 +7,7 @@ import json
 from helpers import FakeClock
 from remote_kit import phone_remote, start_remote, stop_remote
 
-from anovax.console import console_control
+from anovax.console_controls import console_control
 from anovax.orb.controls import OrbControls
 from anovax.remote import AuthPolicy, Guard
 from anovax.remote.bans import BanStore, StoredBan

@@ -232,7 +232,7 @@ def phrase_now():
 @pytest.mark.parametrize("said, answer, action, run", [
     ("yes", Answer.YES, "answer", []), ("no thanks", Answer.NO, "answer", []),
     # a new request replaces the question: declined first, so the held plan does not run
-    ("hey anova open the calculator", Answer.NO, "command", ["open the calculator"]),
+    ("hey anova open the calculator", Answer.REPLACED, "command", ["open the calculator"]),
 ])
 def test_a_spoken_answer_reaches_the_broker(said, answer, action, run):
     bus = EventBus()
@@ -299,3 +299,22 @@ def test_playback_clock_follows_the_wall_clock_and_only_skips_forward():
     assert clock.now() == 10.0
     wall.advance(1.5)
     assert clock.now() == 11.5
+
+
+def test_what_is_dropped_while_a_question_waits_is_shown_and_not_before_or_after():
+    # a first-time user's "hey anova, do it" and an unclear "yes no" during a question left no
+    # trace: the question invites speech without the wake word, so what it drops then is shown
+    gate, reported = WakeGate(), []
+    pipeline = VoicePipeline(ScriptedRecognizer("open notepad", "yes no", "hey anova do it", "open notepad"), gate,
+                             on_command=lambda text: None, stop_speaking=lambda: None, report=reported.append,
+                             understands=understanding)
+    pipeline.handle(phrase_now())  # asleep, no question: the room talking, only counted
+    gate.question_asked("q1", 20.0)
+    pipeline.handle(phrase_now())
+    pipeline.handle(phrase_now())
+    gate.question_closed("q1")
+    pipeline.handle(phrase_now())
+    assert [(h.decision.heard, h.decision.action) for h in reported] == [("yes no", "drop"),
+                                                                         ("hey anova do it", "drop")]
+    assert [h.decision.reason for h in reported] == ["not a clear yes or no", "waiting for a yes or no"]
+    assert pipeline.unshown == 2

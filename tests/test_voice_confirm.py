@@ -148,12 +148,13 @@ def test_a_new_command_said_to_anova_replaces_the_question(said, tmp_path, cli_e
     code, lines = audio_file(cli_env, path, "--simulate")
     asked, answered = the_question(lines)
     heard = [e["data"] for e in events(lines, "VOICE_HEARD")]
-    assert answered["answer"] == "no" and answered["frontend"] == "voice", heard
+    assert answered["answer"] == "replaced" and answered["frontend"] == "voice", heard
     assert [h["action"] for h in heard] == ["command", "command"], heard
     assert heard[1]["question_id"] == asked["question_id"]
     assert typed(lines)[0]["typed_text"] == ""  # the held keys were not typed
     done = [e["data"] for e in events(lines, "COMMAND_DONE")]
     assert [d["status"] for d in done] == ["needs_yes", "done"], done
+    assert done[0]["message"].startswith("You asked for something else, so I didn't"), done  # not "You said no"
     assert [s["tool"] for s in done[1]["outcome"]["steps"]] == ["get_time"], done
 
 
@@ -391,3 +392,48 @@ def test_a_spoken_answer_decides_what_reaches_a_real_terminal(answer, expected, 
             assert shell.lines() == [] and code == 3
     finally:
         shell.close_terminals()
+
+
+# --- the console's [y/N] for a question a spoken command put: a pty, the microphone a PulseAudio sink ---
+
+
+@pytest.mark.parametrize("typed, shows", [
+    ("y", b"Typing"),
+    # a new request typed at the [y/N]: the question is declined and the request runs, as when spoken
+    ("what time is it", b"You asked for something else, so I didn't type into Terminal."),
+])
+def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(typed, shows, said, tmp_path, pulse):
+    """A first-time user's spoken "open a terminal and type ls…" asked its question only in the
+    event log: the console, idle at its prompt, showed nothing, and the "y" typed next ran as a
+    command ("I didn't understand 'y'")."""
+    from pty_kit import Pty, cli_environment, screen
+
+    env = cli_environment(tmp_path, "http://127.0.0.1:9")
+    env.pop("GEMINI_API_KEY", None)
+    env.update(ANOVAX_PLANNER="offline", ANOVAX_VOICE="on", PULSE_SERVER=pulse.server,
+               XDG_RUNTIME_DIR=pulse.env["XDG_RUNTIME_DIR"])
+    term = Pty(env)
+    try:
+        term.read_until(b"you> ", 60)
+        if b"voice input is off" in term.seen:
+            pytest.skip(f"PortAudio does not reach PulseAudio here: {term.seen.decode(errors='replace')[-300:]}")
+        for attempt in range(2):  # the wake gate's recall is not 100%: said again once
+            pulse.play(said(COMMAND))
+            try:
+                term.read_until(b"[y/N] ", 30)
+                break
+            except AssertionError:
+                if attempt:
+                    raise
+        assert "Type `ls` and press Enter in Terminal?" in term.seen.decode(errors="replace")
+        term.type(typed + "\n")
+        term.read_until(shows, 60)
+        if typed != "y":
+            term.read_until(b"Here's the time.", 60)  # the new request ran
+        term.type("quit\n")  # a command again, not an answer: the console ends
+        assert term.close() == 0
+        shown = "\n".join(screen(term.seen))
+        assert "I didn't understand" not in shown, shown
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()

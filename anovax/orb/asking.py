@@ -26,6 +26,7 @@ _ENDINGS = {
     "timeout": "no answer in {seconds:.0f} s: did nothing",
     "nobody": "nobody could answer: did nothing",
     "stopped": "stopped while asking",
+    "replaced": "a new command{by}: did nothing",
 }
 
 

@@ -253,7 +253,7 @@ class VoiceInput:
                 self._unregister()
                 self._unregister = None
 
-    def _answer(self, question_id: str, yes: bool) -> None:
+    def _answer(self, question_id: str, yes: bool | None) -> None:
         if self.confirmations is None:
             return
         if not self.confirmations.answer(question_id, yes, "voice"):

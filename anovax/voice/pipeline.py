@@ -83,19 +83,21 @@ class VoicePipeline:
 
     ``on_command`` gets the gate's command text, ``stop_speaking`` is called for a barge-in (and
     ``on_take_back(words)`` too when the barge-in takes back the command: "no, cancel that"),
-    ``on_answer(question_id, yes)`` for a yes or no to a waiting question (right here on the
-    listening thread: the command that asked is blocked waiting for it); ``on_state`` sees every
+    ``on_answer(question_id, yes)`` for a yes or no to a waiting question, None for a new command
+    that replaces it (right here on the listening thread: the command that asked is blocked
+    waiting for it); ``on_state`` sees every
     change of awake/asleep. A failing callback is logged and the pipeline goes on.
 
     ``report`` sees only the phrases that were said to AnovaX: those that woke it or came while
-    it was awake. A phrase dropped while asleep is the room talking, and speech that did not wake
+    it was awake or a question of its own waited for an answer. A phrase dropped while asleep
+    is the room talking, and speech that did not wake
     AnovaX is never shown, logged or sent anywhere: it is only counted (``unshown``).
     """
 
     def __init__(self, recognizer: Recognizer, gate: WakeGate, *, on_command: Callable[[str], Any],
                  stop_speaking: Callable[[], Any], report: Callable[[Heard], Any] | None = None,
                  on_state: Callable[[VoiceState], Any] | None = None,
-                 on_answer: Callable[[str, bool], Any] | None = None,
+                 on_answer: Callable[[str, bool | None], Any] | None = None,
                  on_take_back: Callable[[str], Any] | None = None,
                  on_doubt: Callable[[str], Any] | None = None,
                  understands: Callable[[str], bool | Understanding] | None = None) -> None:
@@ -144,6 +146,9 @@ class VoicePipeline:
                 utterance.abandon()  # a no-op once finished; releases the decoder if finish broke
         took = (time.perf_counter() - started) * 1000
         was_awake = self.gate.awake
+        # while a question waits, AnovaX listens for an answer as if awake: what it then drops
+        # ("yes no", "hey anova, do it") is shown, so nobody is left wondering whether it was heard
+        asking = self.gate.question is not None
         if failure:
             decision = GateDecision("drop", "", f"recogniser failed: {failure}")
         else:
@@ -151,8 +156,8 @@ class VoicePipeline:
             decision = self.gate.decide(text, phrase.start, phrase.end, trust)
         heard = Heard(decision, phrase.start, phrase.end, took)
         # a drop counts as said to AnovaX only if the gate was awake before and after it (a
-        # timeout that passed during ``decide`` means it was judged asleep)
-        if decision.action != "drop" or (was_awake and self.gate.awake):
+        # timeout that passed during ``decide`` means it was judged asleep), or a question waited
+        if decision.action != "drop" or (was_awake and self.gate.awake) or asking:
             self._call(self._report, heard)  # the phrase is shown before the command's result
         else:
             self.unshown += 1
@@ -165,7 +170,7 @@ class VoicePipeline:
                 self._call(self._on_take_back, decision.heard)
         elif decision.action == "command":
             if decision.question_id:  # a new command instead of an answer: the question is declined
-                self._call(self._on_answer, decision.question_id, False)
+                self._call(self._on_answer, decision.question_id, None)
             self._call(self._on_command, decision.text)
         elif decision.action == "doubt":
             self._call(self._on_doubt, decision.text)

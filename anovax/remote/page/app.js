@@ -25,6 +25,7 @@ const ENDED = {
   timeout: () => "No answer in time, so nothing ran.",
   nobody: () => "Nobody could answer, so nothing ran.",
   stopped: () => "Stopped.",
+  replaced: (by) => `A new command came instead${by}: nothing ran.`,
 };
 // noisy events the phone does not list
 // (VOICE_HEARD is listed: the assistant only sends phrases said to it, never the room's chatter)
