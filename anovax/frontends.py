@@ -38,7 +38,8 @@ def format_heard(heard: Any, *, times: bool = True) -> str:
         what = _ANSWER_WORDS[decision.text]
     else:
         what = _GATE_WORDS[decision.action]
-    when = f"[{heard.start:.2f}-{heard.end:.2f} s] " if times else ""
+    # max: a phrase cut from the very start of a recording may begin a hair before 0 ("[-0.00-…")
+    when = f"[{max(0.0, heard.start):.2f}-{max(0.0, heard.end):.2f} s] " if times else ""
     return f'{when}heard "{decision.heard}" -> {what} ({decision.reason})'
 
 

@@ -203,3 +203,13 @@ def test_a_no_that_answers_a_question_is_an_answer_not_a_take_back(recognizer, r
     gate.question_asked("q2", 60.0)
     pipeline.handle(next(phrases))
     assert answers == [("q1", False)] and commands == ["no cancel that"]
+
+
+def test_a_phrase_from_the_very_start_of_a_recording_is_not_timed_before_zero():
+    from types import SimpleNamespace
+
+    from anovax.frontends import format_heard
+    from anovax.voice.gate import GateDecision
+
+    heard = SimpleNamespace(decision=GateDecision("wake", "", "wake words", "hey anova"), start=-0.001, end=2.26)
+    assert format_heard(heard).startswith("[0.00-2.26 s] heard ")  # it read "[-0.00-2.26 s]"

@@ -62,8 +62,9 @@ def reply_to_say(result: CommandResult) -> str | None:
     the refusal of a plan, the failure of a plan that ran. Silent: a stop, a dry run, a
     bare "Done.", and what never reached a plan (empty, too long, queue full, a planner error).
     Only a reply's first line is said: the lines after it are a list to read ("what can I
-    say" shows its examples), which every front end prints in full. A file's path is said as
-    its folder (``said_paths``): the screen shows it whole."""
+    say" shows its examples), which every front end prints in full; a first line that
+    introduces them ("…things you can say:") says where they are instead of stopping at its
+    colon. A file's path is said as its folder (``said_paths``): the screen shows it whole."""
     from anovax.results import Status
 
     text: str | None = None
@@ -75,7 +76,13 @@ def reply_to_say(result: CommandResult) -> str | None:
         text = result.outcome.spoken or None
     elif result.status is Status.FAILED:
         text = result.message
-    return said_paths(text.split("\n", 1)[0].strip()) or None if text else None
+    if not text:
+        return None
+    first, *rest = text.split("\n", 1)
+    first = first.strip()
+    if rest and rest[0].strip() and first.endswith(":"):
+        first = first[:-1].rstrip() + ", on the screen."
+    return said_paths(first) or None
 
 
 #: what may be a file's path in a reply: from ~, / or a drive letter, ending in a name with an
