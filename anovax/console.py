@@ -224,7 +224,7 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
         if not as_json:  # with --json the COMMAND_STOPPED event is the output
             say(report.message)
 
-    asking = ConsoleQuestion(assistant, out, hold, status) if interactive and not as_json else None
+    asking = ConsoleQuestion(assistant, out, hold, status, leave=QUIT_WORDS) if interactive and not as_json else None
 
     #: the command whose result has not been shown yet; a Ctrl-C can land between two checks of
     #: ``follow``'s loop, outside its ``try``: ``_loop`` then stops it and follows it again

@@ -22,7 +22,10 @@ YES_WORDS = frozenset({"y", "yes"})
 class ConsoleQuestion:
     """Registered as the "console" front end for as long as the prompt runs."""
 
-    def __init__(self, assistant: AssistantPort, out: TextIO, hold: Any, status: Any = None) -> None:
+    def __init__(self, assistant: AssistantPort, out: TextIO, hold: Any, status: Any = None, *,
+                 leave: frozenset[str] = frozenset()) -> None:
+        #: lines that decline and still do what they say ("quit": it was taken as a no, and stayed)
+        self._leave = leave
         self._confirmations = assistant.confirmations
         self._out = out
         self._hold = hold
@@ -60,7 +63,7 @@ class ConsoleQuestion:
 
     def take(self, line: str) -> bool:
         """Answer the shown question with ``line``; False when no question is shown, or when
-        ``line`` is a new request that replaced it (the caller runs it as a command)."""
+        ``line`` replaced it (a new request, or a way to leave: the caller acts on it)."""
         question, pending = self._shown, self._confirmations.pending
         if question is None:
             return False
@@ -68,10 +71,11 @@ class ConsoleQuestion:
             self._forget(newline=False)
             return False
         text = line.strip().lower()
-        instead = text not in YES_WORDS and _stands_alone(text)
+        leaving = text in self._leave
+        instead = not leaving and text not in YES_WORDS and _stands_alone(text)
         self._confirmations.answer(question.question_id, None if instead else text in YES_WORDS, "console")
         self._forget(newline=False)  # the person's Enter ended the line
-        return not instead
+        return not (instead or leaving)
 
     def end(self) -> None:
         """The command ended: a question still shown went unanswered here."""

@@ -401,6 +401,8 @@ def test_a_spoken_answer_decides_what_reaches_a_real_terminal(answer, expected, 
     ("y", b"Typing"),
     # a new request typed at the [y/N]: the question is declined and the request runs, as when spoken
     ("what time is it", b"You asked for something else, so I didn't type into Terminal."),
+    # "quit" there was a no, and the console stayed: now a no, and it ends
+    ("quit", b"You said no, so I didn't type into Terminal."),
 ])
 def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(typed, shows, said, tmp_path, pulse):
     """A first-time user's spoken "open a terminal and type ls…" asked its question only in the
@@ -428,9 +430,10 @@ def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(
         assert "Type `ls` and press Enter in Terminal?" in term.seen.decode(errors="replace")
         term.type(typed + "\n")
         term.read_until(shows, 60)
-        if typed != "y":
+        if typed == "what time is it":
             term.read_until(b"Here's the time.", 60)  # the new request ran
-        term.type("quit\n")  # a command again, not an answer: the console ends
+        if typed != "quit":
+            term.type("quit\n")  # a command again, not an answer: the console ends
         assert term.close() == 0
         shown = "\n".join(screen(term.seen))
         assert "I didn't understand" not in shown, shown
