@@ -284,7 +284,7 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
                 if asking.show_pending(below="\n"):  # it went away unanswered
                     prompt_again()
                 continue
-            if not asking.showing:
+            if line is None or not asking.showing:  # Ctrl-D: leave (it crashed on None.strip())
                 return line
             if not asking.take(line):
                 return line  # a new request instead of an answer, or the question had gone

@@ -4,19 +4,24 @@ Only when standard input is a terminal and the output is for a person (not ``--j
 input was typed before the question existed, so it must never answer one. The line typed
 after the question is shown is the answer ("y" or "yes" is yes; a request that names all it
 acts on, "what time is it", declines it and runs, as a new spoken command does; anything else,
-an empty line included, is no); lines typed before it stay commands. A question is shown
+an empty line included, is no); lines typed before it stay commands (at the idle prompt, also
+one sent within ``ANSWER_AFTER_S`` of the question appearing under it). A question is shown
 while a typed command runs and at the idle prompt too: a voice or phone command's question
 went unseen there, and the next line typed was taken as a command.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, TextIO
 
 from anovax.confirm import Question
 from anovax.port import AssistantPort
 
 YES_WORDS = frozenset({"y", "yes"})
+#: a line that arrives sooner than this after the question was drawn was typed before it (a
+#: question from another front end can appear under a half-typed command): a command, not an answer
+ANSWER_AFTER_S = 0.5
 
 
 class ConsoleQuestion:
@@ -31,6 +36,8 @@ class ConsoleQuestion:
         self._hold = hold
         self._status = status
         self._shown: Question | None = None
+        #: until when a line is taken as typed before the question showed (under the idle prompt)
+        self._typed_ahead_until = 0.0
         #: questions already shown: one answered here stays pending a moment until the command
         #: thread takes the answer, and must not be asked again
         self._asked: set[str] = set()
@@ -50,6 +57,9 @@ class ConsoleQuestion:
         if question is None or self._shown is not None or question.question_id in self._asked:
             return gone
         self._shown = question
+        # only under the idle prompt, where it can appear under a half-typed line: while the
+        # person's own command runs, they expect its question
+        self._typed_ahead_until = time.monotonic() + ANSWER_AFTER_S if below else 0.0
         self._asked.add(question.question_id)
         # "in", not "window": a question may be about AnovaX's own memory, not a window
         where = f' (in "{question.target}")' if question.target else ""
@@ -70,6 +80,8 @@ class ConsoleQuestion:
         if pending is None or pending.question_id != question.question_id:
             self._forget(newline=False)
             return False
+        if time.monotonic() < self._typed_ahead_until:
+            return False  # typed before the question showed: still the person's command
         text = line.strip().lower()
         leaving = text in self._leave
         instead = not leaving and text not in YES_WORDS and _stands_alone(text)

@@ -24,6 +24,7 @@ import pytest
 from helpers import wait_for, voice_threads
 from shell_recorder import ShellRecorder
 
+from anovax import console_question
 from anovax.app import Status, build_assistant
 from anovax.confirm import Answer
 from anovax.desktop.simulated import SimulatedDesktop
@@ -428,6 +429,7 @@ def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(
                 if attempt:
                     raise
         assert "Type `ls` and press Enter in Terminal?" in term.seen.decode(errors="replace")
+        time.sleep(console_question.ANSWER_AFTER_S + 0.1)  # read first: a line sooner was typed before it
         term.type(typed + "\n")
         term.read_until(shows, 60)
         if typed == "what time is it":

@@ -72,6 +72,7 @@ DEFAULT_TIMEOUT_S = 8.0
 STOP_WINDOW_S = 8.0
 
 Action = Literal["drop", "wake", "command", "sleep", "barge_in", "answer", "doubt"]
+ABOUT_THE_QUESTION = frozenset({"not a clear yes or no", "waiting for a yes or no", "said before the question was put"})
 
 
 @dataclass(frozen=True)
@@ -353,7 +354,7 @@ class WakeGate:
                 return GateDecision("drop", "", "not a clear yes or no", heard)
             return None
         if start < question.opened:  # begun before the question existed: not said in answer to it
-            return GateDecision("drop", "", "said before the question was asked", heard)
+            return GateDecision("drop", "", "said before the question was put", heard)
         if self._awake:
             self._last_activity = now
         return GateDecision("answer", "yes" if yes else "no", "answer to the question", heard, question.question_id)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from anovax.errors import SttError
 from anovax.events import Event, EventType
 from anovax.voice.audio import Phrase
-from anovax.voice.gate import GateDecision, WakeGate
+from anovax.voice.gate import ABOUT_THE_QUESTION, GateDecision, WakeGate
 from anovax.voice.confidence import Hearing
 from anovax.voice.stt import Recognizer
 from anovax.voice.takeback import takes_back
@@ -89,7 +89,7 @@ class VoicePipeline:
     change of awake/asleep. A failing callback is logged and the pipeline goes on.
 
     ``report`` sees only the phrases that were said to AnovaX: those that woke it or came while
-    it was awake or a question of its own waited for an answer. A phrase dropped while asleep
+    it was awake, and attempts at answering its question. A phrase dropped while asleep
     is the room talking, and speech that did not wake
     AnovaX is never shown, logged or sent anywhere: it is only counted (``unshown``).
     """
@@ -146,9 +146,6 @@ class VoicePipeline:
                 utterance.abandon()  # a no-op once finished; releases the decoder if finish broke
         took = (time.perf_counter() - started) * 1000
         was_awake = self.gate.awake
-        # while a question waits, AnovaX listens for an answer as if awake: what it then drops
-        # ("yes no", "hey anova, do it") is shown, so nobody is left wondering whether it was heard
-        asking = self.gate.question is not None
         if failure:
             decision = GateDecision("drop", "", f"recogniser failed: {failure}")
         else:
@@ -156,8 +153,9 @@ class VoicePipeline:
             decision = self.gate.decide(text, phrase.start, phrase.end, trust)
         heard = Heard(decision, phrase.start, phrase.end, took)
         # a drop counts as said to AnovaX only if the gate was awake before and after it (a
-        # timeout that passed during ``decide`` means it was judged asleep), or a question waited
-        if decision.action != "drop" or (was_awake and self.gate.awake) or asking:
+        # timeout that passed during ``decide`` means it was judged asleep), or if it was an
+        # attempt at answering a waiting question ("yes no", "hey anova, do it"): never the room
+        if decision.action != "drop" or (was_awake and self.gate.awake) or decision.reason in ABOUT_THE_QUESTION:
             self._call(self._report, heard)  # the phrase is shown before the command's result
         else:
             self.unshown += 1
