@@ -80,8 +80,8 @@ class ConsoleQuestion:
         if pending is None or pending.question_id != question.question_id:
             self._forget(newline=False)
             return False
-        if time.monotonic() < self._typed_ahead_until:
-            return False  # typed before the question showed: still the person's command
+        if time.monotonic() < self._typed_ahead_until or line.lstrip().startswith(":"):
+            return False  # typed before the question showed, or a console control (":help"): not an answer
         text = line.strip().lower()
         leaving = text in self._leave
         instead = not leaving and text not in YES_WORDS and _stands_alone(text)

@@ -132,3 +132,16 @@ def test_ctrl_d_while_a_question_shows_leaves_cleanly(idle):
     type_line(None)
     assert done.result(10) == 0
     assert reply.result(10).answer is Answer.NOBODY  # the console was the one front end left
+
+
+def test_a_console_control_typed_at_the_question_runs_and_is_not_a_no(idle, monkeypatch):
+    monkeypatch.setattr(console_question, "ANSWER_AFTER_S", 0.0)
+    assistant, type_line, screen, _ = idle
+    reply = ask(assistant)
+    wait_for(lambda: "[y/N]" in screen.shown(), 20, "the question under the prompt")
+    type_line(":help")  # it was taken as a no
+    wait_for(lambda: "Console commands:" in screen.shown(), 20, "the console's help")
+    assert not reply.done()
+    type_line("y")
+    assert reply.result(10).answer is Answer.YES
+    type_line("quit")
