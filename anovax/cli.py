@@ -204,7 +204,7 @@ def _listening(voice: Any) -> bool:
     if voice is None:
         return False
     state = getattr(voice, "state", None)
-    return state is None or state.state in ("listening", "muted", "asleep", "awake", "talking")
+    return state is None or state.on
 
 
 def _main(argv: list[str] | None = None) -> int:

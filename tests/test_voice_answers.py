@@ -131,8 +131,10 @@ def test_a_question_voice_was_not_offered_is_not_voices_to_answer():
 
 def test_an_ambiguous_answer_says_why(gate, clock):
     ask(gate, clock)
-    assert gate.decide("yes no").reason == "not a clear yes or no"
-    assert gate.decide("what time is it").reason == "asleep: no wake words"
+    unclear, room = gate.decide("yes no"), gate.decide("what time is it")
+    assert (unclear.reason, unclear.about_question) == ("not a clear yes or no", True)
+    # the room's talk is not about the question: the pipeline never shows it
+    assert (room.reason, room.about_question) == ("asleep: no wake words", False)
 
 
 @pytest.mark.parametrize("phrase", ["cancel", "stop", "no stop", "anova stop", "never mind"])

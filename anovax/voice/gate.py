@@ -27,14 +27,8 @@ Rules, in the order they apply:
    once, and so does ``timeout_s`` without a phrase (``poll``). Time spent speaking never counts.
 
 While a question waits for an answer (``question_asked`` until ``question_closed`` or the end of
-its window), after rules 1-3 and awake or asleep alike:
-
-- a clear yes or no (answers.py: "yes", "no thanks", optionally with the name) is an "answer",
-  no wake word needed, if it was said after the question was put;
-- a phrase with a yes/no word that is not one of those ("yes no") is dropped: never taken either way;
-- anything else follows rules 4-5; a command begun after the question that names all it acts on
-  (``Trust.stands_alone``) replaces it, the pipeline declining it first (``question_id``), a stop
-  stops the command that asked. Outside a question "yes"/"no" are words: dropped asleep, awake a command.
+its window), question.py's rules come after rules 1-3: a clear yes or no answers it without the
+wake word; a new command that names all it acts on replaces it.
 
 Hold-to-talk (``talk_started``/``talk_ended``, holds.py): asleep, a phrase said with the key held
 is a command without the wake word, for that phrase only; rules 1-3 and the question rules apply.
@@ -46,17 +40,16 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Literal
 
 from anovax.cancel import is_stop_utterance
-from anovax.voice.answers import sounds_like_an_answer, spoken_answer
+from anovax.voice.decision import Action, GateDecision  # noqa: F401 - GateDecision is imported from here too
 from anovax.voice.holds import TALK_GRACE_S, TalkHolds
+from anovax.voice.question import Question, answer, instead_of_an_answer
 from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust
 from anovax.voice.wakewords import (  # noqa: F401 - NAME, WAKE_WORDS... are imported from here too
-    MISHEARD_WAKE_WORDS, NAME, SLEEP_PHRASE, WAKE_WORDS, WORDS_BEFORE_WAKE_MAX, _find, _wake_span, _without_name,
-    _Word, _words, name_in_span)
+    MISHEARD_WAKE_WORDS, NAME, SLEEP_PHRASE, WAKE_WORDS, WORDS_BEFORE_WAKE_MAX, _find, _wake_span, _Word, _words,
+    name_in_span)
 
 #: words that cut speech off
 BARGE_WORDS = frozenset({"stop", "cancel"})
@@ -70,42 +63,6 @@ SPEECH_TAIL_S = 0.3
 DEFAULT_TIMEOUT_S = 8.0
 #: after a voice command ends (or while it runs), how long "stop" / "cancel that" needs no name
 STOP_WINDOW_S = 8.0
-
-Action = Literal["drop", "wake", "command", "sleep", "barge_in", "answer", "doubt"]
-ABOUT_THE_QUESTION = frozenset({"not a clear yes or no", "waiting for a yes or no", "said before the question was put"})
-
-
-@dataclass(frozen=True)
-class GateDecision:
-    """What the gate did with one phrase (or with the passing of time, for a timeout sleep)."""
-
-    action: Action
-    #: for "command": the words to hand to on_speech (original casing kept); for "doubt" the
-    #: words to ask about; else ""
-    text: str
-    #: why, in a few words, for the console, the log and the orb
-    reason: str
-    #: the phrase as recognised
-    heard: str = ""
-    #: for "answer": the question it answers (``text``: "yes"/"no"); "command": the one it replaces
-    question_id: str = ""
-
-    def to_dict(self) -> dict[str, str]:
-        out = {"action": self.action, "text": self.text, "reason": self.reason, "heard": self.heard}
-        if self.question_id:
-            out["question_id"] = self.question_id
-        return out
-
-
-@dataclass(frozen=True)
-class _Question:
-    """The question the assistant waits on, on the gate's clock."""
-
-    question_id: str
-    #: when the gate heard of it: a phrase that began earlier was not said in answer to it
-    opened: float
-    #: the end of its window (the broker's timeout): later, a "yes" is just a word again
-    deadline: float
 
 
 class WakeGate:
@@ -132,7 +89,7 @@ class WakeGate:
         self._saying = ""
         #: recent (start, end) of the assistant's utterances, for the overlap rule
         self._spoken: deque[tuple[float, float]] = deque(maxlen=16)
-        self._question: _Question | None = None
+        self._question: Question | None = None
         #: voice commands running now (the listener says), and when the last one began or ended
         self._running = 0
         self._last_command = float("-inf")
@@ -202,12 +159,13 @@ class WakeGate:
         """A question now waits for a yes or no for ``timeout_s`` (CONFIRM_REQUESTED)."""
         with self._lock:
             now = self._clock()
-            self._question = _Question(str(question_id), now, now + max(0.0, float(timeout_s)))
+            self._question = Question(str(question_id), now, now + max(0.0, float(timeout_s)))
 
     def question_closed(self, question_id: str) -> None:
         """The question was answered, timed out or dropped (CONFIRM_ANSWERED)."""
         with self._lock:
-            self._question = None if self._question and self._question.question_id == question_id else self._question
+            if self._question is not None and self._question.question_id == question_id:
+                self._question = None
 
     @property
     def question(self) -> str | None:
@@ -219,8 +177,9 @@ class WakeGate:
     def poll(self) -> GateDecision | None:
         """A "sleep" decision when the timeout has just passed, else None. Call it now and then."""
         with self._lock:
-            expired = self._expire(self._clock())
-            return GateDecision("sleep", "", f"no speech for {self.timeout_s:g} s") if expired else None
+            if not self._expire(self._clock()):
+                return None
+            return GateDecision("sleep", "", f"no speech for {self.timeout_s:g} s")
 
     def decide(self, heard: str, started_at: float | None = None, ended_at: float | None = None,
                trust: Trust | None = None) -> GateDecision:
@@ -250,17 +209,16 @@ class WakeGate:
             question = self._open_question(now)
             if question is None:
                 return self._by_state(words, seq, heard, now, slept, held, trust)
-            answer = self._answer(seq, heard, start, now, question)
-            if answer is not None:
-                return answer
-            decision = self._by_state(words, seq, heard, now, slept, held, trust)
-            stop = decision.action == "command" and is_stop_utterance(decision.text)
-            if decision.action not in ("command", "doubt") or stop:
-                return decision
-            if decision.action == "doubt" or start < question.opened or not trust.stands_alone(decision.text):
-                return out("drop", "waiting for a yes or no")  # "undo that", "do it": about the question
-            self._question = None
-            return replace(decision, reason="a new command instead of an answer", question_id=question.question_id)
+            answered = answer(seq, heard, start, question)
+            if answered is not None:
+                if answered.action == "answer" and self._awake:
+                    self._last_activity = now
+                return answered
+            decision = instead_of_an_answer(self._by_state(words, seq, heard, now, slept, held, trust),
+                                            start, question, trust)
+            if decision.question_id:
+                self._question = None
+            return decision
 
     def _by_state(self, words: list[_Word], seq: list[str], heard: str, now: float, slept: bool,
                   held: bool = False, trust: Trust | None = None) -> GateDecision:
@@ -343,25 +301,9 @@ class WakeGate:
         self._last_command = now
         return GateDecision("command", command, "wake words with a command", heard)
 
-    def _answer(self, seq: list[str], heard: str, start: float, now: float,
-                question: _Question) -> GateDecision | None:
-        """An "answer" or an ambiguous-answer drop while ``question`` waits; None: neither. Lock held."""
-        core = _without_name(seq)
-        yes = spoken_answer(core)
-        if yes is None:
-            # "no, stop" is a stop (the command that asked ends), not an unclear answer
-            if sounds_like_an_answer(core) and not is_stop_utterance(heard):
-                return GateDecision("drop", "", "not a clear yes or no", heard)
-            return None
-        if start < question.opened:  # begun before the question existed: not said in answer to it
-            return GateDecision("drop", "", "said before the question was put", heard)
-        if self._awake:
-            self._last_activity = now
-        return GateDecision("answer", "yes" if yes else "no", "answer to the question", heard, question.question_id)
-
-    def _open_question(self, now: float) -> _Question | None:
+    def _open_question(self, now: float) -> Question | None:
         """The waiting question, forgotten once its window has passed. Lock held."""
-        if self._question is not None and now >= self._question.deadline:
+        if self._question is not None and not self._question.open_at(now):
             self._question = None
         return self._question
 

@@ -178,7 +178,7 @@ class VoiceInput:
         else:
             self._muted.clear()
         self._sync_registration()
-        if self.state is not None and self.state.state in ("listening", "muted", "asleep", "awake"):
+        if self.state is not None and self.state.on and self.state.state != "talking":
             self._set_state(VoiceState("muted", "the microphone is muted") if muted
                             else VoiceState("listening", "unmuted"))
         return muted
@@ -194,7 +194,7 @@ class VoiceInput:
             self._stop_speaking()
         if not changed or self.state is None:
             return
-        if held and self.state.state in ("listening", "muted", "asleep", "awake"):
+        if held and self.state.on and self.state.state != "talking":
             self._before_talk = self.state
             self._set_state(VoiceState("talking", "listening (key held)"))
         elif not held and self.state.state == "talking":
@@ -257,7 +257,7 @@ class VoiceInput:
         if self.confirmations is None:
             return
         if not self.confirmations.answer(question_id, yes, "voice"):
-            log.info("spoken %s came too late for question %s", "yes" if yes else "no", question_id)
+            log.info("%s came too late for question %s", {True: "yes", False: "no"}.get(yes, "a command"), question_id)
 
     # -- voice-listener ------------------------------------------------------------------------------
 

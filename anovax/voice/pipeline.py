@@ -17,8 +17,9 @@ from typing import Any, Literal
 from anovax.errors import SttError
 from anovax.events import Event, EventType
 from anovax.voice.audio import Phrase
-from anovax.voice.gate import ABOUT_THE_QUESTION, GateDecision, WakeGate
 from anovax.voice.confidence import Hearing
+from anovax.voice.decision import GateDecision
+from anovax.voice.gate import WakeGate
 from anovax.voice.stt import Recognizer
 from anovax.voice.takeback import takes_back
 from anovax.voice.trust import Trust, worth_hearing_again
@@ -28,6 +29,8 @@ log = logging.getLogger(__name__)
 
 #: "talking": the hold-to-talk key is down
 State = Literal["listening", "unavailable", "awake", "asleep", "stopped", "muted", "talking"]
+#: the states in which voice input is on
+ON_STATES = frozenset({"listening", "muted", "asleep", "awake", "talking"})
 
 
 def follow_events(gate: WakeGate, event: Event, *, speech: bool = True) -> None:
@@ -77,21 +80,26 @@ class VoiceState:
     #: True when a phrase caused it (the phrase's own report already says so)
     by_phrase: bool = False
 
+    @property
+    def on(self) -> bool:
+        """Voice input is on: listening for the name, muted, awake or the talk key held."""
+        return self.state in ON_STATES
+
 
 class VoicePipeline:
     """Recogniser → wake gate → action, for the microphone thread and for recordings alike.
 
     ``on_command`` gets the gate's command text, ``stop_speaking`` is called for a barge-in (and
     ``on_take_back(words)`` too when the barge-in takes back the command: "no, cancel that"),
-    ``on_answer(question_id, yes)`` for a yes or no to a waiting question, None for a new command
-    that replaces it (right here on the listening thread: the command that asked is blocked
-    waiting for it); ``on_state`` sees every
-    change of awake/asleep. A failing callback is logged and the pipeline goes on.
+    ``on_answer(question_id, yes)`` for a yes or no to a waiting question, and None for a new
+    command that replaces it (right here on the listening thread: the command that asked is
+    blocked waiting for it); ``on_state`` sees every change of awake/asleep. A failing callback
+    is logged and the pipeline goes on.
 
     ``report`` sees only the phrases that were said to AnovaX: those that woke it or came while
-    it was awake, and attempts at answering its question. A phrase dropped while asleep
-    is the room talking, and speech that did not wake
-    AnovaX is never shown, logged or sent anywhere: it is only counted (``unshown``).
+    it was awake, and attempts at answering its question. A phrase dropped while asleep is the
+    room talking, and speech that did not wake AnovaX is never shown, logged or sent anywhere:
+    it is only counted (``unshown``).
     """
 
     def __init__(self, recognizer: Recognizer, gate: WakeGate, *, on_command: Callable[[str], Any],
@@ -155,7 +163,7 @@ class VoicePipeline:
         # a drop counts as said to AnovaX only if the gate was awake before and after it (a
         # timeout that passed during ``decide`` means it was judged asleep), or if it was an
         # attempt at answering a waiting question ("yes no", "hey anova, do it"): never the room
-        if decision.action != "drop" or (was_awake and self.gate.awake) or decision.reason in ABOUT_THE_QUESTION:
+        if decision.action != "drop" or (was_awake and self.gate.awake) or decision.about_question:
             self._call(self._report, heard)  # the phrase is shown before the command's result
         else:
             self.unshown += 1
