@@ -208,23 +208,25 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
                 out.write(text + "\n")
                 out.flush()
 
+    asking = ConsoleQuestion(assistant, out, hold, status, leave=QUIT_WORDS) if interactive and not as_json else None
+
     def alert(text: str) -> None:
         if status is not None:  # it knows the prompt: the alert above it, the prompt drawn again
             status.above(text, out)
             return
-        with hold():
-            again = prompting.is_set()
-            out.write(("\n" if again else "") + text + "\n" + (PROMPT if again else ""))
+        with hold():  # the line being typed at (a question's, or the idle prompt) is drawn again below
+            again = asking.prompt if asking is not None and asking.showing else PROMPT if prompting.is_set() else ""
+            out.write(("\n" if again else "") + text + "\n" + again)
             out.flush()
 
     def stop() -> None:
+        if asking is not None:  # Ctrl-C at a shown [y/N]: its line ends, and it is not drawn again
+            asking.end()
         # the lines typed ahead are this front end's queue: dropped, counted and logged with it
         report = assistant.stop("console", waiting=[line.strip() for line in pending])
         pending.clear()
         if not as_json:  # with --json the COMMAND_STOPPED event is the output
             say(report.message)
-
-    asking = ConsoleQuestion(assistant, out, hold, status, leave=QUIT_WORDS) if interactive and not as_json else None
 
     #: the command whose result has not been shown yet; a Ctrl-C can land between two checks of
     #: ``follow``'s loop, outside its ``try``: ``_loop`` then stops it and follows it again

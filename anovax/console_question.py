@@ -36,6 +36,7 @@ class ConsoleQuestion:
         self._hold = hold
         self._status = status
         self._shown: Question | None = None
+        self._prompt = ""
         #: until when a line is taken as typed before the question showed (under the idle prompt)
         self._typed_ahead_until = 0.0
         #: questions already shown: one answered here stays pending a moment until the command
@@ -46,6 +47,11 @@ class ConsoleQuestion:
     @property
     def showing(self) -> bool:
         return self._shown is not None
+
+    @property
+    def prompt(self) -> str:
+        """The shown question's line as drawn ("" when none shows), for drawing it again."""
+        return self._prompt if self._shown is not None else ""
 
     def show_pending(self, *, below: str = "") -> bool:
         """Print the pending question once (after ``below``: the idle prompt's line is ended
@@ -63,7 +69,7 @@ class ConsoleQuestion:
         self._asked.add(question.question_id)
         # "in", not "window": a question may be about AnovaX's own memory, not a window
         where = f' (in "{question.target}")' if question.target else ""
-        prompt = f"AnovaX asks{where}: {question.text} [y/N] "
+        self._prompt = prompt = f"AnovaX asks{where}: {question.text} [y/N] "
         with self._hold():
             self._out.write(below + prompt)
             self._out.flush()

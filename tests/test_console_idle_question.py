@@ -7,9 +7,12 @@ The same through a pty with a spoken command is in test_voice_confirm.py."""
 
 from __future__ import annotations
 
+import _thread
 import io
 import os
 import threading
+import time
+from types import SimpleNamespace
 
 import pytest
 from helpers import in_thread, wait_for
@@ -17,7 +20,7 @@ from helpers import in_thread, wait_for
 from anovax import console_question
 from anovax.confirm import Answer, Confirmations
 from anovax.console import console
-from anovax.events import EventBus
+from anovax.events import EventBus, EventType
 
 QUESTION = "Type `ls` and press Enter in Terminal?"
 
@@ -145,3 +148,55 @@ def test_a_console_control_typed_at_the_question_runs_and_is_not_a_no(idle, monk
     type_line("y")
     assert reply.result(10).answer is Answer.YES
     type_line("quit")
+
+
+def test_a_timer_alert_draws_the_shown_question_again_not_the_prompt(idle, monkeypatch):
+    # without a status line the alert drew "you> " again, and the [y/N] it wrote over was lost
+    monkeypatch.setattr(console_question, "ANSWER_AFTER_S", 0.0)
+    assistant, type_line, screen, _ = idle
+    reply = ask(assistant)
+    wait_for(lambda: "[y/N]" in screen.shown(), 20, "the question under the prompt")
+    assistant.bus.emit(EventType.TIMER_FIRED, "t1", data={"message": "Timer done: tea."})
+    wait_for(lambda: "Timer done: tea." in screen.shown(), 20, "the timer's alert")
+    assert screen.shown().endswith(f"Timer done: tea.\nAnovaX asks (in \"xterm\"): {QUESTION} [y/N] ")
+    type_line("y")
+    assert reply.result(10).answer is Answer.YES
+    type_line("quit")
+
+
+def test_ctrl_c_while_a_question_shows_stops_the_command_and_draws_the_prompt_once():
+    # Ctrl-C at the idle prompt's [y/N] (a voice command waits on it) stops that command; the
+    # prompt was drawn twice: once after the stop, once more when the question went away
+    read_fd, write_fd = os.pipe()
+    stdin, writer = TerminalPipe(os.fdopen(read_fd, "rb")), os.fdopen(write_fd, "w")
+    assistant, screen, stopped = Assistant(), Screen(), []
+    assistant.busy = True  # the voice command that asks
+
+    def stop(source: str, waiting=()):  # noqa: ANN001
+        stopped.append(source)
+        assistant.confirmations.answer(assistant.confirmations.pending.question_id, False, "console")
+        assistant.busy = False
+        return SimpleNamespace(message="Stopped the voice command.")
+
+    assistant.stop = stop
+
+    def press_ctrl_c_then_quit() -> None:
+        try:
+            wait_for(lambda: assistant.confirmations.frontends() == ("console",), 20, "the console to register")
+            reply = ask(assistant)
+            wait_for(lambda: "[y/N]" in screen.shown(), 20, "the question under the prompt")
+            _thread.interrupt_main()
+            assert reply.result(10).answer is Answer.NO
+            wait_for(lambda: screen.shown().endswith("Stopped the voice command.\nyou> "), 20, "the prompt")
+            time.sleep(1.0)  # the question's going away is seen within 0.1 s: time for a second prompt
+        finally:
+            writer.write("quit\n")
+            writer.close()
+
+    helper = in_thread(press_ctrl_c_then_quit)
+    assert console(assistant, stdin, screen, show=lambda result: None) == 0
+    helper.result(10)
+    assistant.bus.close()
+    assert stopped == ["console"]
+    assert screen.shown().endswith("[y/N] \nStopped the voice command.\nyou> "), screen.shown()
+    assert screen.shown().count("you> ") == 2, screen.shown()
