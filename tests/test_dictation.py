@@ -115,9 +115,21 @@ def test_nouns_stay_words(text):
     ("use a literal period here", "use a literal period here"),  # "literal" then no command: a word
     ("type the word period and a period period", "type period and a period."),
     ("the word love", "the word love"),
+    # the other command words escape too: "the word cap hello" typed "the word Hello"
+    ("the word cap hello", "cap hello"),
+    ("literal quote me unquote", "quote me unquote"),
 ])
 def test_literal_escapes(said, typed):
     assert dictate(said) == typed
+
+
+@pytest.mark.parametrize("said, reply", [
+    ("type dear sir comma", "Typing: dear sir."),  # it said "dear sir,."
+    ("type hello colon", "Typing: hello."),
+    ("type is it bad question mark", "Typing: is it bad?"),
+])
+def test_the_reply_ends_as_one_sentence(said, reply):
+    assert OfflinePlanner().plan(said).final_response == reply
 
 
 def test_text_without_dictation_words_comes_back_unchanged():

@@ -8,7 +8,8 @@ it to the text of every type_text step, and the online planners' prompt shows th
 
 Only standalone command words convert, and a word that is plainly a noun stays a word:
 right after a determiner ("a comma splice", "the period", "a new line of products") or
-before "of" ("a period of time"). "literal comma" and "the word comma" type the word itself.
+before "of" ("a period of time"). "literal comma" and "the word comma" type the word itself
+(so do "the word cap", "literal quote").
 Text without command words comes back unchanged, character for character.
 """
 
@@ -57,7 +58,7 @@ WORDS: tuple[Word, ...] = (
 )
 #: "cap hello" types "Hello"
 CAP = "cap"
-#: "literal comma" / "the word comma" types "comma"
+#: "literal comma" / "the word comma" types "comma" (and "the word cap hello", "cap hello")
 ESCAPES = (("literal",), ("the", "word"))
 #: "quote ... unquote": a bare "quote" opens a quote only when words and an "unquote" follow it
 BARE_QUOTE = "quote"
@@ -69,6 +70,8 @@ EXAMPLE = "dear sir comma new line thank you period"
 #: that are also pronouns or answers ("that", "her", "no", "what") are left out: "i like that
 #: period" and "no comma thanks" are dictation
 _DETERMINERS = frozenset("a an the my your his its our their each every another".split())
+#: the one-word commands outside ``WORDS``, as one-word lists (an escape before them types them too)
+_OTHER_COMMANDS = ([CAP], [BARE_QUOTE], [_UNQUOTE])
 _BY_SAID: dict[tuple[str, ...], Word] = {tuple(s.split()): w for w in WORDS for s in w.said}
 _LONGEST = max(len(k) for k in _BY_SAID)
 
@@ -85,7 +88,7 @@ def dictate(text: str) -> str:
         noun = i > 0 and low[i - 1] in _DETERMINERS
         escape = _escape_at(low, i)
         if escape:
-            said = _command_at(low, i + escape)
+            said = _command_at(low, i + escape) or int(low[i + escape: i + escape + 1] in _OTHER_COMMANDS)
             if said:  # "literal new line": the words themselves, as said ("a literal comma": all of them)
                 out.word(" ".join(tokens[i + (0 if noun else escape): i + escape + said]))
                 i += escape + said
