@@ -90,9 +90,10 @@ class Reply:
                 "seconds": round(self.seconds, 3)}
 
 
-def denied_message(reply: Reply, target: str, action: str = "type into") -> str:
+def denied_message(reply: Reply, target: str, action: str = "type into", *, ran_before: bool = False) -> str:
     """The one sentence said when a held plan does not run: "... to <action> <target> ..." (an
-    empty ``target``: the action says it all, "forget your home address")."""
+    empty ``target``: the action says it all, "forget your home address"); ``ran_before``: steps
+    before the held ones ran (the terminal was opened), so it was not "nothing"."""
     what = f"{action} {target}".strip()
     if reply.answer is Answer.NO:
         return f"You said no, so I didn't {what}."
@@ -102,7 +103,7 @@ def denied_message(reply: Reply, target: str, action: str = "type into") -> str:
         return f"I needed a yes to {what} and got no answer in {reply.seconds:.0f} seconds, so I stopped there."
     if reply.answer is Answer.STOPPED:
         return "Stopped."
-    return f"I needed a yes to {what}, so I did nothing."
+    return f"I needed a yes to {what}, so I {'stopped there' if ran_before else 'did nothing'}."
 
 
 class Confirmations:

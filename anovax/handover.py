@@ -63,12 +63,12 @@ class Handover:
             raise Cancelled("Stopped while waiting for a yes.")
         if not reply.yes:
             if "type" in verdict.action:
-                said = denied_message(reply, verdict.target, "type into")
+                target_action = (verdict.target, "type into")
             elif verdict.action:  # the action says what a yes allowed ("forget your home address")
-                said = denied_message(reply, "", verdict.action)
+                target_action = ("", verdict.action)
             else:
-                said = denied_message(reply, verdict.target, "do that in")
-            return Denied(said)
+                target_action = (verdict.target, "do that in")
+            return Denied(denied_message(reply, *target_action, ran_before=start > 0))
         if target is None:
             return None
         failed = self._holding_keyboard(f"{command_id}.confirm", cancel,

@@ -201,6 +201,20 @@ def test_with_nobody_to_ask_nothing_runs_at_all(desk):
     assert events(bus, EventType.CONFIRM_ANSWERED)[0].data["answer"] == "nobody"
 
 
+def test_when_nobody_is_left_to_answer_after_steps_ran_it_says_it_stopped_there(desk):
+    # it said "so I did nothing" with the terminal already opened
+    orch = Orchestrator(desk, EventBus())
+    unregister = orch.confirmations.register("phone")
+    orch.bus.subscribe("page-hidden", lambda e: unregister() if e.type is EventType.CONFIRM_REQUESTED else None)
+    plan, verdict = held(TERMINAL_LS)
+    try:
+        outcome = orch.dispatch(plan, command_id="c1", verdict=verdict)
+    finally:
+        orch.close()
+    assert desk.kinds() == ["launch"]
+    assert outcome.denied == "I needed a yes to type into Terminal, so I stopped there."
+
+
 def test_agent_ttls_do_not_run_while_the_person_thinks(desk):
     clock = FakeClock()
     orch = Orchestrator(desk, EventBus(), clock=clock)
