@@ -210,12 +210,16 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
 
     asking = ConsoleQuestion(assistant, out, hold, status, leave=QUIT_WORDS) if interactive and not as_json else None
 
+    def prompt() -> str:
+        """The line typed at: a shown question's (after a ":help" typed there too), else the prompt."""
+        return asking.prompt if asking is not None and asking.showing else PROMPT
+
     def alert(text: str) -> None:
         if status is not None:  # it knows the prompt: the alert above it, the prompt drawn again
             status.above(text, out)
             return
         with hold():  # the line being typed at (a question's, or the idle prompt) is drawn again below
-            again = asking.prompt if asking is not None and asking.showing else PROMPT if prompting.is_set() else ""
+            again = prompt() if prompting.is_set() or (asking is not None and asking.showing) else ""
             out.write(("\n" if again else "") + text + "\n" + again)
             out.flush()
 
@@ -304,7 +308,7 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
     alerts = None if as_json else TimerAlerts(assistant.bus, alert)  # with --json the events are the output
     try:
         return _loop(assistant, idle_line, out, pending, say, run, stop, resume, interactive=interactive, status=status,
-                     hold=hold, remote=remote, at_end=lambda: at_end, prompting=prompting)
+                     hold=hold, remote=remote, at_end=lambda: at_end, prompting=prompting, prompt=prompt)
     finally:
         if alerts is not None:
             alerts.close()
@@ -315,7 +319,8 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
 def _loop(assistant: AssistantPort, next_line: Callable[[], str | None], out: TextIO, pending: deque[str],
           say: Callable[[str], None], run: Callable[[str], None], stop: Callable[[], None], resume: Callable[[], bool],
           *, interactive: bool,
-          status: Any, hold: Any, remote: Any, at_end: Callable[[], bool], prompting: threading.Event) -> int:
+          status: Any, hold: Any, remote: Any, at_end: Callable[[], bool], prompting: threading.Event,
+          prompt: Callable[[], str] = lambda: PROMPT) -> int:
     while True:
         try:
             if pending:
@@ -325,10 +330,11 @@ def _loop(assistant: AssistantPort, next_line: Callable[[], str | None], out: Te
             else:
                 if interactive:
                     with hold():
-                        out.write(PROMPT)
+                        shown = prompt()
+                        out.write(shown)
                         out.flush()
                         if status is not None:
-                            status.prompt = PROMPT
+                            status.prompt = shown
                         prompting.set()
                 line = next_line()
                 with hold():

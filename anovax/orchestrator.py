@@ -180,7 +180,9 @@ class Orchestrator:
                 break
             if held is not None and verdict is not None and batch[-1] >= held:
                 start, held = min(held, batch[0]), None
-                denied = self.handover.confirm(plan, verdict, start, command_id, cancel, checked)
+                # a sub-plan's parent may have run steps already: not "did nothing" then
+                denied = self.handover.confirm(plan, verdict, start, command_id, cancel, checked,
+                                               ran_before=start > 0 or depth > 0)
                 if denied is not None:
                     for i in range(start, len(plan.steps)):
                         results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN, error=denied.error)

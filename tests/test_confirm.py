@@ -18,7 +18,7 @@ from anovax.desktop.base import CancelToken
 from anovax.desktop.simulated import SimulatedDesktop
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
-from anovax.orchestrator import Orchestrator
+from anovax.orchestrator import Orchestrator, SubtaskRunner
 from anovax.plan import plan_from_obj
 from anovax.safety import Decision, safety_check
 from anovax.settings import Settings
@@ -209,6 +209,24 @@ def test_when_nobody_is_left_to_answer_after_steps_ran_it_says_it_stopped_there(
     plan, verdict = held(TERMINAL_LS)
     try:
         outcome = orch.dispatch(plan, command_id="c1", verdict=verdict)
+    finally:
+        orch.close()
+    assert desk.kinds() == ["launch"]
+    assert outcome.denied == "I needed a yes to type into Terminal, so I stopped there."
+
+
+def test_a_sub_plan_denied_after_its_parent_ran_steps_says_it_stopped_there(desk):
+    # the sub-plan's own held step is its first (start 0): it said "so I did nothing" with the
+    # parent's terminal already opened
+    orch = Orchestrator(desk, EventBus(), subtasks=SubtaskRunner(
+        plan=lambda goal, cancel=None: plan_from_obj(TERMINAL_LS | {"steps": TERMINAL_LS["steps"][1:]}),
+        check=lambda plan, goal, **context: safety_check(plan, goal, **context)), current_app=lambda: "terminal")
+    unregister = orch.confirmations.register("phone")
+    orch.bus.subscribe("page-hidden", lambda e: unregister() if e.type is EventType.CONFIRM_REQUESTED else None)
+    parent = plan_from_obj({"steps": [TERMINAL_LS["steps"][0], {"tool": "plan_subtask", "params": {"goal": "list it"}}],
+                            "final_response": "", "remember": {}})
+    try:
+        outcome = orch.dispatch(parent, command_id="c1")
     finally:
         orch.close()
     assert desk.kinds() == ["launch"]

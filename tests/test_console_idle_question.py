@@ -143,7 +143,10 @@ def test_a_console_control_typed_at_the_question_runs_and_is_not_a_no(idle, monk
     reply = ask(assistant)
     wait_for(lambda: "[y/N]" in screen.shown(), 20, "the question under the prompt")
     type_line(":help")  # it was taken as a no
-    wait_for(lambda: "Console commands:" in screen.shown(), 20, "the console's help")
+    # then "you> " was drawn, and the line typed there answered the question all the same
+    asked = f'AnovaX asks (in "xterm"): {QUESTION} [y/N] '
+    wait_for(lambda: "Console commands:" in screen.shown() and screen.shown().endswith(asked), 20,
+             lambda: f"the console's help, then the question again: {screen.shown()[-200:]!r}")
     assert not reply.done()
     type_line("y")
     assert reply.result(10).answer is Answer.YES

@@ -118,15 +118,20 @@ def test_nouns_stay_words(text):
     # the other command words escape too: "the word cap hello" typed "the word Hello"
     ("the word cap hello", "cap hello"),
     ("literal quote me unquote", "quote me unquote"),
+    # an escaped "unquote" closes nothing: a bare "quote" before it opened a quote left open
+    ("quote hello literal unquote", "quote hello unquote"),
+    ("say quote hi unquote and the word unquote", 'say "hi" and unquote'),
 ])
 def test_literal_escapes(said, typed):
     assert dictate(said) == typed
 
 
 @pytest.mark.parametrize("said, reply", [
-    ("type dear sir comma", "Typing: dear sir."),  # it said "dear sir,."
-    ("type hello colon", "Typing: hello."),
+    ("type dear sir comma", "Typing: dear sir,"),  # it said "dear sir,."
+    ("type https colon", "Typing: https:"),
+    ("type comma", "Typing: ,"),
     ("type is it bad question mark", "Typing: is it bad?"),
+    ("type hello", "Typing: hello."),
 ])
 def test_the_reply_ends_as_one_sentence(said, reply):
     assert OfflinePlanner().plan(said).final_response == reply

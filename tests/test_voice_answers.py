@@ -178,6 +178,7 @@ def test_a_phrase_begun_before_the_question_is_not_its_answer(gate, clock):
     clock.advance(0.4)
     decision = gate.decide("yes", started_at=started, ended_at=clock())
     assert decision.action == "drop" and "before the question" in decision.reason
+    assert decision.about_question  # an attempt at answering: shown, so the person sees why
     assert gate.decide("yes", started_at=clock() - 0.3, ended_at=clock()).action == "answer"
 
 

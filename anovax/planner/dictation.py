@@ -107,7 +107,7 @@ def dictate(text: str) -> str:
             i += 2
             converted = True
             continue
-        if not noun and low[i] == BARE_QUOTE and _UNQUOTE in low[i + 2:] and not bare_open:
+        if not noun and low[i] == BARE_QUOTE and not bare_open and _unquoted_later(low, i + 2):
             out.mark('"', Mark.OPEN)
             bare_open = True
             i += 1
@@ -158,6 +158,12 @@ def _escape_at(low: list[str], i: int) -> int:
         if tuple(low[i: i + len(esc)]) == esc:
             return len(esc)
     return 0
+
+
+def _unquoted_later(low: list[str], i: int) -> bool:
+    """Whether an "unquote" that closes a quote comes at ``i`` or later (not "literal unquote")."""
+    return any(w == _UNQUOTE and not any(_escape_at(low, j - k) == k for k in (1, 2) if j >= k)
+               for j, w in enumerate(low[i:], i))
 
 
 def _leads(i: int, said: int, low: list[str]) -> bool:
