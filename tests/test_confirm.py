@@ -174,16 +174,30 @@ def test_a_yes_runs_exactly_the_shown_steps_after_the_window_is_brought_back(des
                                                       if t is EventType.AGENT_SPAWNED][1]
 
 
-def test_a_no_types_nothing_and_nothing_is_left_for_recovery(desk):
+def leave_when_asked(orch: Orchestrator) -> None:
+    """The one front end goes away once asked (the phone's page was hidden): nobody can answer."""
+    unregister = orch.confirmations.register("phone")
+    orch.bus.subscribe("page-hidden", lambda e: unregister() if e.type is EventType.CONFIRM_REQUESTED else None)
+
+
+@pytest.mark.parametrize("answer, said", [
+    ("no", "You said no, so I didn't type into Terminal."),
+    # it said "so I did nothing" with the terminal already opened
+    ("nobody left", "I needed a yes to type into Terminal, so I stopped there."),
+])
+def test_a_denial_after_the_first_steps_types_nothing_and_leaves_nothing_for_recovery(desk, answer, said):
     orch = Orchestrator(desk, EventBus())
-    Answerer(orch, False)
+    if answer == "no":
+        Answerer(orch, False)
+    else:
+        leave_when_asked(orch)
     plan, verdict = held(TERMINAL_LS)
     try:
         outcome = orch.dispatch(plan, command_id="c1", verdict=verdict)
     finally:
         orch.close()
     assert desk.kinds() == ["launch"]
-    assert outcome.denied == "You said no, so I didn't type into Terminal."
+    assert outcome.denied == said
     assert not outcome.ok and outcome.remaining == () and outcome.failed is None
 
 
@@ -201,28 +215,13 @@ def test_with_nobody_to_ask_nothing_runs_at_all(desk):
     assert events(bus, EventType.CONFIRM_ANSWERED)[0].data["answer"] == "nobody"
 
 
-def test_when_nobody_is_left_to_answer_after_steps_ran_it_says_it_stopped_there(desk):
-    # it said "so I did nothing" with the terminal already opened
-    orch = Orchestrator(desk, EventBus())
-    unregister = orch.confirmations.register("phone")
-    orch.bus.subscribe("page-hidden", lambda e: unregister() if e.type is EventType.CONFIRM_REQUESTED else None)
-    plan, verdict = held(TERMINAL_LS)
-    try:
-        outcome = orch.dispatch(plan, command_id="c1", verdict=verdict)
-    finally:
-        orch.close()
-    assert desk.kinds() == ["launch"]
-    assert outcome.denied == "I needed a yes to type into Terminal, so I stopped there."
-
-
 def test_a_sub_plan_denied_after_its_parent_ran_steps_says_it_stopped_there(desk):
     # the sub-plan's own held step is its first (start 0): it said "so I did nothing" with the
     # parent's terminal already opened
     orch = Orchestrator(desk, EventBus(), subtasks=SubtaskRunner(
         plan=lambda goal, cancel=None: plan_from_obj(TERMINAL_LS | {"steps": TERMINAL_LS["steps"][1:]}),
         check=lambda plan, goal, **context: safety_check(plan, goal, **context)), current_app=lambda: "terminal")
-    unregister = orch.confirmations.register("phone")
-    orch.bus.subscribe("page-hidden", lambda e: unregister() if e.type is EventType.CONFIRM_REQUESTED else None)
+    leave_when_asked(orch)
     parent = plan_from_obj({"steps": [TERMINAL_LS["steps"][0], {"tool": "plan_subtask", "params": {"goal": "list it"}}],
                             "final_response": "", "remember": {}})
     try:
