@@ -71,9 +71,9 @@ def test_a_question_whose_end_was_lost_goes_shortly_after_its_countdown():
 @pytest.mark.parametrize("answer, frontend, note", [
     ("yes", "phone", "yes from the phone: going ahead"),
     ("yes", "orb", "yes from the orb: going ahead"),
-    ("no", "voice", "no from the voice: did nothing"),
-    ("timeout", None, "no answer in 20 s: did nothing"),
-    ("nobody", None, "nobody could answer: did nothing"),
+    ("no", "voice", "no from the voice: did not go ahead"),
+    ("timeout", None, "no answer in 20 s: did not go ahead"),
+    ("nobody", None, "nobody could answer: did not go ahead"),
     ("stopped", None, "stopped while asking"),
 ])
 def test_an_answer_from_any_front_end_hides_the_question_and_says_how_it_ended(answer, frontend, note):
@@ -121,8 +121,9 @@ def test_a_question_without_an_expiry_counts_down_from_its_own_time():
 def test_answered_note_copes_with_odd_data():
     assert answered_note({}) == "answered"
     # a new command came instead: it was "no from the voice", which nobody said
-    assert answered_note({"answer": "replaced", "frontend": "voice"}) == "a new command from the voice: did nothing"
-    assert answered_note({"answer": "timeout", "seconds": "soon"}) == "no answer in 0 s: did nothing"
+    replaced = answered_note({"answer": "replaced", "frontend": "voice"})
+    assert replaced == "a new command from the voice: did not go ahead"
+    assert answered_note({"answer": "timeout", "seconds": "soon"}) == "no answer in 0 s: did not go ahead"
     assert answered_note({"answer": "maybe"}) == "maybe"
 
 
@@ -131,7 +132,7 @@ def test_the_console_line_shows_the_question_then_the_answer():
     line = render_status(model.snapshot(T0 + 2.5), 200)
     assert line == f"? asking: {QUESTION} (in xterm, 18 s left)"
     model.apply(answered("no", "phone"))
-    assert render_status(model.snapshot(T0 + 3), 200).endswith(" | no from the phone: did nothing")
+    assert render_status(model.snapshot(T0 + 3), 200).endswith(" | no from the phone: did not go ahead")
 
 
 def test_the_console_log_prints_a_line_for_the_question_and_one_for_its_answer():
@@ -179,7 +180,7 @@ def test_the_real_broker_drives_the_model_and_another_front_end_answers():
     wait_for(lambda: any(e.type is EventType.CONFIRM_ANSWERED for e in list(seen)), 10.0, what="CONFIRM_ANSWERED")
     with lock:
         snap = model.snapshot(seen[-1].ts)
-    assert snap.question is None and snap.answered == "no from the phone: did nothing"
+    assert snap.question is None and snap.answered == "no from the phone: did not go ahead"
     assert not confirmations.answer(question.question_id, True, "orb")  # too late: the phone was first
     unregister_orb()
     bus.close()

@@ -75,7 +75,7 @@ def test_a_click_on_no_answers_no(xorb, orb):
     click(xorb, orb.ask("geometry")["no"])
     answer = reply(orb, question_id)
     assert (answer["answer"], answer["frontend"]) == ("no", "orb")
-    assert gone(orb)["answered"] == "no from the orb: did nothing"
+    assert gone(orb)["answered"] == "no from the orb: did not go ahead"
 
 
 def test_in_the_text_box_enter_means_yes_and_esc_means_no_and_neither_runs_nor_stops_anything(xorb, orb):

@@ -22,11 +22,11 @@ from anovax.orb.snapshot import QuestionView, clip
 #: what the orb says for each way a question can end (Confirmations' Answer values)
 _ENDINGS = {
     "yes": "yes{by}: going ahead",
-    "no": "no{by}: did nothing",
-    "timeout": "no answer in {seconds:.0f} s: did nothing",
-    "nobody": "nobody could answer: did nothing",
+    "no": "no{by}: did not go ahead",
+    "timeout": "no answer in {seconds:.0f} s: did not go ahead",
+    "nobody": "nobody could answer: did not go ahead",
     "stopped": "stopped while asking",
-    "replaced": "a new command{by}: did nothing",
+    "replaced": "a new command{by}: did not go ahead",
 }
 
 
