@@ -159,6 +159,13 @@ class Confirmations:
         with self._lock:
             return self._pending
 
+    @property
+    def unanswered(self) -> Question | None:
+        """The pending question while it has no answer yet (``pending`` lasts until the command
+        that asked takes the answer)."""
+        with self._lock:
+            return self._pending if self._answer is None else None
+
     def answer(self, question_id: str, yes: bool | None, frontend: str) -> bool:
         """Answer the pending question (``yes`` None: a new command came instead, which declines
         it too); False when ``question_id`` is not it (stale, or answered)."""

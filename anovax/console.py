@@ -211,15 +211,19 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
     asking = ConsoleQuestion(assistant, out, hold, status, leave=QUIT_WORDS) if interactive and not as_json else None
 
     def prompt() -> str:
-        """The line typed at: a shown question's (after a ":help" typed there too), else the prompt."""
-        return asking.prompt if asking is not None and asking.showing else PROMPT
+        """The line typed at: a shown question's (after a ":help" typed there too), else the
+        prompt. Not under ``hold``: a question that went away is forgotten here first."""
+        if asking is None:
+            return PROMPT
+        asking.settle()
+        return asking.prompt or PROMPT
 
     def alert(text: str) -> None:
         if status is not None:  # it knows the prompt: the alert above it, the prompt drawn again
             status.above(text, out)
             return
         with hold():  # the line being typed at (a question's, or the idle prompt) is drawn again below
-            again = prompt() if prompting.is_set() or (asking is not None and asking.showing) else ""
+            again = (asking.prompt if asking is not None else "") or (PROMPT if prompting.is_set() else "")
             out.write(("\n" if again else "") + text + "\n" + again)
             out.flush()
 
@@ -329,8 +333,8 @@ def _loop(assistant: AssistantPort, next_line: Callable[[], str | None], out: Te
                 return 0
             else:
                 if interactive:
+                    shown = prompt()
                     with hold():
-                        shown = prompt()
                         out.write(shown)
                         out.flush()
                         if status is not None:

@@ -50,8 +50,17 @@ class ConsoleQuestion:
 
     @property
     def prompt(self) -> str:
-        """The shown question's line as drawn ("" when none shows), for drawing it again."""
-        return self._prompt if self._shown is not None else ""
+        """The shown question's line as drawn, for drawing it again; "" when none shows, or when
+        the one shown has gone (answered elsewhere, timed out)."""
+        shown, waiting = self._shown, self._confirmations.unanswered
+        live = shown is not None and waiting is not None and waiting.question_id == shown.question_id
+        return self._prompt if live else ""
+
+    def settle(self) -> None:
+        """The line is ended (a console control's output): forget a shown question that has
+        gone, so the prompt drawn next is the only one."""
+        if self._shown is not None and not self.prompt:
+            self._forget(newline=False)
 
     def show_pending(self, *, below: str = "") -> bool:
         """Print the pending question once (after ``below``: the idle prompt's line is ended

@@ -44,7 +44,7 @@ class Handover:
                 checked: WindowIdentity | None = None, *, ran_before: bool = False) -> Denied | None:
         """Ask about the steps from ``start`` on; None when the person said yes and the target
         window has the focus again, else why they do not run (``ran_before``: steps of this
-        command ran before the question, so a denial is not "nothing done")."""
+        command ran before this plan, so a denial is not "nothing done")."""
         # denied up front (nobody to ask): the window that has the focus now is not the target.
         # Keys before any app of the plan's own go to the window the plan was checked against
         # (``checked``): that one is named and brought back, not whatever the desktop last guarded
@@ -69,7 +69,7 @@ class Handover:
                 target_action = ("", verdict.action)
             else:
                 target_action = (verdict.target, "do that in")
-            return Denied(denied_message(reply, *target_action, ran_before=ran_before))
+            return Denied(denied_message(reply, *target_action, ran_before=start > 0 or ran_before))
         if target is None:
             return None
         failed = self._holding_keyboard(f"{command_id}.confirm", cancel,

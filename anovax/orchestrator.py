@@ -141,22 +141,21 @@ class Orchestrator:
     # -- public -------------------------------------------------------------------------
 
     def dispatch(self, plan: Plan, *, command_id: str, depth: int = 0, budget: AgentBudget | None = None,
-                 cached: Callable[[int, Step], StepResult | None] | None = None,
-                 cancel: CancelToken | None = None, verdict: Verdict | None = None,
-                 aim_at: WindowIdentity | None = None) -> Outcome:
+                 cached: Callable[[int, Step], StepResult | None] | None = None, cancel: CancelToken | None = None,
+                 verdict: Verdict | None = None, aim_at: WindowIdentity | None = None,
+                 ran_before: bool = False) -> Outcome:
         """Run a plan that already passed safety_check; returns per-step results in plan order.
 
-        Stops at the first failed *core* step (recovery plugs in on the returned
-        outcome); failed optional steps are recorded and the plan goes on. Nothing is said
-        here: ``Outcome.spoken`` is what the command's reply would say. ``cached``
-        may answer a step from the speculator's cache instead of spawning an agent.
-        ``cancel`` (a MetaAgent's token) stops the plan: no new batch starts and the
-        running agents are cancelled. ``verdict``: a confirm verdict holds the plan before its
-        ``step`` until a person says yes; with nobody to ask it is denied before anything runs.
-        ``aim_at``: the window the plan was checked against; keys sent before the plan opens an
-        app of its own go there (re-activated when the orb or anything else took the focus) and
-        stop as soon as another window has the focus (issue 16, points 3 and 5).
-        """
+        Stops at the first failed *core* step (recovery plugs in on the returned outcome); failed
+        optional steps are recorded and the plan goes on. Nothing is said here: ``Outcome.spoken``
+        is what the command's reply would say. ``cached`` may answer a step from the speculator's
+        cache instead of spawning an agent. ``cancel`` (a MetaAgent's token) stops the plan: no new
+        batch starts and the running agents are cancelled. ``verdict``: a confirm verdict holds the
+        plan before its ``step`` until a person says yes; with nobody to ask it is denied before
+        anything runs. ``aim_at``: the window the plan was checked against; keys sent before the
+        plan opens an app of its own go there (re-activated when the orb or anything else took the
+        focus) and stop as soon as another window has the focus (issue 16, points 3 and 5).
+        ``ran_before``: steps of this command ran before this (sub-)plan: a denial is not "did nothing"."""
         budget = budget or AgentBudget()
         checked = aim_at  # the window the plan was checked against, for the question's target
         held = verdict.step if verdict is not None and verdict.needs_yes else None
@@ -180,9 +179,7 @@ class Orchestrator:
                 break
             if held is not None and verdict is not None and batch[-1] >= held:
                 start, held = min(held, batch[0]), None
-                # a sub-plan's parent may have run steps already: not "did nothing" then
-                denied = self.handover.confirm(plan, verdict, start, command_id, cancel, checked,
-                                               ran_before=start > 0 or depth > 0)
+                denied = self.handover.confirm(plan, verdict, start, command_id, cancel, checked, ran_before=ran_before)
                 if denied is not None:
                     for i in range(start, len(plan.steps)):
                         results[i] = StepResult(i, plan.steps[i].tool, StepStatus.NOT_RUN, error=denied.error)
@@ -384,7 +381,8 @@ class Orchestrator:
         # a held sub-plan is asked about like any plan: the person sees exactly its steps, and a
         # yes to the parent never covers it (a sub-task can never do what its parent could not)
         outcome = self.dispatch(plan, command_id=command_id, depth=depth + 1, budget=budget, cancel=cancel,
-                                verdict=verdict if verdict.needs_yes else None, aim_at=gate.get("target"))
+                                verdict=verdict if verdict.needs_yes else None, aim_at=gate.get("target"),
+                                ran_before=budget.used > 1)  # an agent besides this sub-task's own
         if outcome.denied:
             raise PermanentToolError(outcome.denied, code=DENIED)
         return outcome

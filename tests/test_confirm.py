@@ -215,21 +215,26 @@ def test_with_nobody_to_ask_nothing_runs_at_all(desk):
     assert events(bus, EventType.CONFIRM_ANSWERED)[0].data["answer"] == "nobody"
 
 
-def test_a_sub_plan_denied_after_its_parent_ran_steps_says_it_stopped_there(desk):
+@pytest.mark.parametrize("first, said", [
     # the sub-plan's own held step is its first (start 0): it said "so I did nothing" with the
     # parent's terminal already opened
+    (True, "I needed a yes to type into Terminal, so I stopped there."),
+    (False, "I needed a yes to type into Terminal, so I did nothing."),  # the sub-task came first
+])
+def test_a_denied_sub_plan_says_whether_its_parent_ran_steps(desk, first, said):
     orch = Orchestrator(desk, EventBus(), subtasks=SubtaskRunner(
         plan=lambda goal, cancel=None: plan_from_obj(TERMINAL_LS | {"steps": TERMINAL_LS["steps"][1:]}),
         check=lambda plan, goal, **context: safety_check(plan, goal, **context)), current_app=lambda: "terminal")
     leave_when_asked(orch)
-    parent = plan_from_obj({"steps": [TERMINAL_LS["steps"][0], {"tool": "plan_subtask", "params": {"goal": "list it"}}],
+    opening = [TERMINAL_LS["steps"][0]] if first else []
+    parent = plan_from_obj({"steps": [*opening, {"tool": "plan_subtask", "params": {"goal": "list it"}}],
                             "final_response": "", "remember": {}})
     try:
         outcome = orch.dispatch(parent, command_id="c1")
     finally:
         orch.close()
-    assert desk.kinds() == ["launch"]
-    assert outcome.denied == "I needed a yes to type into Terminal, so I stopped there."
+    assert desk.kinds() == (["launch"] if first else [])
+    assert outcome.denied == said
 
 
 def test_agent_ttls_do_not_run_while_the_person_thinks(desk):

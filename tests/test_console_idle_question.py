@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import pytest
 from helpers import in_thread, wait_for
 
+from anovax import console as console_module
 from anovax import console_question
 from anovax.confirm import Answer, Confirmations
 from anovax.console import console
@@ -203,3 +204,25 @@ def test_ctrl_c_while_a_question_shows_stops_the_command_and_draws_the_prompt_on
     assert stopped == ["console"]
     assert screen.shown().endswith("[y/N] \nStopped the voice command.\nyou> "), screen.shown()
     assert screen.shown().count("you> ") == 2, screen.shown()
+
+
+def test_a_question_answered_elsewhere_during_a_console_control_is_not_drawn_again(idle, monkeypatch):
+    # the ":help" line drew the [y/N] again although the phone had answered it meanwhile: a "y"
+    # typed at that dead question then ran as a command
+    monkeypatch.setattr(console_question, "ANSWER_AFTER_S", 0.0)
+    assistant, type_line, screen, _ = idle
+    reply = ask(assistant)
+    wait_for(lambda: "[y/N]" in screen.shown(), 20, "the question under the prompt")
+
+    def answered_on_the_phone_meanwhile(text: str, remote) -> str:  # noqa: ANN001
+        assistant.confirmations.answer(assistant.confirmations.pending.question_id, False, "phone")
+        return "Console commands: ..."
+
+    monkeypatch.setattr(console_module, "console_control", answered_on_the_phone_meanwhile)
+    type_line(":help")
+    assert reply.result(10).answer is Answer.NO
+    wait_for(lambda: screen.shown().endswith("Console commands: ...\nyou> "), 20,
+             lambda: f"the prompt after the control: {screen.shown()[-200:]!r}")
+    time.sleep(0.5)  # a stale question is forgotten within 0.1 s: time for a second prompt to show
+    assert screen.shown().endswith("Console commands: ...\nyou> "), screen.shown()[-200:]
+    type_line("quit")

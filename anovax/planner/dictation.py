@@ -83,6 +83,7 @@ def dictate(text: str) -> str:
     out = _Typist()
     converted = False
     bare_open = False  # a bare "quote" is open, waiting for its "unquote"
+    closes = _closing_unquotes(low)
     i = 0
     while i < len(tokens):
         noun = i > 0 and low[i - 1] in _DETERMINERS
@@ -107,7 +108,7 @@ def dictate(text: str) -> str:
             i += 2
             converted = True
             continue
-        if not noun and low[i] == BARE_QUOTE and not bare_open and _unquoted_later(low, i + 2):
+        if not noun and low[i] == BARE_QUOTE and not bare_open and closes[min(i + 2, len(low))]:
             out.mark('"', Mark.OPEN)
             bare_open = True
             i += 1
@@ -160,10 +161,15 @@ def _escape_at(low: list[str], i: int) -> int:
     return 0
 
 
-def _unquoted_later(low: list[str], i: int) -> bool:
-    """Whether an "unquote" that closes a quote comes at ``i`` or later (not "literal unquote")."""
-    return any(w == _UNQUOTE and not any(_escape_at(low, j - k) == k for k in (1, 2) if j >= k)
-               for j, w in enumerate(low[i:], i))
+def _closing_unquotes(low: list[str]) -> list[bool]:
+    """Per position (and one past the end): whether an "unquote" that can close a quote comes
+    there or later; not one that is typed as a word ("literal unquote", "cap unquote")."""
+    out = [False] * (len(low) + 1)
+    for j in range(len(low) - 1, -1, -1):
+        word = low[j] == _UNQUOTE and not (j and low[j - 1] == CAP) \
+            and not any(j >= k and _escape_at(low, j - k) == k for k in (1, 2))
+        out[j] = word or out[j + 1]
+    return out
 
 
 def _leads(i: int, said: int, low: list[str]) -> bool:

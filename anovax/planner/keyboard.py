@@ -86,8 +86,10 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     # the reply is one line (its first line is what is said): line breaks read as spaces
     flat = SPACES.sub(" ", text).strip() or {"\n": "a new line", "\n\n": "a new paragraph"}.get(text, "line breaks")
     short = flat if len(flat) <= 40 else flat[:37].rstrip(" .,;:!?…") + "..."
+    if short.endswith((",", ";", ":")):  # 'Typing: "dear sir,".', not "dear sir,." nor a run-on reply
+        short = f'"{short}"'
     say = f"{say_target}: {short}" if say_target else f"Typing: {short}"
-    if not say.endswith((".", "!", "?", "…", ",", ";", ":")):  # "Typing: dear sir,", not "dear sir,."
+    if not say.endswith((".", "!", "?", "…")):
         say += "."
     return Piece("act", say, steps, app=target if steps[0].tool == "open_app" else None)
 
