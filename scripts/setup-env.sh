@@ -83,6 +83,11 @@ if sys.argv[1] == "1":
 print("\n".join(deps))
 PY
 fi
+# noise suppression (anovax/voice/denoise.py) only where a wheel exists: its source build needs C++
+if ! .venv/bin/python -m pip install -q --disable-pip-version-check --only-binary webrtc-noise-gain \
+        -e ".[denoise]" >/dev/null 2>&1; then
+    echo "setup: no noise suppression wheel for this machine; the microphone's audio is used as it is" >&2
+fi
 if [ "$want_test" = 1 ]; then
     # tests/test_wheel.py builds a wheel offline and without build isolation, so the venv itself
     # needs pyproject's build backend (Python's bundled setuptools is older than it asks for).

@@ -102,6 +102,18 @@ def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 16
     return path
 
 
+def room_noise(noise: float, seconds: float) -> bytes:
+    """``seconds`` of the room ``render`` puts speech in, with nobody speaking: pink noise of peak
+    ``noise`` (needs sox), or digital silence for 0; 16 kHz 16-bit mono samples."""
+    if noise <= 0:
+        return bytes(2 * round(SAMPLE_RATE * seconds))
+    if not have_sox():
+        raise RuntimeError("sox is not installed (needed to add noise)")
+    return subprocess.run(["sox", "-R", "-n", "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e", "signed",
+                           "-t", "raw", "-", "synth", f"{seconds:.3f}", "pinknoise", "vol", f"{float(noise):.4f}"],
+                          capture_output=True, check=True).stdout
+
+
 def _run(argv: list[str], stdin: str | None = None) -> None:
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, input=stdin)
     if proc.returncode != 0:

@@ -152,6 +152,7 @@ class Recording:
                 decoded.path.unlink(missing_ok=True)
 
     def _phrases(self, sr: Any, readable: Path, recognizer: Recognizer | None) -> Iterator[Phrase]:
+        from anovax.voice.denoise import NoiseSuppressor
         from anovax.voice.endpoint import PhraseCutter, streaming_begin
 
         try:
@@ -165,10 +166,12 @@ class Recording:
             rate = float(source.SAMPLE_RATE)
             self.duration = source.FRAME_COUNT / rate
             self.energy_threshold = self._threshold(source)
+            # as at the microphone (a recording at another rate than the microphone's passes as it is)
+            suppress = NoiseSuppressor(source.SAMPLE_RATE, source.SAMPLE_WIDTH)
             cutter = PhraseCutter(self.energy_threshold, rate=source.SAMPLE_RATE, width=source.SAMPLE_WIDTH,
                                   begin=streaming_begin(recognizer) if recognizer is not None else None)
             while True:
-                frames = source.stream.read(CHUNK)
+                frames = suppress(source.stream.read(CHUNK))
                 self._position = reader.tell() / rate
                 cut = cutter.push(frames) if frames else cutter.end()
                 if cut is not None:
@@ -182,11 +185,15 @@ class Recording:
             source.__exit__(None, None, None)
 
     def _threshold(self, source: Any) -> float:
-        """Speech energy threshold from the recording's own quiet level; rewinds the file."""
+        """Speech energy threshold from the recording's own quiet level, as the phrase cutter will
+        hear it (through a noise suppressor of its own); rewinds the file."""
+        from anovax.voice.denoise import NoiseSuppressor
+
         reader = source.audio_reader
+        suppress = NoiseSuppressor(source.SAMPLE_RATE, source.SAMPLE_WIDTH)
         energies = []
         while True:
-            frames = source.stream.read(CHUNK)
+            frames = suppress(source.stream.read(CHUNK))
             if not frames:
                 break
             energies.append(rms(frames, source.SAMPLE_WIDTH))

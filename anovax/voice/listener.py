@@ -285,7 +285,7 @@ class VoiceInput:
         except OSError as exc:
             raise VoiceUnavailable(f"the microphone cannot be opened ({reason(exc)})") from exc
         try:
-            stream = source.stream = MicStream(source.stream, self._stop, source.SAMPLE_WIDTH)
+            stream = source.stream = MicStream(source.stream, self._stop, source.SAMPLE_WIDTH, source.SAMPLE_RATE)
             stream.calibrate(max(1, round(CALIBRATE_S * source.SAMPLE_RATE / source.CHUNK)), source.CHUNK)
             splitter = phrase_splitter(stream.threshold)
             self.energy_threshold = splitter.energy_threshold

@@ -16,6 +16,7 @@ from typing import Any
 
 from anovax.errors import VoiceUnavailable
 from anovax.voice.audio import CHUNK, MIN_ENERGY, NOISE_RATIO, SAMPLE_RATE, reason, rms
+from anovax.voice.denoise import NoiseSuppressor
 
 #: ambient-noise calibration at start-up
 CALIBRATE_S = 0.5
@@ -77,18 +78,23 @@ class MicStream:
     It reads as end-of-stream once ``stop`` is set, so a ``listen`` in the middle of a phrase
     returns at once instead of after PHRASE_LIMIT_S; and it tracks the noise floor from every
     chunk that passes (falling at once, rising by FLOOR_RISE), which sets the speech threshold.
+    The chunks pass the noise suppressor first (denoise.py), so the floor and the threshold are
+    those of what the phrase cutter hears: in a noisy room, the room without its hiss.
     """
 
-    def __init__(self, stream: Any, stop: threading.Event, width: int) -> None:
+    def __init__(self, stream: Any, stop: threading.Event, width: int, rate: int = SAMPLE_RATE) -> None:
         self._stream = stream
         self._stop = stop
         self._width = width
         self.floor: float | None = None
+        self.suppressor = NoiseSuppressor(rate, width)
 
     def read(self, size: int) -> bytes:
         if self._stop.is_set():
             return b""
-        frames = self._stream.read(size)
+        frames = self.suppressor(self._stream.read(size))
+        if not frames:  # a device gone: no energy to learn from
+            return frames
         energy = rms(frames, self._width)
         if self.floor is None or energy < self.floor:
             self.floor = energy
