@@ -83,10 +83,12 @@ if sys.argv[1] == "1":
 print("\n".join(deps))
 PY
 fi
-# noise suppression (anovax/voice/denoise.py) only where a wheel exists: its source build needs C++
-if ! .venv/bin/python -m pip install -q --disable-pip-version-check --only-binary webrtc-noise-gain \
-        -e ".[denoise]" >/dev/null 2>&1; then
-    echo "setup: no noise suppression wheel for this machine; the microphone's audio is used as it is" >&2
+# noise suppression (anovax/voice/denoise.py), the package alone and only as a wheel: its source
+# build needs C++, and the whole project again would fail wherever PyAudio did
+denoise=$(.venv/bin/python -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["denoise"][0])')
+if ! .venv/bin/python -m pip install -q --disable-pip-version-check --only-binary webrtc-noise-gain "$denoise" >/dev/null 2>&1; then
+    echo "setup: could not install the noise suppressor ($denoise: no wheel for this machine, or no network);" \
+        "the microphone's audio is used as it is" >&2
 fi
 if [ "$want_test" = 1 ]; then
     # tests/test_wheel.py builds a wheel offline and without build isolation, so the venv itself

@@ -149,7 +149,7 @@ def test_a_filter_that_fails_hands_on_the_audio_and_stays_out_of_the_way(speech,
     pieces = [suppress(noisy[at:at + size]) for at, size in _cuts(len(noisy), (1024,))]
     assert [len(p) for p in pieces] == [size for _, size in _cuts(len(noisy), (1024,))]
     assert not suppress.available and not suppress.engaged
-    failed_at = 30 * FRAME_BYTES // 1024 + 1  # the read the 31st block was in: from then on, as it is
+    failed_at = 30 * FRAME_BYTES // 1024  # the read the 31st block was in: from then on, as it is
     assert b"".join(pieces[failed_at:]) == noisy[failed_at * 1024:]
     assert "noise suppression failed" in caplog.text
 
@@ -173,16 +173,44 @@ class _Device:
         return out
 
 
-def test_the_microphone_s_floor_is_that_of_what_the_phrase_cutter_hears(speech):
+def test_the_microphone_s_floor_is_the_room_s_own_whatever_the_suppressor_does(speech):
+    """The listener moves its threshold only between phrases: a floor taken after the suppressor
+    would be the filtered quiet when it switched off, and the room's hiss then a 10 s phrase."""
     _, noisy = speech
     room = voicegen.room_noise(NOISE, 3.0)
-    stream = MicStream(_Device(room + noisy), threading.Event(), 2)
+    stream = MicStream(_Device(room + noisy + room), threading.Event(), 2)
     stream.calibrate(round(0.5 * 16000 / CHUNK), CHUNK)  # as the listener does: CALIBRATE_S
     assert not stream.suppressor.engaged  # it has not heard the room for long enough yet
     raw_floor = stream.floor
     read = sum(len(stream.read(CHUNK)) for _ in range(round(2.5 * 16000 / CHUNK))) + 2 * CHUNK * 16
     assert stream.suppressor.engaged
-    assert stream.floor is not None and stream.floor < raw_floor / 3  # the room without its hiss
+    assert raw_floor * 0.6 <= stream.floor <= raw_floor * 1.25  # the device's room (its quietest chunk), not the cleaned one
+    assert stream.threshold > 3 * rms(stream.read(CHUNK), 2)  # well above what it hands on
     heard = b"".join(iter(lambda: stream.read(CHUNK), b""))
-    assert stream.suppressor.engaged and read + len(heard) == len(room + noisy)
+    assert stream.suppressor.engaged and read + 2 * CHUNK + len(heard) == len(room + noisy + room)
     assert 10 * np.log10(energies(noisy[:4000]).mean() / energies(heard[:4000]).mean()) >= 10.0
+
+
+def test_a_noisy_recording_is_cut_into_its_phrases_and_nothing_else(speech, tmp_path):
+    """``--audio-file``: the first seconds, before the suppressor has heard enough of the room to
+    switch on, and the rest, after, are cut on the same threshold (the room's own)."""
+    import wave
+
+    from anovax.voice.audio import Recording
+
+    _, noisy = speech
+    other = samples(voicegen.render("set a timer for five minutes", tmp_path / "b.wav", voice="en-us+m1",
+                                    noise=NOISE))
+    for lead in (0.0, 3.0):
+        data = voicegen.room_noise(NOISE, lead) + noisy + voicegen.room_noise(NOISE, 3.0) + other \
+            + voicegen.room_noise(NOISE, 2.0)
+        path = tmp_path / f"room-{lead}.wav"
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1), w.setsampwidth(2), w.setframerate(16000)
+            w.writeframes(data)
+        cuts = [(p.start, p.end) for p in Recording(path).phrases()]
+        first_end = lead + len(noisy) / 32000
+        second = (first_end + 3.0, first_end + 3.0 + len(other) / 32000)
+        assert len(cuts) == 2, (lead, cuts)
+        assert lead - 0.1 <= cuts[0][0] and cuts[0][1] <= first_end + 0.5, (lead, cuts)
+        assert second[0] - 0.5 <= cuts[1][0] and cuts[1][1] <= second[1] + 0.5, (lead, cuts)

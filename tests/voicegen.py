@@ -105,6 +105,8 @@ def render(text: str, path: str | Path, voice: str = "en-us+f2", speed: int = 16
 def room_noise(noise: float, seconds: float) -> bytes:
     """``seconds`` of the room ``render`` puts speech in, with nobody speaking: pink noise of peak
     ``noise`` (needs sox), or digital silence for 0; 16 kHz 16-bit mono samples."""
+    if seconds <= 0:  # (sox's "synth 0" would never end)
+        return b""
     if noise <= 0:
         return bytes(2 * round(SAMPLE_RATE * seconds))
     if not have_sox():

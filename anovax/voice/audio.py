@@ -185,15 +185,12 @@ class Recording:
             source.__exit__(None, None, None)
 
     def _threshold(self, source: Any) -> float:
-        """Speech energy threshold from the recording's own quiet level, as the phrase cutter will
-        hear it (through a noise suppressor of its own); rewinds the file."""
-        from anovax.voice.denoise import NoiseSuppressor
-
+        """Speech energy threshold from the recording's own quiet level (before the noise
+        suppressor, as at the microphone: microphone.py); rewinds the file."""
         reader = source.audio_reader
-        suppress = NoiseSuppressor(source.SAMPLE_RATE, source.SAMPLE_WIDTH)
         energies = []
         while True:
-            frames = suppress(source.stream.read(CHUNK))
+            frames = source.stream.read(CHUNK)
             if not frames:
                 break
             energies.append(rms(frames, source.SAMPLE_WIDTH))

@@ -23,6 +23,7 @@ load or to run, the audio passes as it is (``available`` says which).
 from __future__ import annotations
 
 import logging
+import math
 from collections import deque
 from typing import Any
 
@@ -77,7 +78,7 @@ class NoiseSuppressor:
         self.engaged = False
         self._pending = b""
         self._out = bytearray(FRAME_BYTES)  # the 10 ms that keeps bytes out == bytes in
-        self._levels: deque[float] = deque(maxlen=round(WINDOW_S * rate * width / MEASURE_BYTES))
+        self._levels: deque[float] = deque(maxlen=math.ceil(WINDOW_S * rate * width / MEASURE_BYTES))
         self._unmeasured = b""
 
     @property

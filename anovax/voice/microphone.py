@@ -78,8 +78,12 @@ class MicStream:
     It reads as end-of-stream once ``stop`` is set, so a ``listen`` in the middle of a phrase
     returns at once instead of after PHRASE_LIMIT_S; and it tracks the noise floor from every
     chunk that passes (falling at once, rising by FLOOR_RISE), which sets the speech threshold.
-    The chunks pass the noise suppressor first (denoise.py), so the floor and the threshold are
-    those of what the phrase cutter hears: in a noisy room, the room without its hiss.
+    What it hands on has passed the noise suppressor (denoise.py); the floor is the device's own,
+    before it. The listener moves its threshold only between phrases, so a floor taken after the
+    suppressor would be wrong the moment it switched off (the room's hiss back, above a threshold
+    set on the quiet it left: a 10 s phrase of noise), and in a recording's first seconds, before
+    it has switched on. Against the cleaned audio that threshold is a little high; a phrase keeps
+    KEEP_QUIET_S on either side of it.
     """
 
     def __init__(self, stream: Any, stop: threading.Event, width: int, rate: int = SAMPLE_RATE) -> None:
@@ -90,9 +94,13 @@ class MicStream:
         self.suppressor = NoiseSuppressor(rate, width)
 
     def read(self, size: int) -> bytes:
+        return self.suppressor(self._read(size))
+
+    def _read(self, size: int) -> bytes:
+        """The device's own frames, its noise floor tracked on them."""
         if self._stop.is_set():
             return b""
-        frames = self.suppressor(self._stream.read(size))
+        frames = self._stream.read(size)
         if not frames:  # a device gone: no energy to learn from
             return frames
         energy = rms(frames, self._width)
@@ -106,10 +114,11 @@ class MicStream:
         """Read ``chunks`` chunks and take their median energy as the noise floor."""
         energies = []
         for _ in range(chunks):
-            frames = self.read(size)
+            frames = self._read(size)
             if not frames:
                 break
             energies.append(rms(frames, self._width))
+            self.suppressor(frames)  # it learns the room too
         if energies:
             self.floor = sorted(energies)[len(energies) // 2]
 
