@@ -5,16 +5,17 @@ own intents; a tool's ``ability`` and example params for the intents its phrases
 tool or intent shows up here the moment it is declared, and the examples stay true: each is
 one of the intent's own templates, expanded by hassil's sampler with real slot values
 (apps from the lexicon, the metadata's sample query), and kept only if the grammar hears it
-as that intent. Each intent's first example is its first template's shortest sentence (the
-template as written is its plainest wording: "what time is it", not "whens my favourite
-colour"); the rest are sampled, seeded per ability, so the list is the same on every run.
+as that intent. Templates are taken in the order grammar.yaml writes them, which is from the
+plainest wording on ("type …" before "take a dictation …"; hassil keeps them longest first, for
+matching): each intent's first example is its first template's shortest sentence ("what time is
+it", not "whens my favourite colour"), the next ones a sentence of each next template, with words
+not shown yet where it has them. No randomness: the list is the same on every run.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +52,7 @@ class Ability:
     phrases: tuple[str, ...]
 
 
-def abilities(intents: Intents, heard_as: HeardAs, *, seed: str = "anovax") -> tuple[Ability, ...]:
+def abilities(intents: Intents, heard_as: HeardAs) -> tuple[Ability, ...]:
     """The listed abilities, in the order their first intent appears, each with up to
     PER_ABILITY examples taken from its intents in turn."""
     grouped: dict[str, list[Intent]] = {}
@@ -61,9 +62,8 @@ def abilities(intents: Intents, heard_as: HeardAs, *, seed: str = "anovax") -> t
             grouped.setdefault(str(ability), []).append(intent)
     out = []
     for name, members in grouped.items():
-        rng = random.Random(f"{seed}/{name}")  # a str seed is stable across runs and hash seeds
         pools = [(intent.name, _candidates(intents, intent)) for intent in members]
-        phrases = _pick(pools, heard_as, rng)
+        phrases = _pick(pools, heard_as)
         if phrases:
             out.append(Ability(name, tuple(phrases)))
     return tuple(out)
@@ -87,22 +87,25 @@ def listing(found: tuple[Ability, ...]) -> str:
     return "\n".join(lines)
 
 
-def _pick(pools: list[tuple[str, list[list[str]]]], heard_as: HeardAs, rng: random.Random) -> list[str]:
+def _pick(pools: list[tuple[str, list[list[str]]]], heard_as: HeardAs) -> list[str]:
     """Round robin over the intents, so an ability's examples show its different intents; from
-    each, first its first template's first sentence, then a random template's random sentence,
-    that the planner hears as that intent."""
+    each, its templates in the order written, one example per template: the first template's
+    first sentence the planner hears as that intent, then from each next template one with its
+    first word whose other words were least shown already ("i need calculator" after "open
+    notepad", not "i need notepad")."""
     picked: list[str] = []
     first_round = True
-    while len(picked) < PER_ABILITY and any(any(t) for _, t in pools):
+    while len(picked) < PER_ABILITY and any(pool for _, pool in pools):
         for intent, templates in pools:
-            while any(templates):
-                if first_round:  # the intent's first template, as written: its plainest wording
-                    sentences = next(t for t in templates if t)
-                    sentence = sentences.pop(0)
-                else:
-                    sentences = rng.choice([t for t in templates if t])
-                    sentence = sentences.pop(rng.randrange(len(sentences)))
-                if sentence not in picked and heard_as(sentence, intent):
+            while templates:
+                sentences = templates.pop(0)
+                if not first_round and sentences:
+                    # the template's own first word ("take a picture of the screen", not "grab a
+                    # picture..."), its other words as new as it has them
+                    shown, verb = {w for p in picked for w in p.split()}, sentences[0].split()[0]
+                    sentences = sorted(sentences, key=lambda s: (s.split()[0] != verb, len(shown & set(s.split()))))
+                sentence = next((s for s in sentences if s not in picked and heard_as(s, intent)), None)
+                if sentence is not None:
                     picked.append(sentence)
                     break
             if len(picked) == PER_ABILITY:
@@ -122,7 +125,8 @@ def _candidates(intents: Intents, intent: Intent) -> list[list[str]]:
     out: list[list[str]] = []
     for data in intent.data:
         rules = {**intents.expansion_rules, **data.expansion_rules}
-        for sentence in data.sentences:
+        written = {text: i for i, text in enumerate(data.sentence_texts)}
+        for sentence in sorted(data.sentences, key=lambda s: written.get(s.text or "", len(written))):
             if set(sentence.list_names(rules)) & (wild - set(values)):
                 continue
             found: list[str] = []
