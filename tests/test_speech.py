@@ -213,6 +213,41 @@ def test_stopping_a_sentence_ends_its_own_player_and_no_other(tmp_path, monkeypa
         launcher.close()
 
 
+@pytest.mark.parametrize("after_s", [0.0, 1.5], ids=["caller-went-on", "tts-thread-gave-up-too"])
+def test_a_stop_silences_a_sentence_that_outlived_its_deadline(tmp_path, monkeypatch, after_s):
+    """A sentence that plays past its deadline: its caller goes on without it (and, a moment
+    later, the tts thread too), so no token reaches it. A "stop" must still end its player;
+    before, stop_speaking found nothing to cancel and it played on to its end."""
+    from anovax.events import EventBus
+    from anovax.speech import engine
+    from anovax.speech.speaker import Speaker
+
+    monkeypatch.setattr(engine, "DEADLINE_BASE_S", 0.5)
+    monkeypatch.setattr(engine, "DEADLINE_PER_CHAR_S", 0.0)
+    player = tmp_path / "aplay"
+    player.symlink_to(sys.executable)
+    launcher = Launcher(tmp_path / "launched.log")
+    monkeypatch.setitem(sys.modules, "pyttsx3.drivers.espeak", SimpleNamespace(os=PlayerOs(launcher)))
+    tts = TtsThread(lambda: _PlayingEngine(player))
+    speaker = Speaker(tts, EventBus())
+    try:
+        speaker.say("long", "c1")  # returns at its deadline, the player still playing
+        assert playing("anovax-test-long.wav"), "the sentence's player should still play"
+        time.sleep(after_s)
+        assert speaker.stop_speaking() is True
+        end = time.monotonic() + 5
+        while playing("anovax-test-long.wav") and time.monotonic() < end:
+            time.sleep(0.01)
+        assert not playing("anovax-test-long.wav")
+        end = time.monotonic() + 5  # the tts thread sees its sentence end a poll later
+        while speaker.stop_speaking() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert speaker.stop_speaking() is False  # nothing left to stop
+    finally:
+        tts.close()
+        launcher.close()
+
+
 def fake_aplay(folder: Path) -> Path:
     """An aplay for a machine with no sound card: every open fails with ALSA's noise."""
     folder.mkdir(parents=True, exist_ok=True)

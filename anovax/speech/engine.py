@@ -47,6 +47,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from anovax.desktop.base import CancelToken
@@ -174,6 +175,9 @@ class TtsThread:
         self._current: _Utterance | None = None
         #: an utterance that outlived its deadline and still occupies the engine
         self._overrun: _Utterance | None = None
+        #: utterances the tts thread stopped waiting for, whose player may still play (``silence``)
+        self._given_up: list[_Utterance] = []
+        self._given_up_lock = threading.Lock()
         self._closed = False
         #: set by the engine's "finished-utterance" callback, from whichever thread sends it
         self._finished = threading.Event()
@@ -211,6 +215,26 @@ class TtsThread:
         if utt.error is not None:
             raise TransientToolError(f"Speech output failed: {utt.error}.") from utt.error
         return None
+
+    def silence(self) -> bool:
+        """Stop what still plays of sentences nobody waits for any more: one whose caller went
+        on past its deadline (no token reaches it), or whose player outlived the tts thread's
+        wait. True if there was any. For barge-in: "stop" silences whatever is heard."""
+        stopped = False
+        with self._given_up_lock:
+            given_up = [u for u in (self._overrun, *self._given_up) if u is not None]
+        for utt in given_up:
+            if not utt.done.is_set():  # the tts thread still waits for it: it and the stopper end it
+                utt.stop.set()
+                self._stop_asked.set()
+                stopped = True
+            for proc in list(utt.players):
+                if _still_playing(proc):
+                    proc.terminate()
+                    stopped = True
+        with self._given_up_lock:
+            self._given_up = [u for u in self._given_up if any(_still_playing(p) for p in u.players)]
+        return stopped
 
     def close(self, timeout_s: float = 2.0) -> None:
         """Stop the thread after the sentence it is speaking (bounded wait)."""
@@ -307,6 +331,8 @@ class TtsThread:
                 self._stop_players(utt)
             if time.monotonic() >= end:
                 log.warning("The speech engine never finished %r; going on with the next sentence.", utt.text)
+                with self._given_up_lock:
+                    self._given_up.append(utt)
                 return
 
     def _player_started(self, proc: subprocess.Popen[bytes]) -> None:
@@ -341,6 +367,21 @@ class TtsThread:
         self.unavailable = why
         log.warning("Speech output is unavailable (%s); replies will be printed instead.", why)
         self._ready.set()
+
+
+def _still_playing(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether a player still runs. Not ``poll()`` alone: while the espeak driver's thread waits
+    for the player, ``poll()`` from another thread cannot take Popen's wait lock and says None
+    even after it ended; /proc says whether it is there, and not a zombie."""
+    if proc.returncode is not None:
+        return False
+    try:
+        stat = Path(f"/proc/{proc.pid}/stat").read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return False  # already reaped
+    except OSError:  # no /proc here
+        return proc.poll() is None
+    return stat[stat.rfind(")") + 2:][:1] != "Z"
 
 
 def _descendants(root: int) -> set[int]:

@@ -184,7 +184,9 @@ class Speaker:
             tokens = list(self._tokens)
         for token in tokens:
             token.cancel(reason)
-        return bool(tokens)
+        # a sentence still playing after its caller stopped waiting (engine.py: overrun)
+        silence = getattr(self.out, "silence", None)
+        return bool(silence is not None and silence()) or bool(tokens)
 
     def close(self) -> None:
         self.out.close()
