@@ -22,7 +22,8 @@ from anovax.safety import Rule, Verdict
 from anovax.speech import SilentSpeech, TtsThread, make_speech_out, reply_to_say
 from anovax.speech.speaker import said_paths
 from anovax.desktop.launcher import Launcher
-from anovax.speech.engine import PlayerOs, _descendants
+from anovax.speech.engine import PlayerOs
+from anovax.speech.players import descendants as _descendants
 from anovax.speech.probe import sound_card_problem
 
 REPO = Path(__file__).resolve().parents[1]

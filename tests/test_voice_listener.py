@@ -681,11 +681,12 @@ _TTS_CANCEL_CHILD = """
 import os, sys, threading, time
 from pathlib import Path
 from anovax.speech import engine as speech
+from anovax.speech.players import descendants
 from anovax.desktop.base import Cancelled, CancelToken
 
 def players():
     found = []
-    for pid in speech._descendants(os.getpid()):
+    for pid in descendants(os.getpid()):
         try:
             argv0 = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\\0")[0]
         except OSError:
@@ -749,7 +750,7 @@ def test_tts_cancel_silences_pyttsx3_playback(pulse_env):
 
 
 def players() -> list[int]:
-    from anovax.speech.engine import _descendants
+    from anovax.speech.players import descendants as _descendants
 
     found = []
     for pid in _descendants(os.getpid()):
