@@ -442,3 +442,42 @@ def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
+
+
+def test_ctrl_c_at_the_idle_consoles_question_stops_the_spoken_command(said, tmp_path, pulse):
+    """Ctrl-C typed at the [y/N] a spoken command put under the idle prompt stops that command
+    (nothing typed) and draws the prompt once, through a real terminal: the in-process test
+    (test_console_idle_question.py) interrupts the main thread itself."""
+    from pty_kit import Pty, cli_environment, screen
+
+    env = cli_environment(tmp_path, "http://127.0.0.1:9")
+    env.pop("GEMINI_API_KEY", None)
+    env.update(ANOVAX_PLANNER="offline", ANOVAX_VOICE="on", PULSE_SERVER=pulse.server,
+               XDG_RUNTIME_DIR=pulse.env["XDG_RUNTIME_DIR"])
+    term = Pty(env)
+    try:
+        term.read_until(b"you> ", 60)
+        if b"voice input is off" in term.seen:
+            pytest.skip(f"PortAudio does not reach PulseAudio here: {term.seen.decode(errors='replace')[-300:]}")
+        for attempt in range(2):  # the wake gate's recall is not 100%: said again once
+            pulse.play(said(COMMAND))
+            try:
+                term.read_until(b"[y/N] ", 30)
+                break
+            except AssertionError:
+                if attempt:
+                    raise
+        time.sleep(console_question.ANSWER_AFTER_S + 0.1)
+        term.type("\x03")  # the terminal's own Ctrl-C: SIGINT to the foreground process
+        term.read_until(b"Stopped", 30)
+        term.read_until(b"you> ", 30)
+        time.sleep(1.0)  # the question's going away is seen within 0.1 s: time for a second prompt
+        term.type("quit\n")
+        assert term.close() == 0
+        shown = "\n".join(screen(term.seen))
+        after = shown[shown.index("Stopped"):]
+        assert after.count("you> ") == 1, after  # drawn again after the stop, and only once
+        assert "Typing" not in shown and "I didn't understand" not in shown, shown
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
