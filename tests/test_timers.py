@@ -212,6 +212,19 @@ def test_a_timer_fires_when_due_said_and_published_once(tmp_path):
     assert rec.types() == [EventType.TIMER_SET, EventType.TIMER_SET, EventType.TIMER_CANCELLED, EventType.TIMER_FIRED]
 
 
+def test_an_alarm_with_nothing_else_to_say_is_set_and_goes_off(tmp_path):
+    # the README's own "set an alarm for 6:45" was planned as a reminder of "alarm", which counts
+    # as no purpose at all: it failed with "What should I remind you of?"
+    clock, rec = Clock(), Recorder()
+    timers = service(tmp_path, clock, rec)
+    alarm = timers.add(Kind.REMINDER, "alarm", due=clock() + 600)
+    assert alarm.label == "alarm"
+    with pytest.raises(TimerError, match="What should I remind you of"):
+        timers.add(Kind.REMINDER, "reminder", due=clock() + 600)  # still asked when nothing says why
+    clock.now += 600
+    assert timers.fire_due() == [alarm] and rec.said and "alarm" in rec.said[0].lower()
+
+
 def test_every_change_is_saved_and_a_restart_loses_none(tmp_path):
     clock, rec = Clock(), Recorder()
     timers = service(tmp_path, clock, rec)
@@ -219,11 +232,28 @@ def test_every_change_is_saved_and_a_restart_loses_none(tmp_path):
     timers.add(Kind.REMINDER, "stretch", due=clock() + 600)
     saved = json.loads((tmp_path / "timers.json").read_text())
     assert [t["label"] for t in saved["timers"]] == ["tea", "stretch"]
-    assert not list(tmp_path.glob(".timers.json.*"))  # the temp file was renamed into place
+    assert not list(tmp_path.glob(".timers.json.*.tmp"))  # the temp file was renamed into place
     timers.close()
     again = service(tmp_path, clock, Recorder())
     assert [t.name for t in again.pending()] == ["tea timer", "reminder: stretch"]
     assert [e.data["restored"] for e in again.bus.recent(0) if e.type is EventType.TIMER_SET] == [True, True]
+
+
+def test_two_processes_on_one_timers_file_keep_each_others_timers(tmp_path):
+    # two consoles: each rewrote the file with its own timers alone, so the last to set one erased
+    # the other's (a first-time user's 10-minute timer was gone after a restart)
+    clock = Clock()
+    first, second = service(tmp_path, clock, Recorder()), service(tmp_path, clock, Recorder())
+    first.add(Kind.TIMER, "tea", seconds=600)
+    second.add(Kind.TIMER, "pasta", seconds=1200)
+    saved = lambda: sorted(t["label"] for t in json.loads((tmp_path / "timers.json").read_text())["timers"])  # noqa: E731
+    assert saved() == ["pasta", "tea"]
+    first.cancel("tea")  # its own: gone; the other's stays
+    assert saved() == ["pasta"]
+    clock.now += 1200
+    second.fire_due()
+    assert saved() == []
+    assert [t.name for t in service(tmp_path, clock, Recorder()).pending()] == []
 
 
 def test_a_timer_missed_while_off_fires_late_at_start(tmp_path):

@@ -13,6 +13,7 @@ delays a timer by at most that much.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
@@ -100,7 +101,10 @@ class TimerService:
         timer = Timer(timer_id=uuid.uuid4().hex[:10], kind=kind, label="" if is_generic(label) else label,
                       due=due, created=now, seconds=seconds if kind is Kind.TIMER else 0.0)
         if kind is Kind.REMINDER and not timer.label:
-            raise TimerError("What should I remind you of? Say, for example, 'remind me in 10 minutes to stretch'.")
+            if not re.search(r"\balarms?\b", label, re.I):
+                raise TimerError("What should I remind you of? Say, for example, 'remind me in 10 minutes to stretch'.")
+            # "set an alarm for 6:45" (the README's own example): an alarm needs no other purpose
+            timer = dataclasses.replace(timer, label="alarm")
         with self._cond:
             if len(self._timers) >= MAX_TIMERS:
                 raise TimerError(f"You already have {MAX_TIMERS} timers and reminders; cancel one first.")
