@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import threading
 import time
 from collections import deque
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from anovax import factnames
 from anovax.atomicfile import write_atomic
+from anovax.filelock import locked
 from anovax.target import WindowIdentity
 
 log = logging.getLogger(__name__)
@@ -143,54 +145,106 @@ class SessionState:
 
 
 class FactStore:
-    """Persistent facts in a JSON file, written atomically; a corrupt file is moved aside."""
+    """Persistent facts in a JSON file, written atomically and merged: two AnovaX processes (two
+    consoles, the assistant and a ``--text`` command) each write only what they changed, under a
+    lock, onto the file as it is, and each reads the other's facts.
+
+    A file that is not a valid memory file is left as it is until something is remembered (a dry
+    run, or a look, never moves it); only then is it moved aside (``.corrupt-<time>``) and a new one
+    written. A valid file with a few bad entries keeps its good facts. A folder is never moved:
+    facts then live for this session only."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
         self._facts: dict[str, str] = {}
-        #: a human-readable note when the file had to be moved aside on load
+        #: a human-readable note about the file, when it could not be used as it is
         self.warning: str | None = None
-        self._load()
+        #: why the file on disk must be moved aside before the first write (None: it need not)
+        self._unusable: str | None = None
+        #: the file's (mtime, size) when last read: another process's write is seen by a change
+        self._seen: tuple[int, int] | None = None
+        facts, why = self._read()
+        if why is not None:
+            self._unusable = why
+            later = ("nothing can be remembered until another file is chosen" if self.path.is_dir() else
+                     f"it will be moved aside (to {self.path.name}.corrupt-<time>) when something is remembered")
+            self.warning = f"The memory file {self.path} is not usable because {why}; starting with no facts, and {later}."
+            log.warning(self.warning)
+        elif facts is not None:
+            self._facts = facts
 
-    def _load(self) -> None:
+    def _read(self) -> tuple[dict[str, str] | None, str | None]:
+        """The file's facts (None when there is no file) and, for an unusable file, why."""
         try:
+            stat = self.path.stat()
             raw = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return
+            self._seen = None
+            return None, None
+        except IsADirectoryError:
+            return None, "it is a folder"
         except (OSError, UnicodeDecodeError) as exc:
-            self._quarantine(f"it could not be read ({exc})")
-            return
+            return None, f"it could not be read ({exc})"
+        self._seen = (stat.st_mtime_ns, stat.st_size)
         try:
             data = json.loads(raw) if raw.strip() else {}
-            facts = data.get("facts", {}) if isinstance(data, dict) and "version" in data else data
-            if not isinstance(facts, dict):
-                raise ValueError("facts must be an object")
-            clean = {k: v for k, v in facts.items() if isinstance(k, str) and isinstance(v, str)}
-            if len(clean) != len(facts):
-                raise ValueError("facts must map text to text")
-        except (ValueError, AttributeError) as exc:
-            self._quarantine(f"it is not a valid memory file ({exc})")
-            return
-        self._facts = dict(list(clean.items())[:MAX_FACTS])
+        except ValueError as exc:
+            return None, f"it is not a valid memory file ({exc})"
+        facts = data.get("facts", {}) if isinstance(data, dict) and "version" in data else data
+        if not isinstance(facts, dict):
+            return None, "it is not a valid memory file (facts must be an object)"
+        clean = {k: v for k, v in facts.items() if isinstance(k, str) and isinstance(v, str)}
+        if facts and not clean:
+            return None, "it is not a valid memory file (facts must map text to text)"
+        if len(clean) != len(facts):  # one hand-edited number does not cost every other fact
+            bad = sorted(str(k) for k in facts if k not in clean)
+            self.warning = (f"The memory file {self.path} has {len(bad)} entries that are not text "
+                            f"({', '.join(bad[:3])}); they are left out, and kept in a copy when it is next written.")
+            log.warning(self.warning)
+            self._unusable = self._unusable or "it had entries that are not text"
+        return dict(list(clean.items())[:MAX_FACTS]), None
 
-    def _quarantine(self, why: str) -> None:
+    def _refresh(self) -> None:
+        """Re-read the file if another process wrote it since we last did (called under _lock)."""
+        try:
+            stat = self.path.stat()
+            now: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            now = None
+        if now == self._seen or self._unusable is not None:
+            return
+        facts, why = self._read()
+        if why is None:
+            self._facts = facts or {}
+
+    def _set_aside(self) -> None:
+        """Before the first write over an unusable file: keep it under another name. A folder is
+        never moved (the write then fails and says so)."""
+        why, self._unusable = self._unusable, None
+        if why is None or self.path.is_dir() or not self.path.exists():
+            return
         aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
-            os.replace(self.path, aside)
-            self.warning = f"The memory file {self.path} was moved to {aside.name} because {why}; starting with no facts."
+            if why.startswith("it had entries"):  # its good facts are written back: keep a copy
+                shutil.copy2(self.path, aside)
+            else:
+                os.replace(self.path, aside)
+            self.warning = f"The memory file {self.path} was moved to {aside.name} because {why}."
         except OSError as exc:
             self.warning = f"The memory file {self.path} is unusable because {why}, and could not be moved aside ({exc})."
         log.warning(self.warning)
 
     def snapshot(self) -> dict[str, str]:
         with self._lock:
+            self._refresh()
             return dict(self._facts)
 
     def put_many(self, facts: Mapping[str, str]) -> None:
         """Store ``facts`` (already checked) and write the file atomically. A fact whose name has
         the words of a stored one replaces it ("favorite color" updates ``favourite_colour``)."""
-        with self._lock:
+        with self._lock, locked(self.path):
+            self._refresh()
             merged = dict(self._facts)
             for key, value in facts.items():
                 merged[next((old for old in merged if factnames.same(old, key)), key)] = value
@@ -201,7 +255,8 @@ class FactStore:
 
     def forget(self, key: str) -> bool:
         """Drop the fact stored under exactly ``key`` and write the file; False if there was none."""
-        with self._lock:
+        with self._lock, locked(self.path):
+            self._refresh()
             if key not in self._facts:
                 return False
             remaining = {k: v for k, v in self._facts.items() if k != key}
@@ -211,7 +266,8 @@ class FactStore:
 
     def forget_all(self) -> int:
         """Drop every fact and write the (empty) file; how many there were."""
-        with self._lock:
+        with self._lock, locked(self.path):
+            self._refresh()
             count = len(self._facts)
             if count:
                 self._write({})
@@ -219,9 +275,15 @@ class FactStore:
             return count
 
     def _write(self, facts: Mapping[str, str]) -> None:
+        self._set_aside()
         # readers see the old file or the new one, never a torn write, even if power fails mid-way
         write_atomic(self.path, json.dumps({"version": FILE_VERSION, "facts": dict(facts)}, ensure_ascii=False,
                                            indent=2) + "\n")
+        try:
+            stat = self.path.stat()
+            self._seen = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            self._seen = None
 
 class Memory:
     """History, session state and facts behind one object the assistant owns."""

@@ -159,7 +159,7 @@ SETTINGS_DOC: tuple[Setting, ...] = (
     Setting("planner_timeout_s", ("ANOVAX_PLANNER_TIMEOUT",), "10",
             "Seconds one planning or recovery call to a model may take before the offline planner answers."),
     Setting("memory_path", ("ANOVAX_MEMORY",), "`memory.json` in the checkout, else `~/.local/share/anovax/memory.json`",
-            "Persistent facts file (written atomically; a corrupt file is moved aside)."),
+            "Persistent facts file (written atomically, shared safely by two AnovaX processes; a corrupt file is moved aside when something is next remembered)."),
     Setting("log_path", ("ANOVAX_LOG",), "`~/.local/state/anovax/events.jsonl`",
             "JSONL log of every lifecycle event, rotated at 5 MB (3 old files kept); `off` disables it."),
     Setting("log_level", ("ANOVAX_LOG_LEVEL",), "warning", "Console log level: debug, info, warning or error."),

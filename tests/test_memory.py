@@ -63,16 +63,59 @@ def test_unsafe_facts_are_refused_and_never_written(tmp_path):
 
 
 @pytest.mark.parametrize("content", [b"{not json", b"[1, 2]", b'{"a": 1}', b"\xff\xfe\x00", b'{"version": 1, "facts": []}'])
-def test_corrupt_file_is_moved_aside_with_a_warning(tmp_path, content):
+def test_corrupt_file_is_moved_aside_only_when_something_is_remembered(tmp_path, content):
     path = tmp_path / "memory.json"
     path.write_bytes(content)
     memory = Memory(path)
     assert memory.facts.snapshot() == {}
-    assert memory.warning and "moved to" in memory.warning
+    assert memory.warning and "will be moved aside" in memory.warning, memory.warning
+    assert path.read_bytes() == content  # a look (a dry run, a question) never moves it
+    memory.remember({"city": "Oslo"})
     aside = [p for p in tmp_path.iterdir() if p.name.startswith("memory.json.corrupt-")]
     assert len(aside) == 1 and aside[0].read_bytes() == content
-    memory.remember({"city": "Oslo"})
     assert json.loads(path.read_text())["facts"] == {"city": "Oslo"}
+    assert "moved to" in memory.warning
+
+
+def test_a_folder_given_as_the_memory_file_is_never_moved(tmp_path):
+    # a first-time user's `--memory D` renamed the folder D (their thesis in it) to D.corrupt-…
+    folder = tmp_path / "D"
+    folder.mkdir()
+    (folder / "t.txt").write_text("thesis")
+    memory = Memory(folder)
+    assert "it is a folder" in memory.warning
+    result = memory.remember({"city": "Oslo"})
+    assert result.stored == () and result.refused  # said, not crashed
+    assert (folder / "t.txt").read_text() == "thesis" and sorted(p.name for p in tmp_path.iterdir()) == ["D"]
+
+
+def test_one_bad_entry_costs_only_itself_and_the_file_is_kept_in_a_copy(tmp_path):
+    path = tmp_path / "memory.json"
+    original = '{"version": 1, "facts": {"favourite_colour": "blue", "age": 42}}'
+    path.write_text(original)
+    memory = Memory(path)
+    assert memory.facts.snapshot() == {"favourite_colour": "blue"}
+    assert "age" in memory.warning and path.read_text() == original
+    memory.remember({"city": "Oslo"})
+    assert json.loads(path.read_text())["facts"] == {"favourite_colour": "blue", "city": "Oslo"}
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("memory.json.corrupt-")]
+    assert len(aside) == 1 and aside[0].read_text() == original
+
+
+def test_two_processes_on_one_file_keep_each_others_facts(tmp_path):
+    # two consoles on one memory file: each wrote its whole in-memory copy, so the last one to
+    # remember something erased what the other had remembered
+    path = tmp_path / "memory.json"
+    path.write_text('{"version": 1, "facts": {}}')
+    first, second = Memory(path), Memory(path)
+    first.remember({"favourite_colour": "green"})
+    second.remember({"dogs_name": "Rex"})
+    assert json.loads(path.read_text())["facts"] == {"favourite_colour": "green", "dogs_name": "Rex"}
+    assert first.facts.snapshot() == {"favourite_colour": "green", "dogs_name": "Rex"}  # sees the other's
+    assert first.facts.forget("dogs_name")
+    assert second.facts.snapshot() == {"favourite_colour": "green"}
+    second.remember({"city": "Oslo"})
+    assert json.loads(path.read_text())["facts"] == {"favourite_colour": "green", "city": "Oslo"}
 
 
 def test_legacy_flat_file_and_empty_file_load(tmp_path):

@@ -1,4 +1,5 @@
-"""The timers file in the state folder: read once at start, rewritten atomically on every change."""
+"""The timers file in the state folder: read at start, rewritten atomically on every change, and
+merged: another AnovaX process's timers in the file are kept, not overwritten."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from anovax.atomicfile import write_atomic
-
+from anovax.filelock import locked
 from anovax.timers.model import Timer
 
 log = logging.getLogger(__name__)
@@ -23,14 +24,18 @@ class TimerStore:
         self.path = path
         #: why the file could not be read or written ("" when all is well), for the front ends
         self.warning = ""
+        #: ids of the timers this process loaded or saved: one of them missing from ``save`` was
+        #: cancelled or fired here; any other id in the file belongs to another process and stays
+        self._known: set[str] = set()
 
     def load(self) -> list[Timer]:
         """The timers in the file; a missing file is none, a damaged one is set aside and says so."""
         if self.path is None or not self.path.exists():
             return []
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            return [Timer.from_dict(item) for item in data["timers"]]
+            timers = self._read()
+            self._known |= {t.timer_id for t in timers}
+            return timers
         except (OSError, ValueError, KeyError, TypeError) as exc:
             aside = self.path.with_name(self.path.name + ".damaged")
             try:
@@ -46,10 +51,26 @@ class TimerStore:
         A failure is kept in ``warning`` and logged: the timers still run in memory."""
         if self.path is None:
             return
-        payload = json.dumps({"version": FILE_VERSION, "timers": [t.to_dict() for t in timers]}, indent=1)
+        mine = list(timers)
         try:
-            write_atomic(self.path, payload + "\n")
+            with locked(self.path):
+                try:
+                    others = [t for t in self._read() if t.timer_id not in self._known]
+                except (ValueError, KeyError, TypeError):  # a damaged file: ours replaces it
+                    others = []
+                self._known |= {t.timer_id for t in mine}
+                merged = sorted(mine + others, key=lambda t: t.due)
+                payload = json.dumps({"version": FILE_VERSION, "timers": [t.to_dict() for t in merged]}, indent=1)
+                write_atomic(self.path, payload + "\n")
             self.warning = ""
         except OSError as exc:
             self.warning = f"timers are not saved ({exc.strerror or exc}): a restart would lose them"
             log.warning("%s", self.warning)
+
+    def _read(self) -> list[Timer]:
+        """The timers in the file (none without one); ValueError, KeyError or TypeError when damaged."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8")) if self.path is not None else {"timers": []}
+        except FileNotFoundError:
+            return []
+        return [Timer.from_dict(item) for item in data["timers"]]
