@@ -127,6 +127,9 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
     else:
         out.write(f"{heard} phrase{'s' if heard != 1 else ''} in {recording.duration:.1f} s of audio, "
                   f"{len(codes)} command{'s' if len(codes) != 1 else ''} ({recognizer.name} recogniser).\n")
+        if pipeline.unshown:  # a first-time user's misses said only "0 commands", and nothing about why
+            out.write(f"{pipeline.unshown} of them did not wake AnovaX (no clear \"hey anova\" at the start); "
+                      "as at the microphone, their words are not shown.\n")
         out.flush()
     return max(codes, default=0)
 
