@@ -89,6 +89,32 @@ def test_user_app_names_reach_the_offline_planner(tmp_path):
         app.close()
 
 
+def test_a_user_app_named_like_a_builtin_alias_is_the_users(tmp_path):
+    # a first-time user's [apps] "notes" = "obsidian" was opened as Notepad: the alias table
+    # ("notes" -> notepad) matched first. The user's own name wins, for opening and for windows
+    from anovax.app import build_assistant
+    from anovax.memory import Memory
+
+    config = tmp_path / "config.toml"
+    config.write_text('[apps]\n"notes" = "obsidian"\n"my editor" = { run = ["mousepad"], kind = "text" }\n')
+    app = build_assistant(load_settings({"ANOVAX_LOG": "off"}, config), memory=Memory(tmp_path / "m.json"))
+    try:
+        steps = lambda text: [(s.tool, dict(s.params)) for s in app.planner.plan(text).steps]  # noqa: E731
+        assert steps("open notes") == [("open_app", {"name": "notes"})]
+        assert steps("switch to notes") == [("switch_to_app", {"name": "notes"})]
+        assert steps("open my editor") == [("open_app", {"name": "editor"})]  # the entry's name, "my" dropped
+        assert steps("open notepad") == [("open_app", {"name": "notepad"})]  # the builtin's own name stays
+    finally:
+        app.close()
+    (tmp_path / "none.toml").write_text("")
+    plain = build_assistant(load_settings({"ANOVAX_LOG": "off"}, tmp_path / "none.toml"), memory=Memory(tmp_path / "n.json"))
+    try:
+        assert [(s.tool, dict(s.params)) for s in plain.planner.plan("open notes").steps] == [
+            ("open_app", {"name": "notepad"})]  # without the entry, the alias as before
+    finally:
+        plain.close()
+
+
 def test_words_ending_in_est_are_not_superlatives():
     from anovax.planner.offline import OfflinePlanner
 

@@ -82,10 +82,19 @@ def _time_in_place(clause: str, r: Any, state: RequestState) -> Piece | None:
     return time_in(slot(r, "place", clause))
 
 
+def _app_of(ent: Any, clause: str) -> str:
+    """The app a matched ``{known_app}`` names: the user's own app called by those words first
+    (an [apps] "notes" = obsidian was opened as Notepad; "my editor" lost its "my" to the
+    template's article), else the alias table's."""
+    said, low = lower_words(str(ent.text or "")), f" {lower_words(clause)} "
+    mine = [name for name in lx.USER_APPS if said in name.lower() and f" {name.lower()} " in low]
+    return max(mine, key=len) if mine else str(ent.value)
+
+
 def _open_app(clause: str, r: Any, state: RequestState) -> Piece | None:
     ent = r.entities.get("known_app")
     if ent is not None:
-        return open_app(str(ent.value))
+        return open_app(_app_of(ent, clause))
     low = lower_words(clause)
     verb = low.split(" ", 1)[0]
     return open_spoken(slot(r, "app", clause), verb, known_only=bool(_KNOWN_ONLY.match(low)), exists=state.app_exists)
@@ -201,8 +210,8 @@ def _window_tool(tool: str) -> Handler:
 
     def handle(clause: str, r: Any, state: RequestState) -> Piece | None:
         ent = r.entities.get("known_app")
-        raw = str(ent.value) if ent is not None else slot(r, "name", clause)
-        app = window_app(raw) if ent is None else str(ent.value)
+        raw = _app_of(ent, clause) if ent is not None else slot(r, "name", clause)
+        app = window_app(raw) if ent is None else raw
         if tool == "switch_to_app" and ent is None and (app is None or _KNOWN_ONLY_WINDOW.match(clause)):
             # "switch to youtube" opens the site as it always did; "bring up the weather" is no app
             piece = open_spoken(raw, "switch", known_only=True)
