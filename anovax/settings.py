@@ -253,6 +253,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
             apps = user_apps(table)
         except ValueError as exc:
             raise ConfigError(f"In [apps] of {path}: {exc}.") from exc
+    secret = sorted(set(section) & {"gemini_api_key", "google_api_key", "remote_token"})
+    if secret:  # a key in a file is one `cat` away from anyone: the environment only
+        raise ConfigError(f"{', '.join(secret)} in {path}: secrets are read from the environment only "
+                          "(GEMINI_API_KEY, ANOVAX_REMOTE_TOKEN), never from the settings file.")
     unknown = set(section) - _FILE_KEYS
     if unknown:
         raise ConfigError(f"Unknown settings in {path}: {', '.join(sorted(unknown))}.")
@@ -319,8 +323,12 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
 
     explicit = config_file or (Path(env["ANOVAX_CONFIG"]).expanduser() if env.get("ANOVAX_CONFIG") else None)
     path = explicit or default_config_path()
+    #: setting -> how an error names it: the environment variable, or the key in the file
+    origin: dict[str, str] = {}
     if explicit or path.is_file():
-        values.update(_read_toml(path))
+        from_file = _read_toml(path)
+        origin.update({k: f"{k} in {path}" for k in from_file})
+        values.update(from_file)
         values["config_file"] = path
 
     env_map = {"ANOVAX_PLANNER": "planner", "ANOVAX_MODEL": "model", "ANOVAX_MEMORY": "memory_path",
@@ -335,6 +343,11 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
     for var, key in env_map.items():
         if env.get(var, "").strip():
             values[key] = env[var].strip()
+            origin[key] = var
+
+    def named(var: str) -> str:  # a bad value in the file is named as the file's key, not a variable never set
+        return origin.get(env_map.get(var, ""), var)
+
     key = env.get("GEMINI_API_KEY", "").strip() or env.get("GOOGLE_API_KEY", "").strip()
     if key:
         values["gemini_api_key"] = key
@@ -342,22 +355,22 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         values["remote_token"] = env["ANOVAX_REMOTE_TOKEN"].strip()
 
     if "planner" in values:
-        values["planner"] = _choice("ANOVAX_PLANNER", values["planner"], PLANNERS)
+        values["planner"] = _choice(named("ANOVAX_PLANNER"), values["planner"], PLANNERS)
     if "log_level" in values:
-        values["log_level"] = _choice("ANOVAX_LOG_LEVEL", values["log_level"], LOG_LEVELS)
+        values["log_level"] = _choice(named("ANOVAX_LOG_LEVEL"), values["log_level"], LOG_LEVELS)
     if "stt" in values:
-        values["stt"] = _choice("ANOVAX_STT", values["stt"], STT_ENGINES)
+        values["stt"] = _choice(named("ANOVAX_STT"), values["stt"], STT_ENGINES)
     if "voice" in values:
-        values["voice"] = _choice("ANOVAX_VOICE", values["voice"], VOICE_MODES)
+        values["voice"] = _choice(named("ANOVAX_VOICE"), values["voice"], VOICE_MODES)
     if "orb" in values:
-        values["orb"] = _choice("ANOVAX_ORB", values["orb"], ORB_MODES)
+        values["orb"] = _choice(named("ANOVAX_ORB"), values["orb"], ORB_MODES)
     if "talk_key" in values:
         try:
             values["talk_key"] = parse_talk_key(str(values["talk_key"]))
         except ValueError as exc:
-            raise ConfigError(f"ANOVAX_TALK_KEY {exc}.") from exc
-    _seconds(values, "wake_timeout_s", "ANOVAX_WAKE_TIMEOUT", *WAKE_TIMEOUT_RANGE)
-    _seconds(values, "confirm_timeout_s", "ANOVAX_CONFIRM_TIMEOUT", 1, 120)
+            raise ConfigError(f"{named('ANOVAX_TALK_KEY')} {exc}.") from exc
+    _seconds(values, "wake_timeout_s", named("ANOVAX_WAKE_TIMEOUT"), *WAKE_TIMEOUT_RANGE)
+    _seconds(values, "confirm_timeout_s", named("ANOVAX_CONFIRM_TIMEOUT"), 1, 120)
     if "log_path" in values:
         off = values["log_path"].strip().lower() in {"off", "none", "0", "false"}
         values["log_path"] = None if off else Path(values["log_path"]).expanduser()
@@ -365,11 +378,11 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         if key in values:
             values[key] = Path(values[key]).expanduser()
     if "model" in values and not values["model"].strip():
-        raise ConfigError("ANOVAX_MODEL must not be empty.")
-    _seconds(values, "planner_timeout_s", "ANOVAX_PLANNER_TIMEOUT", 0.1, 120)
+        raise ConfigError(f"{named('ANOVAX_MODEL')} must not be empty.")
+    _seconds(values, "planner_timeout_s", named("ANOVAX_PLANNER_TIMEOUT"), 0.1, 120)
     for key, var in (("gemini_base_url", "ANOVAX_GEMINI_BASE_URL"), ("ollama_host", "ANOVAX_OLLAMA_HOST")):
         if values.get(key) and not str(values[key]).startswith(("http://", "https://")):
-            raise ConfigError(f"{var} must be an http:// or https:// address.")
+            raise ConfigError(f"{named(var)} must be an http:// or https:// address.")
 
     _remote_values(values)
     values["notices"] = _templates(values)

@@ -51,7 +51,7 @@ def test_bad_values_are_config_errors(env, fragment):
         ("planner = [", "not valid TOML"),
         ('colour = "red"', "Unknown settings"),
         ("planner = 3", "must be a string"),
-        ('gemini_api_key = "k"', "Unknown settings"),  # keys never come from files
+        ('gemini_api_key = "k"', "secrets are read from the environment only"),  # keys never come from files
     ],
 )
 def test_bad_files_are_config_errors(tmp_path, content, fragment):

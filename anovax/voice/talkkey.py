@@ -147,9 +147,19 @@ def parse_talk_key(value: str) -> str:
     value = value.strip()
     if value.lower() in OFF_WORDS:
         return "off"
-    if not KEY_NAME.match(value):
+    if not KEY_NAME.match(value) or not _is_keysym(value):
         raise ValueError(f"must be an X key name such as {DEFAULT_TALK_KEY}, F12 or Pause, or off; not {value!r}")
     return value
+
+
+def _is_keysym(name: str) -> bool:
+    """Whether X knows a key by ``name`` ("NoSuchKey" was taken and never worked); True where
+    python-xlib is not installed, which has no talk key to grab anyway."""
+    try:
+        from Xlib import XK
+    except ImportError:
+        return True
+    return XK.string_to_keysym(name) != 0
 
 
 def talk_key_problem(env: Mapping[str, str] | None = None, platform: str | None = None) -> tuple[str, bool] | None:
