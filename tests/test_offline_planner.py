@@ -663,3 +663,15 @@ def test_remember_a_preference(planner):
 def test_destructive_action_after_a_harmless_one_refuses_the_whole_request(planner):
     plan, declined = planner.plan_with_refusal("open notepad and delete all my files")
     assert plan.steps == () and declined
+
+
+@pytest.mark.parametrize("text, query", [
+    ("open https://example.com", "example.com"),
+    ("open https://example.com/docs/page", "example.com/docs/page"),
+    ("go to https://github.com", "github.com"),
+    ("open example.com", "example.com"),
+])
+def test_a_web_address_typed_with_its_scheme_is_opened_as_a_site(planner, text, query):
+    # a first-time user's "open https://example.com" got "I don't know an app called https example.com"
+    plan = planner.plan(text)
+    assert [(s.tool, dict(s.params)) for s in plan.steps] == [("web_search", {"query": query})], plan

@@ -41,6 +41,10 @@ def display(app: str) -> str:
     return lx.APP_DISPLAY.get(app, app[:1].upper() + app[1:])
 
 
+#: a web address typed with its scheme ("https://example.com/docs"), its host and path kept
+_URL = re.compile(r"^\s*https?://((?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/[^\s]*)?)\s*$", re.I)
+
+
 def open_app(app: str, *, shown: str | None = None) -> Piece:
     """Open ``app``; the reply names it ``shown``, or as ``display`` says."""
     return Piece("act", f"Opening {shown or display(app)}.", [Step("open_app", {"name": app})], app=app)
@@ -53,6 +57,9 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     ``known_only`` (verbs like "go to", "pull up") opens only apps and sites we know: "go to
     sleep" is not an app. ``exists`` vouches for a name no table knows ("start the dishwasher" is
     declined, not launched blindly). None means the clause is not an open request after all."""
+    url = _URL.match(raw)
+    if url is not None:  # "open https://example.com/docs": the address as typed, not "https example.com"
+        return web(url.group(1), f"Opening {url.group(1)} in the browser.")
     low = lower_words(raw)
     while True:  # "the notepad app please": peel articles and tails until nothing changes
         new = _APP_TAIL.sub("", _ARTICLES.sub("", low)).strip()
