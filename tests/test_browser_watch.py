@@ -45,9 +45,9 @@ def scripted(*fronts):
     return lambda: answers.pop(0) if len(answers) > 1 else answers[0]
 
 
-def wait(fronts, before, *, browsers=lambda f: True, exit_code=lambda: None, wait_s=10.0, name="it"):
+def wait(fronts, before, *, browsers=lambda f: True, exit_code=lambda: None, wait_s=10.0, name="it", log_path=None):
     return wait_for_browser(scripted(*fronts), browsers, before, CancelToken(), exit_code=exit_code,
-                            wait_s=wait_s, name=name, clock=ticking())
+                            wait_s=wait_s, name=name, clock=ticking(), log_path=log_path)
 
 
 def test_a_new_browser_window_in_front_is_done():
@@ -81,9 +81,22 @@ def test_a_new_window_that_is_not_a_browser_is_no_evidence():
     assert wait([FrontWindow(8, "Terminal"), FrontWindow(9, "Fake")], {}, browsers=browsers).window == 9
 
 
-def test_a_browser_that_dies_at_once_fails_with_its_exit_code():
+def test_a_browser_that_dies_at_once_fails_with_its_exit_code(monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000, raising=False)
     with pytest.raises(PermanentToolError, match=r"^The browser did not open: chromium exited with code 1\.$"):
         wait([None], {}, exit_code=lambda: 1, name="chromium")
+
+
+def test_chromium_dying_as_root_says_why_and_where_its_output_went(monkeypatch, tmp_path):
+    # a first-time user as root got only "chromium exited with code 1"; the reason (no
+    # --no-sandbox as root) was in launched.log, which the message did not name
+    monkeypatch.setattr(os, "geteuid", lambda: 0, raising=False)
+    log = tmp_path / "launched.log"
+    with pytest.raises(PermanentToolError, match=r"its output is in .*launched.log; run as root, Chromium needs "
+                                                 r"--no-sandbox \(BROWSER=\"chromium --no-sandbox %s\"\)"):
+        wait([None], {}, exit_code=lambda: 1, name="chromium", log_path=log)
+    with pytest.raises(PermanentToolError, match=r"^The browser did not open: firefox exited with code 1; its output"):
+        wait([None], {}, exit_code=lambda: 1, name="firefox", log_path=log)  # the sandbox note is Chromium's
 
 
 def test_a_command_that_exits_with_an_error_but_hands_the_page_on_is_done():

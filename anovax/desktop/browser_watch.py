@@ -19,9 +19,11 @@ wait itself is here, once, so every platform keeps the same contract:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from anovax.desktop.base import CancelToken
@@ -73,6 +75,15 @@ class BrowserEvidence:
         return {"window": hex(self.window), "title": self.title, "new": self.new, "seconds": round(self.seconds, 4)}
 
 
+def why_exit(name: str, log_path: Path | None = None) -> str:
+    """What to add to "<browser> exited with code N": where its own words went, and the one cause
+    a first-time user hit (Chromium refuses to run as root without --no-sandbox)."""
+    out = f"; its output is in {log_path}" if log_path is not None else ""
+    if "chrom" in name.lower() and getattr(os, "geteuid", lambda: 1)() == 0:
+        out += '; run as root, Chromium needs --no-sandbox (BROWSER="chromium --no-sandbox %s")'
+    return out
+
+
 def did_not_open(why: str) -> PermanentToolError:
     """The one failure sentence. Permanent: a retry would open a second tab or fail the same way."""
     return PermanentToolError(f"The browser did not open: {why}.", code="browser_failed")
@@ -83,14 +94,16 @@ def wait_for_browser(front: Callable[[], FrontWindow | None], is_browser: Callab
                      exit_code: Callable[[], int | None] = lambda: None, name: str = "it",
                      retitled: Callable[[], Collection[int]] = frozenset,
                      wait_s: float = BROWSER_WAIT_S,
-                     clock: Callable[[], float] = time.monotonic) -> BrowserEvidence:
+                     clock: Callable[[], float] = time.monotonic,
+                     log_path: Path | None = None) -> BrowserEvidence:
     """Poll until a browser window that is new or retitled since ``before`` has the focus.
 
     ``front()`` is the focused window (None: none, or the adapter cannot tell now);
     ``is_browser(front)`` says whether it is the browser's (asked once per window and title);
     ``exit_code()`` is the browser command's exit status, None while it runs or when there is
     no command; ``name`` says whose ("chromium exited with code 1"); ``retitled()`` the windows of
-    ``before`` whose title changed at some moment since the request (even if back now). Raises ``did_not_open(...)``
+    ``before`` whose title changed at some moment since the request (even if back now); ``log_path``
+    where the browser's output went. Raises ``did_not_open(...)``
     (PermanentToolError) or Cancelled.
     """
     started = clock()
@@ -112,7 +125,7 @@ def wait_for_browser(front: Callable[[], FrontWindow | None], is_browser: Callab
         if code not in (None, 0):
             failed_at = now if failed_at is None else failed_at
             if now - failed_at >= EXIT_GRACE_S:
-                raise did_not_open(f"{name} exited with code {code}")
+                raise did_not_open(f"{name} exited with code {code}{why_exit(name, log_path)}")
         if now - started >= wait_s:
             raise did_not_open(f"no browser window came to the front within {wait_s:g} s")
         if cancel.wait(POLL_S):

@@ -25,7 +25,8 @@ from urllib.parse import urlsplit
 
 from anovax.desktop import apps
 from anovax.desktop.base import CancelToken, Desktop, LaunchEvidence, chunks
-from anovax.desktop.browser_watch import BrowserEvidence, FrontWindow, TitleWatcher, did_not_open, wait_for_browser
+from anovax.desktop.browser_watch import (BrowserEvidence, FrontWindow, TitleWatcher, did_not_open, wait_for_browser,
+                                          why_exit)
 from anovax.desktop.launcher import (UNVERIFIED_SETTLE_S, Launcher, browser_app_argv, cant_start, find_browser,
                                      launched_log, state_dir)
 from anovax.desktop.typing import parse_chords, prepare_text
@@ -271,7 +272,8 @@ class RealDesktop:
             return None
         return wait_for_browser(self._front_window, lambda front: self._is_browser_window(front, proc), before,
                                 cancel, exit_code=proc.poll if proc is not None else lambda: None, name=name,
-                                retitled=watch.changed if watch is not None else frozenset)
+                                retitled=watch.changed if watch is not None else frozenset,
+                                log_path=self.launcher.log_path)
 
     def _unverified_exit(self, proc: subprocess.Popen[bytes], waits: bool, name: str, cancel: CancelToken) -> None:
         """Where no window can be seen: a browser command that exits with an error did not open.
@@ -281,9 +283,7 @@ class RealDesktop:
         while proc.poll() is None and time.monotonic() < deadline and not cancel.wait(0.05):
             pass
         if proc.returncode not in (None, 0):
-            where = self.launcher.log_path
-            raise did_not_open(f"{name} exited with code {proc.returncode}"
-                               + (f"; its output is in {where}" if where else ""))
+            raise did_not_open(f"{name} exited with code {proc.returncode}{why_exit(name, self.launcher.log_path)}")
 
     def _open_on_thread(self, browser: webbrowser.BaseBrowser, url: str) -> None:
         """A browser that is not a command (the macOS and Windows defaults) opens on a thread of its
