@@ -192,3 +192,27 @@ def test_a_command_at_full_level_after_faint_talk_is_heard_through_the_front_doo
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for text in said:
         assert f'heard "{text}" -> command "{text.removeprefix("hey anova ")}"' in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("burst", [0.03, 0.1, 0.3])
+def test_a_command_after_a_burst_of_noise_is_heard_and_nothing_crashes(cli_env, tmp_path, burst):
+    """A door, a cough of the fan: a short burst of noise in a quiet room is a phrase of its own,
+    heard as nothing, whose level gives the next phrase a large gain. A red team's recordings
+    (keyboard clicks, music, a fan that cycles) then killed the whole process with a segfault in
+    pocketsphinx, 26 of 392, the decoder fed the clipped phrase again as one live block; with that
+    fixed, the phrase heard again started from the noise estimate the burst left and came out as
+    "do you know what what time is it". Heard again as the first phrase is, from fresh features."""
+    noise = tmp_path / "burst.wav"
+    with wave.open(str(noise), "wb") as sink:
+        sink.setnchannels(1)
+        sink.setsampwidth(2)
+        sink.setframerate(16000)
+        sink.writeframes(voicegen.room_noise(burst, 0.4))
+    said = ["hey anova what time is it", "hey anova take a screenshot"]
+    parts = [noise] + [scaled(text, "en-us+m1", tmp_path / f"lr{n}.wav", tmp_path / f"l{n}.wav", 1)
+                       for n, text in enumerate(said)]
+    proc = anovax(cli_env, "--audio-file", str(recording(tmp_path / "said.wav", parts, gap_s=2.0)), "--simulate",
+                  "--verbose")
+    assert proc.returncode == 0, (proc.returncode, proc.stdout + proc.stderr)
+    for text in said:
+        assert f'heard "{text}" -> command "{text.removeprefix("hey anova ")}"' in proc.stdout, proc.stdout

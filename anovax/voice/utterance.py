@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from anovax.errors import SttError
 from anovax.voice.recognizer import VARIANT, normalise, sentence
-from anovax.voice.confidence import Hearing, path_of
+from anovax.voice.confidence import Hearing, decode, path_of
 from anovax.voice.level import amplify, overdriven, own_gain
 from anovax.voice.precheck import Opening, Prechecks, opening_of
 from anovax.voice.stt import _FRAME_BYTES, _MIN_BYTES, DITHER_RMS, NAME_WORD, _dither
@@ -200,25 +200,35 @@ class SphinxUtterance:
                 if whole:  # the first phrase whole, exactly as recognize decodes it; one heard again
                     # as it would have been heard live at its own gain
                     self._whole = [_dither(amplify(raw, own_gain(raw)), DITHER_RMS)]
-                    self._decoder.start_utt()
-                    try:
-                        self._decoder.process_raw(self._whole[0], no_search=False, full_utt=not self._live)
-                    finally:
-                        self._decoder.end_utt()
-                self._recognizer.level.heard(raw)
+                    # live, in blocks: pocketsphinx's flat search segfaults on a long phrase fed
+                    # as one live block after a whole-utterance decode (a noise burst, then a
+                    # clipped phrase: the whole process died)
+                    decode(self._decoder, self._whole[0], path=False, full_utt=True, fresh=True)
                 hyp = self._decoder.hyp()
                 text = normalise(hyp.hypstr) if hyp is not None else ""
-                if text and score is not None and score(text):
+                if not text:
+                    self._forget()
+                    return Hearing("")
+                self._recognizer.level.heard(raw)
+                self._recognizer._warm = True
+                if score is not None and score(text):
                     return self._recognizer._scored(text, self._decoder, b"".join(self._whole), self._ahead)
             except Exception as exc:  # noqa: BLE001
                 raise SttError(sentence(f"The offline speech recogniser failed: {exc}")) from exc
-            finally:
-                self._recognizer._warm = True
             return Hearing(text)
         finally:
             self._ahead.wait()
             self.decode_s += time.thread_time() - started + self._ahead.decode_s
             self._release()
+
+    def _forget(self) -> None:
+        """A phrase heard as nothing (a door, a burst of noise, a cough) leaves the recogniser as
+        it found it: its level, its cepstral mean and its noise estimate come from speech. A red
+        team's 0.3 s burst in a quiet room set all three, and the clean "hey anova, what time is
+        it" after it came out as "do you know what what time is it"."""
+        if self._cmn is not None:
+            self._decoder.reinit_feat()
+            self._decoder.set_cmn(self._cmn)
 
     def abandon(self) -> None:
         """Drop the phrase and release the decoder (idempotent; finish also releases it)."""
