@@ -128,7 +128,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
         out.write(f"{heard} phrase{'s' if heard != 1 else ''} in {recording.duration:.1f} s of audio, "
                   f"{len(codes)} command{'s' if len(codes) != 1 else ''} ({recognizer.name} recogniser).\n")
         if pipeline.unshown:  # a first-time user's misses said only "0 commands", and nothing about why
-            out.write(f"{pipeline.unshown} of them did not wake AnovaX (no clear \"hey anova\" at the start); "
+            out.write(f"{pipeline.unshown} of them were not taken as commands (no clear \"hey anova\" and request); "
                       "as at the microphone, their words are not shown.\n")
         out.flush()
     return max(codes, default=0)

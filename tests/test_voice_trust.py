@@ -373,6 +373,23 @@ def test_a_request_that_only_declines_must_be_heard_as_clearly_as_verbatim_words
     assert gate.decide(heard.text, trust=Trust(heard, declines)).action == "command"
 
 
+def test_keys_pressed_into_whatever_is_in_front_must_be_heard_as_clearly_as_verbatim_words(gate):
+    # a first-time user's clean espeak-ng "hey anova, tell a joke" was heard as "hey anova do undo
+    # it" ("undo" at 0.41) and pressed Ctrl+Z in their document; a named app's request is as before
+    from anovax.voice.understand import understanding
+
+    between = (POSTERIOR_MIN + VERBATIM_POSTERIOR_MIN) / 2
+    for text, action in (("do undo", "doubt"), ("press enter", "doubt"), ("open notepad", "command")):
+        heard = read(f"hey anova {text}", {}, posterior=between)
+        assert gate.decide(heard.text, trust=Trust(heard, understanding)).action == action, text
+        heard = read(f"hey anova {text}", {}, posterior=VERBATIM_POSTERIOR_MIN + 0.05)
+        assert gate.decide(heard.text, trust=Trust(heard, understanding)).action == "command", text
+    for text in ("undo", "save", "press enter", "push enter", "save in notepad"):
+        assert understanding(text).blind, text
+    for text in ("open notepad", "close the calculator", "what time is it", "take a screenshot"):
+        assert not understanding(text).blind, text
+
+
 def test_the_planner_says_which_requests_only_decline():
     from anovax.voice.understand import understanding
 

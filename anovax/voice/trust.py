@@ -329,8 +329,9 @@ def _strict(got: Understanding) -> bool:
     """A request that needs ``VERBATIM_POSTERIOR_MIN`` and that other readings never vouch for:
     its words go out as heard, or all it does is decline (understand.Understanding.declined:
     tuning half, ten sets of sound-alikes in nine espeak-ng voices, 18 → 16 of 2,160 responses,
-    both e-mail topics forced from "hey Anna/Hannah …"; recall unchanged, 550 of 630)."""
-    return got.verbatim or got.declined
+    both e-mail topics forced from "hey Anna/Hannah …"; recall unchanged, 550 of 630), or acts on
+    the focused window without naming it (``blind``: keys pressed into whatever is in front)."""
+    return got.verbatim or got.declined or got.blind
 
 
 def _text_only(hearing: Hearing | None) -> bool:

@@ -91,6 +91,11 @@ class Understanding:
     #: replaces a question waiting for a yes or no (wake gate): said then, "undo that", "close it"
     #: or "do it" are about the question, and would act on the wrong thing
     stands_alone: bool = False
+    #: a step acts on whatever has the focus without naming it (keys pressed: "undo", "save",
+    #: "press enter"). Such a request must be heard as clearly as verbatim words: espeak-ng's
+    #: clean "hey anova, tell a joke", heard as "hey anova do undo it" ("undo": posterior 0.41),
+    #: pressed Ctrl+Z in the user's document (a first-time user's recording)
+    blind: bool = False
 
 
 def understanding(text: str) -> Understanding:
@@ -111,7 +116,9 @@ def understanding(text: str) -> Understanding:
     fuzzy = how == "fuzzy" and not (meaning is not None and _one_small_word_from_a_template(text, meaning))
     stands_alone = understood and not how and not declined and bool(plan.steps) \
         and all(_names_its_target(step) for step in plan.steps)
-    return Understanding(understood, verbatim, meaning, declined, unknown_name, how == "guess", fuzzy, stands_alone)
+    blind = understood and any(not _names_its_target(step) for step in plan.steps)
+    return Understanding(understood, verbatim, meaning, declined, unknown_name, how == "guess", fuzzy, stands_alone,
+                         blind)
 
 
 def _names_its_target(step) -> bool:  # noqa: ANN001 - Step
