@@ -73,7 +73,7 @@ def cancel_timer(clause: str, r: Any, state: RequestState) -> Piece | None:
 def timers_left(clause: str, r: Any, state: RequestState) -> Piece | None:
     # "how long is left on the tea timer": the step names none (it lists every timer, or says
     # there are none), which beats the "can't tell what or when" a missing phrase gave
-    return Piece("act", "", [Step("timers_left", {})])
+    return Piece("answer", "", [Step("timers_left", {})])  # its agent says the whole reply
 
 
 HANDLERS = {"set_timer": set_timer, "set_reminder": set_reminder, "cancel_timer": cancel_timer,
