@@ -114,6 +114,15 @@ def test_an_alarm_becomes_a_reminder_and_the_reply_says_so(planner, text, when, 
     assert "can't ring an alarm" in plan.final_response and "reminder" in plan.final_response
 
 
+@pytest.mark.parametrize("text, when", [
+    ("wake me up at 6:45", "6:45 am"), ("wake me up at 7", "7 am"), ("wake me up at 7 pm", "7 pm"),
+    ("wake me up at 14:30", "14:30"),
+])
+def test_wake_me_up_at_a_bare_hour_is_the_morning(planner, text, when):
+    # said at 10:18 in the morning, "wake me up at 6:45" was set for 6:45 that evening
+    assert steps(planner.plan(text)) == [("set_reminder", {"when": when, "text": "wake up"})]
+
+
 @pytest.mark.parametrize("text", ["how long is left", "how much time is left on my timer", "what timers do i have",
                                   "how long until the timer goes off", "show my reminders"])
 def test_how_long_is_left_reads_the_timers(planner, text):

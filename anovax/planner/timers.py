@@ -46,6 +46,9 @@ def set_reminder(clause: str, r: Any, state: RequestState) -> Piece | None:
         when = "in " + say_duration(seconds)
     else:
         when = query(slot(r, "clock", clause))
+        bare = re.fullmatch(r"(\d{1,2})(?::\d{2})?", when)
+        if bare and int(bare.group(1)) <= 12 and "wake" in lower_words(clause):
+            when += " am"  # "wake me up at 6:45", said at 10 in the morning, is not this evening
         if parse_clock(when, datetime.now()) is None:
             return None
     text = _label(r, "text", clause)
