@@ -206,6 +206,11 @@ def check_browser(ctx: Context) -> Check:
     argv = ctx.probes.browser(ctx.env)
     where = "from $BROWSER" if ctx.env.get("BROWSER") else "the platform default"
     if argv is None:
+        if ctx.platform == "linux" and not ctx.env.get("BROWSER") and not (ctx.env.get("DISPLAY")
+                                                                         or ctx.env.get("WAYLAND_DISPLAY")):
+            # Python's browser list holds only terminal browsers without a display: the apps
+            # table's x-www-browser is there, but nothing could show its window
+            return Check("browser", "warn", "no display, so no browser window can open: searches need one", detail)
         if ctx.env.get("BROWSER") or ctx.platform == "linux":
             return Check("browser", "warn", f"no browser found ({where}): set BROWSER or install one", detail)
         return Check("browser", "ok", "the system's default browser", detail)

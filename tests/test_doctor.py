@@ -270,9 +270,13 @@ def test_the_browser_row_and_check_show_the_one_browser_searches_use():
 
 
 def test_no_browser_at_all_says_what_to_do():
-    check = by_name(run_checks(Settings(), {}, probes(browser=lambda env: None)))["browser"]
+    check = by_name(run_checks(Settings(), {"DISPLAY": ":0"}, probes(browser=lambda env: None)))["browser"]
     assert (check.status, check.summary) == ("warn", "no browser found (the platform default): set BROWSER or "
                                                      "install one")
+    # without a display, why: a first-time user read "browser /usr/bin/x-www-browser" in the apps
+    # list and "no browser found" under it
+    check = by_name(run_checks(Settings(), {}, probes(browser=lambda env: None)))["browser"]
+    assert (check.status, check.summary) == ("warn", "no display, so no browser window can open: searches need one")
 
 
 def test_no_apps_installed_is_a_warning():
