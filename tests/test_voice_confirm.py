@@ -398,18 +398,10 @@ def test_a_spoken_answer_decides_what_reaches_a_real_terminal(answer, expected, 
 # --- the console's [y/N] for a question a spoken command put: a pty, the microphone a PulseAudio sink ---
 
 
-@pytest.mark.parametrize("typed, shows", [
-    ("y", b"Typing"),
-    # a new request typed at the [y/N]: the question is declined and the request runs, as when spoken
-    ("what time is it", b"You asked for something else, so I didn't type into Terminal."),
-    # "quit" there was a no, and the console stayed: now a no, and it ends
-    ("quit", b"You said no, so I didn't type into Terminal."),
-])
-def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(typed, shows, said, tmp_path, pulse):
-    """A first-time user's spoken "open a terminal and type ls…" asked its question only in the
-    event log: the console, idle at its prompt, showed nothing, and the "y" typed next ran as a
-    command ("I didn't understand 'y'")."""
-    from pty_kit import Pty, cli_environment, screen
+def asked_at_the_idle_console(said, tmp_path, pulse):  # noqa: ANN001, ANN201 - a pty_kit.Pty
+    """A console in a pty, idle at its prompt, showing the [y/N] a spoken command put (the
+    microphone a PulseAudio sink); skips where PortAudio cannot reach PulseAudio."""
+    from pty_kit import Pty, cli_environment
 
     env = cli_environment(tmp_path, "http://127.0.0.1:9")
     env.pop("GEMINI_API_KEY", None)
@@ -428,6 +420,28 @@ def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(
             except AssertionError:
                 if attempt:
                     raise
+    except BaseException:
+        if term.proc.poll() is None:
+            term.proc.kill()
+        raise
+    return term
+
+
+@pytest.mark.parametrize("typed, shows", [
+    ("y", b"Typing"),
+    # a new request typed at the [y/N]: the question is declined and the request runs, as when spoken
+    ("what time is it", b"You asked for something else, so I didn't type into Terminal."),
+    # "quit" there was a no, and the console stayed: now a no, and it ends
+    ("quit", b"You said no, so I didn't type into Terminal."),
+])
+def test_the_idle_console_shows_a_spoken_commands_question_and_takes_the_answer(typed, shows, said, tmp_path, pulse):
+    """A first-time user's spoken "open a terminal and type ls…" asked its question only in the
+    event log: the console, idle at its prompt, showed nothing, and the "y" typed next ran as a
+    command ("I didn't understand 'y'")."""
+    from pty_kit import screen
+
+    term = asked_at_the_idle_console(said, tmp_path, pulse)
+    try:
         assert "Type `ls` and press Enter in Terminal?" in term.seen.decode(errors="replace")
         time.sleep(console_question.ANSWER_AFTER_S + 0.1)  # read first: a line sooner was typed before it
         term.type(typed + "\n")
@@ -448,25 +462,10 @@ def test_ctrl_c_at_the_idle_consoles_question_stops_the_spoken_command(said, tmp
     """Ctrl-C typed at the [y/N] a spoken command put under the idle prompt stops that command
     (nothing typed) and draws the prompt once, through a real terminal: the in-process test
     (test_console_idle_question.py) interrupts the main thread itself."""
-    from pty_kit import Pty, cli_environment, screen
+    from pty_kit import screen
 
-    env = cli_environment(tmp_path, "http://127.0.0.1:9")
-    env.pop("GEMINI_API_KEY", None)
-    env.update(ANOVAX_PLANNER="offline", ANOVAX_VOICE="on", PULSE_SERVER=pulse.server,
-               XDG_RUNTIME_DIR=pulse.env["XDG_RUNTIME_DIR"])
-    term = Pty(env)
+    term = asked_at_the_idle_console(said, tmp_path, pulse)
     try:
-        term.read_until(b"you> ", 60)
-        if b"voice input is off" in term.seen:
-            pytest.skip(f"PortAudio does not reach PulseAudio here: {term.seen.decode(errors='replace')[-300:]}")
-        for attempt in range(2):  # the wake gate's recall is not 100%: said again once
-            pulse.play(said(COMMAND))
-            try:
-                term.read_until(b"[y/N] ", 30)
-                break
-            except AssertionError:
-                if attempt:
-                    raise
         time.sleep(console_question.ANSWER_AFTER_S + 0.1)
         term.type("\x03")  # the terminal's own Ctrl-C: SIGINT to the foreground process
         term.read_until(b"Stopped", 30)
