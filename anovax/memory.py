@@ -144,15 +144,19 @@ class SessionState:
             return None if self._app is None else self._clock() - self._since
 
 
+#: why a file whose good facts are kept must still be copied before it is written over
+_PARTLY = "it had entries that are not text"
+
+
 class FactStore:
     """Persistent facts in a JSON file, written atomically and merged: two AnovaX processes (two
     consoles, the assistant and a ``--text`` command) each write only what they changed, under a
-    lock, onto the file as it is, and each reads the other's facts.
+    lock, onto the file as it is then, and each reads the other's facts.
 
     A file that is not a valid memory file is left as it is until something is remembered (a dry
-    run, or a look, never moves it); only then is it moved aside (``.corrupt-<time>``) and a new one
-    written. A valid file with a few bad entries keeps its good facts. A folder is never moved:
-    facts then live for this session only."""
+    run, or a look, never moves it); only then, if it is still unusable, is it moved aside
+    (``.corrupt-<time>-<pid>``) and a new one written. A valid file with a few bad entries keeps its
+    good facts (and a copy of itself). A folder is never moved: nothing can be remembered in it."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -160,33 +164,46 @@ class FactStore:
         self._facts: dict[str, str] = {}
         #: a human-readable note about the file, when it could not be used as it is
         self.warning: str | None = None
-        #: why the file on disk must be moved aside before the first write (None: it need not)
+        #: why the file, as last read, must be kept before a write replaces it (None: it need not)
         self._unusable: str | None = None
-        #: the file's (mtime, size) when last read: another process's write is seen by a change
-        self._seen: tuple[int, int] | None = None
-        facts, why = self._read()
-        if why is not None:
-            self._unusable = why
+        #: the file's (inode, mtime, size) when last read or written: another process's write is
+        #: seen by a change (an atomic replace is a new inode)
+        self._seen: tuple[int, int, int] | None = None
+        self._sync()
+        if self._unusable is not None and not self._unusable.startswith(_PARTLY):
             later = ("nothing can be remembered until another file is chosen" if self.path.is_dir() else
                      f"it will be moved aside (to {self.path.name}.corrupt-<time>) when something is remembered")
-            self.warning = f"The memory file {self.path} is not usable because {why}; starting with no facts, and {later}."
+            self.warning = (f"The memory file {self.path} is not usable because {self._unusable}; starting with no "
+                            f"facts, and {later}.")
             log.warning(self.warning)
-        elif facts is not None:
-            self._facts = facts
 
-    def _read(self) -> tuple[dict[str, str] | None, str | None]:
-        """The file's facts (None when there is no file) and, for an unusable file, why."""
+    def _stat(self) -> tuple[int, int, int] | None:
         try:
             stat = self.path.stat()
+        except OSError:
+            return None
+        return stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+    def _sync(self) -> None:
+        """Read the file as it is now (under _lock, or before anyone else has the store). An
+        unusable file keeps the facts already known and says why it must be kept."""
+        self._seen = self._stat()
+        facts, why = self._read()
+        self._unusable = why
+        if why is None or why.startswith(_PARTLY):
+            self._facts = facts or {}
+
+    def _read(self) -> tuple[dict[str, str] | None, str | None]:
+        """The file's facts (None when there is no file) and, when it cannot be written over as it
+        is, why (``_PARTLY…``: its good facts are returned too)."""
+        try:
             raw = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            self._seen = None
             return None, None
         except IsADirectoryError:
             return None, "it is a folder"
         except (OSError, UnicodeDecodeError) as exc:
             return None, f"it could not be read ({exc})"
-        self._seen = (stat.st_mtime_ns, stat.st_size)
         try:
             data = json.loads(raw) if raw.strip() else {}
         except ValueError as exc:
@@ -197,36 +214,36 @@ class FactStore:
         clean = {k: v for k, v in facts.items() if isinstance(k, str) and isinstance(v, str)}
         if facts and not clean:
             return None, "it is not a valid memory file (facts must map text to text)"
+        kept = dict(list(clean.items())[:MAX_FACTS])
         if len(clean) != len(facts):  # one hand-edited number does not cost every other fact
             bad = sorted(str(k) for k in facts if k not in clean)
-            self.warning = (f"The memory file {self.path} has {len(bad)} entries that are not text "
-                            f"({', '.join(bad[:3])}); they are left out, and kept in a copy when it is next written.")
-            log.warning(self.warning)
-            self._unusable = self._unusable or "it had entries that are not text"
-        return dict(list(clean.items())[:MAX_FACTS]), None
+            note = (f"The memory file {self.path} has {len(bad)} entries that are not text ({', '.join(bad[:3])}); "
+                    "they are left out, and kept in a copy when it is next written.")
+            if note != self.warning:
+                self.warning = note
+                log.warning(note)
+            return kept, f"{_PARTLY} ({', '.join(bad[:3])})"
+        return kept, None
 
     def _refresh(self) -> None:
-        """Re-read the file if another process wrote it since we last did (called under _lock)."""
-        try:
-            stat = self.path.stat()
-            now: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
-        except OSError:
-            now = None
-        if now == self._seen or self._unusable is not None:
-            return
-        facts, why = self._read()
-        if why is None:
-            self._facts = facts or {}
+        """Re-read the file if another process wrote it since we last did (under _lock)."""
+        if self._stat() != self._seen:
+            self._sync()
 
     def _set_aside(self) -> None:
-        """Before the first write over an unusable file: keep it under another name. A folder is
-        never moved (the write then fails and says so)."""
-        why, self._unusable = self._unusable, None
+        """Before a write over a file that is unusable now: keep it under a name of its own. A
+        folder is never moved (the write then fails and says so)."""
+        why = self._unusable
         if why is None or self.path.is_dir() or not self.path.exists():
             return
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        stamp = f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+        aside = self.path.with_name(stamp)
+        n = 1
+        while aside.exists():  # never over an earlier copy (a second in the same second)
+            n += 1
+            aside = self.path.with_name(f"{stamp}-{n}")
         try:
-            if why.startswith("it had entries"):  # its good facts are written back: keep a copy
+            if why.startswith(_PARTLY):  # its good facts are written back: keep a copy
                 shutil.copy2(self.path, aside)
             else:
                 os.replace(self.path, aside)
@@ -244,7 +261,7 @@ class FactStore:
         """Store ``facts`` (already checked) and write the file atomically. A fact whose name has
         the words of a stored one replaces it ("favorite color" updates ``favourite_colour``)."""
         with self._lock, locked(self.path):
-            self._refresh()
+            self._sync()  # the file as it is now, whoever wrote it
             merged = dict(self._facts)
             for key, value in facts.items():
                 merged[next((old for old in merged if factnames.same(old, key)), key)] = value
@@ -256,7 +273,7 @@ class FactStore:
     def forget(self, key: str) -> bool:
         """Drop the fact stored under exactly ``key`` and write the file; False if there was none."""
         with self._lock, locked(self.path):
-            self._refresh()
+            self._sync()
             if key not in self._facts:
                 return False
             remaining = {k: v for k, v in self._facts.items() if k != key}
@@ -267,7 +284,7 @@ class FactStore:
     def forget_all(self) -> int:
         """Drop every fact and write the (empty) file; how many there were."""
         with self._lock, locked(self.path):
-            self._refresh()
+            self._sync()
             count = len(self._facts)
             if count:
                 self._write({})
@@ -279,11 +296,8 @@ class FactStore:
         # readers see the old file or the new one, never a torn write, even if power fails mid-way
         write_atomic(self.path, json.dumps({"version": FILE_VERSION, "facts": dict(facts)}, ensure_ascii=False,
                                            indent=2) + "\n")
-        try:
-            stat = self.path.stat()
-            self._seen = (stat.st_mtime_ns, stat.st_size)
-        except OSError:
-            self._seen = None
+        self._unusable = None
+        self._seen = self._stat()
 
 class Memory:
     """History, session state and facts behind one object the assistant owns."""

@@ -118,6 +118,45 @@ def test_two_processes_on_one_file_keep_each_others_facts(tmp_path):
     assert json.loads(path.read_text())["facts"] == {"favourite_colour": "green", "city": "Oslo"}
 
 
+def test_a_file_another_process_repaired_is_merged_onto_not_moved_aside(tmp_path):
+    # a reviewer's case: the first process started on a bad file, the second remembered (and so
+    # replaced it); the first then moved the good file aside and wrote its own facts over it
+    path = tmp_path / "memory.json"
+    for bad in ('{"version": 1, "facts": {"name": "Ann", "age": 3}}', "{not json"):
+        for old in tmp_path.iterdir():
+            old.unlink()
+        path.write_text(bad)
+        first, second = Memory(path), Memory(path)
+        second.remember({"city": "Oslo"})
+        first.remember({"pet": "cat"})
+        facts = json.loads(path.read_text())["facts"]
+        assert facts["city"] == "Oslo" and facts["pet"] == "cat", facts
+        aside = [p for p in tmp_path.iterdir() if p.name.startswith("memory.json.corrupt-")]
+        assert [p.read_text() for p in aside] == [bad]  # the original kept once, never overwritten
+
+
+def test_a_file_broken_by_hand_while_running_is_kept_before_it_is_written_over(tmp_path):
+    path = tmp_path / "memory.json"
+    memory = Memory(path)
+    memory.remember({"name": "Ann"})
+    path.write_text('{"version": 1, "facts": {"name": "Ann", "city": "Oslo",}}')  # a trailing comma
+    memory.remember({"pet": "cat"})
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("memory.json.corrupt-")]
+    assert len(aside) == 1 and '"city": "Oslo"' in aside[0].read_text()
+    assert json.loads(path.read_text())["facts"] == {"name": "Ann", "pet": "cat"}
+
+
+def test_a_filesystem_that_refuses_locks_still_saves(tmp_path, monkeypatch):
+    import fcntl
+
+    def refuse(*_args):
+        raise OSError(37, "No locks available")
+    monkeypatch.setattr(fcntl, "flock", refuse)
+    memory = Memory(tmp_path / "memory.json")
+    assert memory.remember({"city": "Oslo"}).stored
+    assert json.loads((tmp_path / "memory.json").read_text())["facts"] == {"city": "Oslo"}
+
+
 def test_legacy_flat_file_and_empty_file_load(tmp_path):
     path = tmp_path / "memory.json"
     path.write_text('{"city": "Rome"}')

@@ -264,7 +264,26 @@ def test_two_processes_on_one_timers_file_keep_each_others_timers(tmp_path):
     clock.now += 1200
     second.fire_due()
     assert saved() == []
-    assert [t.name for t in service(tmp_path, clock, Recorder()).pending()] == []
+
+
+def test_a_timer_one_process_cancels_is_not_written_back_nor_rung_by_another(tmp_path):
+    # a reviewer's case: `anovax --text "cancel the tea timer"` while the assistant runs said
+    # "cancelled", but the assistant (which had loaded the same timer) rang it and wrote it back
+    clock = Clock()
+    service(tmp_path, clock, Recorder()).add(Kind.TIMER, "tea", seconds=600)
+    saved = lambda: sorted(t["label"] for t in json.loads((tmp_path / "timers.json").read_text())["timers"])  # noqa: E731
+    rang = Recorder()
+    assistant, command = service(tmp_path, clock, rang), service(tmp_path, clock, Recorder())
+    command.cancel("tea")
+    assert saved() == []
+    assistant.add(Kind.TIMER, "egg", seconds=300)  # any save of its own
+    assert saved() == ["egg"] and [t.label for t in assistant.pending()] == ["egg"]
+    service(tmp_path, clock, Recorder()).add(Kind.TIMER, "rice", seconds=600)
+    late = service(tmp_path, clock, Recorder())  # knows egg and rice; cancels egg elsewhere
+    late.cancel("egg")
+    clock.now += 600
+    assert [t.label for t in assistant.fire_due()] == []  # neither tea nor egg rings here
+    assert rang.said == []
 
 
 def test_a_timer_missed_while_off_fires_late_at_start(tmp_path):

@@ -169,6 +169,9 @@ class TimerService:
         now = self._clock()
         with self._cond:
             due = sorted((t for t in self._timers.values() if t.due <= now), key=lambda t: t.due)
+            if due:  # one another AnovaX process cancelled (or rang) is not rung here too
+                self._forget(self.store.gone_elsewhere())
+                due = [t for t in due if t.timer_id in self._timers]
             for timer in due:
                 del self._timers[timer.timer_id]
                 self._set_by.pop(timer.timer_id, None)
@@ -203,7 +206,13 @@ class TimerService:
                 self.fire_due()
 
     def _save(self) -> None:
-        self.store.save(sorted(self._timers.values(), key=lambda t: t.due))
+        self._forget(self.store.save(sorted(self._timers.values(), key=lambda t: t.due)))
+
+    def _forget(self, ids: set[str]) -> None:
+        """Drop timers another process cancelled or fired (under _cond)."""
+        for timer_id in ids:
+            self._timers.pop(timer_id, None)
+            self._set_by.pop(timer_id, None)
 
 
 def _data(timer: Timer) -> dict[str, object]:
