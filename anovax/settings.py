@@ -19,7 +19,7 @@ from anovax import paths
 from anovax.desktop.apps import App, user_apps
 from anovax.errors import ConfigError
 from anovax.search_urls import DEFAULT_SEARCH_URL, DEFAULT_VIDEO_URL, SearchUrls, template_problem
-from anovax.voice.talkkey import parse_talk_key
+from anovax.voice.talkkey import known_keysym, parse_talk_key
 
 PLANNERS = ("auto", "gemini", "ollama", "offline")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -386,6 +386,11 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
 
     _remote_values(values)
     values["notices"] = _templates(values)
+    if values.get("talk_key", "off") != "off" and not known_keysym(str(values["talk_key"])):
+        # not fatal: the rest of AnovaX works, and the start-up line says why the key does not
+        values["notices"] += (f"{named('ANOVAX_TALK_KEY')} {values['talk_key']!r} is not a key name AnovaX can grab "
+                              f"(such as Control_R, F12 or Pause): hold-to-talk is off.",)
+        values["talk_key"] = "off"
     values.setdefault("log_path", default_log_path(env))
     values.setdefault("remote_bans_path", paths.state_dir(env) / "remote_bans.json")
     known = {f.name for f in fields(Settings)}

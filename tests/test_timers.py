@@ -116,11 +116,17 @@ def test_an_alarm_becomes_a_reminder_and_the_reply_says_so(planner, text, when, 
 
 @pytest.mark.parametrize("text, when", [
     ("wake me up at 6:45", "6:45 am"), ("wake me up at 7", "7 am"), ("wake me up at 7 pm", "7 pm"),
-    ("wake me up at 14:30", "14:30"),
+    ("wake me up at 14:30", "14:30"), ("wake me up at six forty five", "six forty five am"),
+    ("wake me up at 12", "12"), ("wake me up at 2", "2"),  # midnight or a nap: the next such time
 ])
 def test_wake_me_up_at_a_bare_hour_is_the_morning(planner, text, when):
     # said at 10:18 in the morning, "wake me up at 6:45" was set for 6:45 that evening
     assert steps(planner.plan(text)) == [("set_reminder", {"when": when, "text": "wake up"})]
+
+
+def test_only_a_wake_up_request_is_moved_to_the_morning(planner):
+    assert steps(planner.plan("remind me at 8 to wake the kids")) == [
+        ("set_reminder", {"when": "8", "text": "wake the kids"})]
 
 
 @pytest.mark.parametrize("text", ["how long is left", "how much time is left on my timer", "what timers do i have",

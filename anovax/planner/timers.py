@@ -38,6 +38,12 @@ def set_timer(clause: str, r: Any, state: RequestState) -> Piece | None:
     return Piece("act", "", [Step("set_timer", params)])
 
 
+#: an alarm to wake up by, said as such ("wake me up at …", "wake me at …")
+_WAKE_ME = re.compile(r"^(?:please )?wake me\b")
+#: a time that already says which half of the day it is
+_DAYTIME = re.compile(r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|tonight|noon|midnight)\b", re.I)
+
+
 def set_reminder(clause: str, r: Any, state: RequestState) -> Piece | None:
     if "span" in r.entities:
         seconds = parse_duration(slot(r, "span", clause))
@@ -46,9 +52,12 @@ def set_reminder(clause: str, r: Any, state: RequestState) -> Piece | None:
         when = "in " + say_duration(seconds)
     else:
         when = query(slot(r, "clock", clause))
-        bare = re.fullmatch(r"(\d{1,2})(?::\d{2})?", when)
-        if bare and int(bare.group(1)) <= 12 and "wake" in lower_words(clause):
-            when += " am"  # "wake me up at 6:45", said at 10 in the morning, is not this evening
+        if _WAKE_ME.match(lower_words(clause)) and not _DAYTIME.search(when):
+            # "wake me up at 6:45", said at 10 in the morning, is not this evening; a nap ("at 2",
+            # "at 12") stays the next such time
+            morning = parse_clock(when + " am", datetime.now())
+            if morning is not None and 4 <= morning.hour <= 11:
+                when += " am"
         if parse_clock(when, datetime.now()) is None:
             return None
     text = _label(r, "text", clause)

@@ -147,18 +147,20 @@ def parse_talk_key(value: str) -> str:
     value = value.strip()
     if value.lower() in OFF_WORDS:
         return "off"
-    if not KEY_NAME.match(value) or not _is_keysym(value):
+    if not KEY_NAME.match(value):
         raise ValueError(f"must be an X key name such as {DEFAULT_TALK_KEY}, F12 or Pause, or off; not {value!r}")
     return value
 
 
-def _is_keysym(name: str) -> bool:
-    """Whether X knows a key by ``name`` ("NoSuchKey" was taken and never worked); True where
-    python-xlib is not installed, which has no talk key to grab anyway."""
+def known_keysym(name: str) -> bool:
+    """Whether the key name is one the talk key can grab ("NoSuchKey" was taken silently and
+    never worked); True where python-xlib is not installed, which has no talk key anyway."""
     try:
         from Xlib import XK
     except ImportError:
         return True
+    for group in ("xf86", "xkb"):  # media and modifier keys are not in the default tables
+        XK.load_keysym_group(group)
     return XK.string_to_keysym(name) != 0
 
 

@@ -51,6 +51,8 @@ class X11TalkKey:
         try:
             if not control.has_extension("RECORD"):
                 raise RuntimeError("the X server has no RECORD extension")
+            for group in ("xf86", "xkb"):  # media and modifier keys are not in the default tables
+                XK.load_keysym_group(group)
             keysym = XK.string_to_keysym(name)
             if not keysym:
                 raise ValueError(f"{name!r} is not an X key name")

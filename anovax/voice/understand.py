@@ -116,9 +116,20 @@ def understanding(text: str) -> Understanding:
     fuzzy = how == "fuzzy" and not (meaning is not None and _one_small_word_from_a_template(text, meaning))
     stands_alone = understood and not how and not declined and bool(plan.steps) \
         and all(_names_its_target(step) for step in plan.steps)
-    blind = understood and any(not _names_its_target(step) for step in plan.steps)
+    blind = understood and _blind(plan.steps)
     return Understanding(understood, verbatim, meaning, declined, unknown_name, how == "guess", fuzzy, stands_alone,
                          blind)
+
+
+def _blind(steps) -> bool:  # noqa: ANN001 - a plan's steps
+    """Does a step press keys or type into whatever has the focus, no step before it having
+    brought a named app to the front ("undo" is; "switch to notepad and press enter" is not)?"""
+    aimed = False
+    for step in steps:
+        if not _names_its_target(step) and not aimed:
+            return True
+        aimed = aimed or (step.tool in ("open_app", "switch_to_app") and _names_its_target(step))
+    return False
 
 
 def _names_its_target(step) -> bool:  # noqa: ANN001 - Step

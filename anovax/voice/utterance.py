@@ -79,8 +79,7 @@ class SphinxUtterance:
         self._gain = recognizer.level.gain() if self._live else 1.0
         #: the name's checks, started while the phrase pauses (precheck.py)
         self._ahead = Prechecks(recognizer.check_name)
-        #: the decoder's cepstral mean before this phrase: a phrase heard again starts from it,
-        #: not from the mean its clipped first hearing moved
+        #: the decoder's cepstral mean before this phrase: put back if it is heard as nothing
         self._cmn: str | None = None
         if self._live:
             try:
@@ -188,6 +187,7 @@ class SphinxUtterance:
                 if self._live:
                     self._decoder.end_utt()
                 if self._samples * 2 < _MIN_BYTES:
+                    self._forget()
                     return Hearing("")  # as recognize: a few ms cannot hold a word
                 raw = b"".join(self._raw)
                 whole = not self._live or overdriven(self._gain, raw)
@@ -195,14 +195,12 @@ class SphinxUtterance:
                     self._ahead.wait()
                     self.decode_s += self._ahead.decode_s
                     self._ahead = Prechecks(self._recognizer.check_name)
-                    if self._cmn is not None:
-                        self._decoder.set_cmn(self._cmn)
-                if whole:  # the first phrase whole, exactly as recognize decodes it; one heard again
-                    # as it would have been heard live at its own gain
+                if whole:  # the first phrase, and one heard again at its own gain, as one whole
+                    # utterance from fresh features: fed as one long live block after a whole
+                    # decode it segfaulted pocketsphinx's flat search (a noise burst, then a clipped
+                    # phrase: the process died), and from the features the phrases before it left,
+                    # came out garbled ("do you know what what time is it")
                     self._whole = [_dither(amplify(raw, own_gain(raw)), DITHER_RMS)]
-                    # live, in blocks: pocketsphinx's flat search segfaults on a long phrase fed
-                    # as one live block after a whole-utterance decode (a noise burst, then a
-                    # clipped phrase: the whole process died)
                     decode(self._decoder, self._whole[0], path=False, full_utt=True, fresh=True)
                 hyp = self._decoder.hyp()
                 text = normalise(hyp.hypstr) if hyp is not None else ""
@@ -222,10 +220,11 @@ class SphinxUtterance:
             self._release()
 
     def _forget(self) -> None:
-        """A phrase heard as nothing (a door, a burst of noise, a cough) leaves the recogniser as
-        it found it: its level, its cepstral mean and its noise estimate come from speech. A red
-        team's 0.3 s burst in a quiet room set all three, and the clean "hey anova, what time is
-        it" after it came out as "do you know what what time is it"."""
+        """A phrase heard as nothing (a door, a burst of noise, a cough) does not teach the
+        recogniser: its level and cepstral mean stay the speech's (the noise estimate starts
+        afresh), and it does not end the first phrase's whole decoding. A red team's 0.3 s burst
+        in a quiet room set them, and the clean "hey anova, what time is it" after it came out as
+        "do you know what what time is it"."""
         if self._cmn is not None:
             self._decoder.reinit_feat()
             self._decoder.set_cmn(self._cmn)
