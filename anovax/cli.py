@@ -33,7 +33,8 @@ from typing import Any
 
 from anovax import __version__, doctor
 from anovax.app import Assistant, Status, build_assistant
-from anovax.console import QUIT_WORDS, Lines, banner, console, emit_result
+from anovax.console import Lines, banner, console, emit_result
+from anovax.console_controls import is_quit
 from anovax.console_alerts import TimerAlerts
 from anovax.console_trace import VerboseTrace
 from anovax.desktop import SimulatedDesktop, make_desktop
@@ -289,7 +290,7 @@ def _main(argv: list[str] | None = None) -> int:
                         "the window (Ctrl-C stops a running command first).", file=sys.stderr, flush=True),
                         _speech_notice(assistant, REPLIES_IN_ORB)),
                         terminal=sys.stdin if sys.stdin is not None and sys.stdin.isatty() else None,
-                        quit_words=QUIT_WORDS, hint=sys.stderr)
+                        is_quit=is_quit, hint=sys.stderr)
                 except OrbUnavailable as exc:
                     reason = str(exc)
             if settings.orb == "on":

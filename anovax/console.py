@@ -19,7 +19,7 @@ from anovax import __version__
 from anovax.app import Assistant, CommandResult, Status
 from anovax.cancel import is_stop_utterance
 from anovax.console_alerts import TimerAlerts
-from anovax.console_controls import console_control
+from anovax.console_controls import console_control, is_quit
 from anovax.console_question import ConsoleQuestion
 from anovax.console_trace import format_plan, format_verdict
 from anovax.desktop import SimulatedDesktop
@@ -122,8 +122,6 @@ def format_actions(actions: list) -> str:
 PROMPT = "you> "
 #: at the idle prompt, how often a question put by another front end's command is looked for
 IDLE_POLL_S = 0.1
-#: what ends the console session (typed on a line of its own)
-QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova"})
 
 
 class _LineReader:
@@ -208,7 +206,7 @@ def console(assistant: AssistantPort, stdin: TextIO, out: TextIO, *, show: Calla
                 out.write(text + "\n")
                 out.flush()
 
-    asking = ConsoleQuestion(assistant, out, hold, status, leave=QUIT_WORDS) if interactive and not as_json else None
+    asking = ConsoleQuestion(assistant, out, hold, status, leave=is_quit) if interactive and not as_json else None
 
     def prompt() -> str:
         """The line typed at: a shown question's (after a ":help" typed there too), else the
@@ -350,7 +348,7 @@ def _loop(assistant: AssistantPort, next_line: Callable[[], str | None], out: Te
             text = line.strip()
             if not text:
                 continue
-            if text.lower() in QUIT_WORDS:
+            if is_quit(text):
                 return 0
             if text.startswith(":"):
                 say(console_control(text, remote))

@@ -17,6 +17,22 @@ CONSOLE_COMMANDS = (
     ("quit", "leave (also \"exit\", \":q\", Ctrl-D)"),
 )
 
+#: what ends the console session (typed on a line of its own; see ``is_quit``)
+QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova"})
+#: words around a quit word that leave it a quit ("quit now", "exit please.")
+_QUIT_FILLER = frozenset({"now", "please", "right", "anova", "anovax"})
+
+
+def is_quit(line: str) -> bool:
+    """Whether a typed line ends the session: a quit word, alone or with "now" or "please" and a
+    full stop ("quit now" was read as closing an app called "now")."""
+    low = line.strip().lower().rstrip(".!")
+    if low in QUIT_WORDS:
+        return True
+    words = low.replace(",", " ").split()
+    core = [w for w in words if w not in _QUIT_FILLER]
+    return len(core) == 1 and len(words) > 1 and core[0] in {"quit", "exit"}
+
 
 def console_help() -> str:
     width = max(len(name) for name, _ in CONSOLE_COMMANDS)

@@ -13,6 +13,7 @@ went unseen there, and the next line typed was taken as a command.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from anovax.confirm import Question
@@ -28,7 +29,7 @@ class ConsoleQuestion:
     """Registered as the "console" front end for as long as the prompt runs."""
 
     def __init__(self, assistant: AssistantPort, out: TextIO, hold: Any, status: Any = None, *,
-                 leave: frozenset[str] = frozenset()) -> None:
+                 leave: Callable[[str], bool] = lambda line: False) -> None:
         #: lines that decline and still do what they say ("quit": it was taken as a no, and stayed)
         self._leave = leave
         self._confirmations = assistant.confirmations
@@ -98,7 +99,7 @@ class ConsoleQuestion:
         if time.monotonic() < self._typed_ahead_until or line.lstrip().startswith(":"):
             return False  # typed before the question showed, or a console control (":help"): not an answer
         text = line.strip().lower()
-        leaving = text in self._leave
+        leaving = self._leave(text)
         instead = not leaving and text not in YES_WORDS and _stands_alone(text)
         self._confirmations.answer(question.question_id, None if instead else text in YES_WORDS, "console")
         self._forget(newline=False)  # the person's Enter ended the line

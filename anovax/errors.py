@@ -11,6 +11,7 @@
     │   ├── TransientToolError   may succeed on retry (window not up yet, busy device)
     │   └── PermanentToolError   retrying cannot help (app not installed, bad argument)
     │       └── TimerError           a timer request that cannot be done as asked (none by that name, over a week)
+    │           └── NothingToCancel      nothing to cancel, or which one: said as the answer, not a failure
     ├── VoiceError           one piece of voice input could not be understood
     │   ├── SttError             the speech recogniser failed on a phrase (engine error, service unreachable)
     │   ├── AdaptError           anovax enrol could not adapt the recogniser (a missing tool, too little speech)
@@ -103,6 +104,14 @@ class TimerError(PermanentToolError):
     """A timer or reminder request that cannot be done as asked; the message tells the user why."""
 
     code = "timer"
+
+
+class NothingToCancel(TimerError):
+    """A cancel with nothing to do, or one that must ask which timer: the message answers the
+    request ("You have no timers or reminders running.", "You have 2 running: … Say which one"),
+    so the agent says it as its result instead of failing the plan."""
+
+    code = "timer_answer"
 
 
 class VoiceError(AnovaXError):

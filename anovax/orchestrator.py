@@ -34,7 +34,7 @@ from anovax.desktop.base import Cancelled, CancelToken, Desktop
 from anovax.errors import AnovaXError, PermanentToolError
 from anovax.events import EventBus, EventType
 from anovax.handover import Handover
-from anovax.outcome import Outcome, StepResult, StepStatus
+from anovax.outcome import Outcome, StepResult, StepStatus, spoken_reply
 from anovax.plan import Plan, Step
 from anovax.pool import AGENT_BUDGET, AgentBudget, DaemonPool
 from anovax.safety import Verdict
@@ -236,7 +236,7 @@ class Orchestrator:
                  for i, r in enumerate(results)]
         spoken = ""
         if failed is None and not denied:
-            spoken = " ".join(p for p in [plan.final_response.strip(), *(r.say for r in final if r.say)] if p)
+            spoken = spoken_reply(plan.final_response, (r.say for r in final))
         return Outcome(steps=tuple(final), failed=failed, remaining=tuple(remaining), spoken=spoken, denied=denied)
 
     def janitor_tick(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,20 @@ class StepStatus(enum.StrEnum):
     EXPIRED = "expired"
     #: never started: an earlier core step failed, or the agent budget ran out
     NOT_RUN = "not_run"
+
+
+#: a plan's reply that only acknowledges: its steps' own sentences say what happened
+_PLACEHOLDERS = frozenset({"okay.", "okay", "ok.", "ok"})
+
+
+def spoken_reply(final_response: str, says: Iterable[str]) -> str:
+    """What is said when a plan ends: its reply, then each step's sentence. A bare "Okay." only
+    when no step says anything ("Okay. You have no timers or reminders running." read oddly)."""
+    said = [say for say in says if say]
+    reply = final_response.strip()
+    if said and reply.casefold() in _PLACEHOLDERS:
+        reply = ""
+    return " ".join(part for part in (reply, *said) if part)
 
 
 @dataclass(frozen=True)

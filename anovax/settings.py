@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -282,21 +282,22 @@ def _number(values: dict[str, Any], key: str, var: str, bounds: tuple[float, flo
     values[key] = number
 
 
-def _remote_values(values: dict[str, Any]) -> None:
-    """Check and convert the phone remote's settings in place."""
+def _remote_values(values: dict[str, Any], named: Callable[[str], str]) -> None:
+    """Check and convert the phone remote's settings in place; ``named`` says how an error names
+    a setting (its variable, or its key in the file)."""
     if "remote" in values:
         flag = str(values["remote"]).strip().lower()
         if flag not in {"0", "1", "true", "false", "on", "off", "yes", "no"}:
-            raise ConfigError(f"ANOVAX_REMOTE must be 0 or 1, not {values['remote']!r}.")
+            raise ConfigError(f"{named('ANOVAX_REMOTE')} must be 0 or 1, not {values['remote']!r}.")
         values["remote"] = flag in {"1", "true", "on", "yes"}
-    _number(values, "remote_port", "ANOVAX_REMOTE_PORT", (1, 65535), int)
-    _number(values, "remote_width", "ANOVAX_REMOTE_WIDTH", REMOTE_WIDTH_RANGE, int)
-    _number(values, "remote_fps", "ANOVAX_REMOTE_FPS", REMOTE_FPS_RANGE, float)
+    _number(values, "remote_port", named("ANOVAX_REMOTE_PORT"), (1, 65535), int)
+    _number(values, "remote_width", named("ANOVAX_REMOTE_WIDTH"), REMOTE_WIDTH_RANGE, int)
+    _number(values, "remote_fps", named("ANOVAX_REMOTE_FPS"), REMOTE_FPS_RANGE, float)
     if "remote_bind" in values:
         try:
             values["remote_bind"] = str(ipaddress.ip_address(values["remote_bind"]))
         except ValueError as exc:
-            raise ConfigError(f"ANOVAX_REMOTE_BIND must be an IP address such as 127.0.0.1 or 0.0.0.0, "
+            raise ConfigError(f"{named('ANOVAX_REMOTE_BIND')} must be an IP address such as 127.0.0.1 or 0.0.0.0, "
                               f"not {values['remote_bind']!r}.") from exc
     token = values.get("remote_token", "")
     if token and (len(token) < REMOTE_TOKEN_MIN_CHARS or not token.isascii() or not token.isprintable()):
@@ -304,7 +305,7 @@ def _remote_values(values: dict[str, Any]) -> None:
                           "characters (or unset for a random one).")
 
 
-def _templates(values: dict[str, Any]) -> tuple[str, ...]:
+def _templates(values: dict[str, Any], named: Callable[[str], str]) -> tuple[str, ...]:
     """Drop a bad search or video template (the default stays); say why, for start-up."""
     notices = []
     for key, var, default in (("search_url", "ANOVAX_SEARCH_URL", DEFAULT_SEARCH_URL),
@@ -312,7 +313,7 @@ def _templates(values: dict[str, Any]) -> tuple[str, ...]:
         if key in values:
             problem = template_problem(str(values[key]))
             if problem:  # a search engine is no reason to refuse to start: the default still works
-                notices.append(f"{var} {problem} ({str(values.pop(key))[:80]!r}); using {default}.")
+                notices.append(f"{named(var)} {problem} ({str(values.pop(key))[:80]!r}); using {default}.")
     return tuple(notices)
 
 
@@ -384,8 +385,8 @@ def load_settings(env: Mapping[str, str] | None = None, config_file: Path | None
         if values.get(key) and not str(values[key]).startswith(("http://", "https://")):
             raise ConfigError(f"{named(var)} must be an http:// or https:// address.")
 
-    _remote_values(values)
-    values["notices"] = _templates(values)
+    _remote_values(values, named)
+    values["notices"] = _templates(values, named)
     if values.get("talk_key", "off") != "off" and not known_keysym(str(values["talk_key"])):
         # not fatal: the rest of AnovaX works, and the start-up line says why the key does not
         values["notices"] += (f"{named('ANOVAX_TALK_KEY')} {values['talk_key']!r} is not a key name AnovaX can grab "

@@ -10,8 +10,8 @@ join the registry here (their own module only keeps this one small).
 
 from __future__ import annotations
 
-from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, TimerAgent,
-                           TimingAgent, TypingAgent, WindowAgent)
+from anovax.agents import (AppAgent, BrowserAgent, DialogAgent, InfoAgent, MediaAgent, MetaAgent, SiteAgent,
+                           TimerAgent, TimingAgent, TypingAgent, WindowAgent)
 from anovax.desktop.browser_watch import BROWSER_WAIT_S
 from anovax.timers.when import MAX_SECONDS
 from anovax.tools_memory import MEMORY_TOOLS
@@ -217,6 +217,18 @@ TOOLS = ToolRegistry(
             retries=1,
             agent=BrowserAgent,
             example='web_search {"query": "weather in Berlin"}',
+        ),
+        ToolSpec(
+            name="open_website",
+            description="Open a web address the user named (example.com/docs) in the default browser.",
+            params=(text("address", "the http(s) address or site, e.g. wikipedia.org", 300, Sink.ADDRESS),),
+            effect=Effect.BROWSER,
+            carries_content=True,
+            parallel_safe=True,
+            ttl_s=BROWSER_TTL_S,
+            retries=1,
+            agent=SiteAgent,
+            example='open_website {"address": "wikipedia.org"}',
         ),
         ToolSpec(
             name="youtube_search",

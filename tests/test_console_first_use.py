@@ -121,3 +121,13 @@ def test_help_lists_the_console_commands(env):
               for line in shown[start + 1:] if line.startswith("  ")]
     assert listed == [":help", ":remote on", ":remote off", ":unban", "stop", "quit"], shown
     assert "There is no console command ':bogus': :help lists them." in shown
+
+
+@pytest.mark.parametrize("line", ["quit now", "Exit, please.", "quit!"])
+def test_a_quit_with_now_or_please_leaves_and_closes_no_app_called_now(env, line):
+    # a first-time user's "quit now" got "Now isn't open, so there's nothing to close." and stayed
+    term = session(env)
+    term.type(line + "\n")
+    assert term.close() == 0
+    shown = "\n".join(screen(term.seen))
+    assert "isn't open" not in shown and "nothing to close" not in shown, shown

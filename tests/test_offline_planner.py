@@ -15,6 +15,7 @@ import pytest
 
 from anovax.plan import Plan, parse_plan
 from anovax.planner import OfflinePlanner, Planner
+from anovax.safety import safety_check
 from anovax.tools import TOOLS
 
 MAX_STEPS = 8
@@ -117,9 +118,18 @@ def test_browser_open(planner, text):
     assert steps(planner.plan(text)) == [("open_app", {"name": "browser"})]
 
 
-@pytest.mark.parametrize("text, site", [("open youtube.com", "youtube.com"), ("open wikipedia", "wikipedia"), ("go to github", "github")])
-def test_websites_open_through_a_web_search(planner, text, site):
-    assert steps(planner.plan(text)) == [("web_search", {"query": site})]
+@pytest.mark.parametrize("text, address, reply", [
+    ("open youtube.com", "https://youtube.com/", "Opening youtube.com in the browser."),
+    ("open wikipedia", "https://www.wikipedia.org/", "Opening Wikipedia in the browser."),
+    ("go to github", "https://github.com/", "Opening GitHub in the browser."),
+    ("open wikipedia dot org", "https://wikipedia.org/", "Opening wikipedia.org in the browser."),
+])
+def test_websites_are_opened_not_searched_for_and_the_gate_lets_them_through(planner, text, address, reply):
+    # "Opening youtube.com" used to run a web search for "youtube.com": the reply said one thing, the browser another
+    plan = planner.plan(text)
+    assert steps(plan) == [("open_website", {"address": address})]
+    assert plan.final_response == reply
+    assert safety_check(plan, text).ok
 
 
 # --- 4. type into the current window ----------------------------------------------------------------
@@ -665,13 +675,63 @@ def test_destructive_action_after_a_harmless_one_refuses_the_whole_request(plann
     assert plan.steps == () and declined
 
 
-@pytest.mark.parametrize("text, query", [
-    ("open https://example.com", "example.com"),
-    ("open https://example.com/docs/page", "example.com/docs/page"),
-    ("go to https://github.com", "github.com"),
-    ("open example.com", "example.com"),
+@pytest.mark.parametrize("text, address", [
+    ("open https://example.com", "https://example.com/"),
+    ("open https://example.com/docs/page", "https://example.com/docs/page"),
+    ("go to https://github.com", "https://github.com/"),
+    ("open example.com", "https://example.com/"),
+    ("open http://localhost:8000", "http://localhost:8000/"),
+    ("open http://192.168.1.1/admin", "http://192.168.1.1/admin"),
 ])
-def test_a_web_address_typed_with_its_scheme_is_opened_as_a_site(planner, text, query):
+def test_a_web_address_typed_with_its_scheme_is_opened_as_a_site(planner, text, address):
     # a first-time user's "open https://example.com" got "I don't know an app called https example.com"
     plan = planner.plan(text)
-    assert [(s.tool, dict(s.params)) for s in plan.steps] == [("web_search", {"query": query})], plan
+    assert [(s.tool, dict(s.params)) for s in plan.steps] == [("open_website", {"address": address})], plan
+    assert safety_check(plan, text).ok
+
+
+@pytest.mark.parametrize("text, why", [
+    ("open https://paypal.com@evil.example", "it has a user name before its host"),  # opens evil.example
+    ("open https://good.com\\@evil.com", "it contains spaces, backslashes or control characters"),
+])
+def test_an_address_that_hides_where_it_goes_is_declined_with_the_reason(planner, text, why):
+    plan = planner.plan(text)
+    assert plan.steps == () and plan.final_response == f"I can't open that address: {why}."
+
+
+@pytest.mark.parametrize("text", ["quit now", "exit now", "close please", "quit right now"])
+def test_now_and_please_are_no_app_to_close(planner, text):
+    # "quit now" closed an app called "now" ("Now isn't open, so there's nothing to close.")
+    assert not [s for s in planner.plan(text).steps if s.tool == "close_app"]
+
+
+def test_the_reply_says_how_many_lines_a_dictation_types(planner):
+    # the one-line reply read line breaks as spaces: "Typing: milk eggs bread." hid that they were heard
+    plan = planner.plan("type milk new line eggs new line bread")
+    assert [s.params["text"] for s in plan.steps] == ["milk\neggs\nbread"]
+    assert plan.final_response == "Typing: milk eggs bread (3 lines)."
+    assert planner.plan("type milk and eggs").final_response == "Typing: milk and eggs."
+
+
+@pytest.mark.parametrize("text, address, reply", [
+    ("open https://example.com/docs.", "https://example.com/docs", "Opening example.com/docs in the browser."),
+    ("open example.com/docs", "https://example.com/docs", "Opening example.com/docs in the browser."),
+    ("go to example dot com slash docs", "https://example.com/docs", "Opening example.com/docs in the browser."),
+    ("open localhost:8000", "http://localhost:8000/", "Opening localhost:8000 in the browser."),  # a local server: http
+    ("open 192.168.1.1", "http://192.168.1.1/", "Opening 192.168.1.1 in the browser."),
+    ("open example.ai", "https://example.ai/", "Opening example.ai in the browser."),
+    ("open http://example.com/wipe-disk", "http://example.com/wipe-disk",  # an address's words are content
+     "Opening example.com/wipe-disk in the browser."),
+    ("open bücher.de", "https://xn--bcher-kva.de/", "Opening bücher.de in the browser."),
+])
+def test_addresses_as_people_type_and_say_them_open_and_the_gate_agrees(planner, text, address, reply):
+    # a reviewer: the gate allowed these while the planner said "I don't know an app called …" or
+    # planned a different address than the gate read ("/docs." against "/docs")
+    plan = planner.plan(text)
+    assert steps(plan) == [("open_website", {"address": address})] and plan.final_response == reply, plan
+    assert safety_check(plan, text).ok
+
+
+@pytest.mark.parametrize("text", ["open notes.txt", "open setup.py", "open node.js"])
+def test_a_file_name_is_no_website(planner, text):
+    assert not [s for s in planner.plan(text).steps if s.tool == "open_website"]

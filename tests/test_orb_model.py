@@ -264,6 +264,7 @@ def test_unknown_and_malformed_events_are_harmless():
     ("wait", {"seconds": 2}, "2 s"),
     ("screenshot", {}, ""),
     ("plan_subtask", {"goal": "write a long letter to my aunt"}, "write a long letter t…"),
+    ("open_website", {"address": "https://www.wikipedia.org/"}, "www.wikipedia.org/"),
 ])
 def test_short_argument_per_tool(tool, params, arg):
     assert short_arg(tool, params) == arg

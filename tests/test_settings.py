@@ -61,6 +61,30 @@ def test_bad_files_are_config_errors(tmp_path, content, fragment):
         load_settings(env={}, config_file=cfg)
 
 
+@pytest.mark.parametrize("content, fragment", [
+    ('remote_port = "99999"', "remote_port in {cfg} must be a number from 1 to 65535"),
+    ('remote = "maybe"', "remote in {cfg} must be 0 or 1"),
+    ('remote_bind = "my laptop"', "remote_bind in {cfg} must be an IP address"),
+])
+def test_a_bad_remote_value_from_the_file_is_named_as_the_files_key(tmp_path, content, fragment):
+    # it was named as an environment variable the user never set (ANOVAX_REMOTE_PORT)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f"[anovax]\n{content}\n")
+    with pytest.raises(ConfigError) as raised:
+        load_settings(env={}, config_file=cfg)
+    assert str(raised.value).startswith(fragment.format(cfg=cfg)), raised.value
+    assert "ANOVAX_" not in str(raised.value)
+
+
+def test_a_bad_search_template_from_the_file_is_named_as_the_files_key(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[anovax]\nsearch_url = "ftp://x/{query}"\n')
+    (notice,) = load_settings(env={}, config_file=cfg).notices
+    assert notice.startswith(f"search_url in {cfg} must start with http:// or https://"), notice
+    (notice,) = load_settings(env={"ANOVAX_SEARCH_URL": "ftp://x/{query}"}).notices
+    assert notice.startswith("ANOVAX_SEARCH_URL must start with http"), notice
+
+
 def test_missing_explicit_file_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="Cannot read"):
         load_settings(env={"ANOVAX_CONFIG": str(tmp_path / "nope.toml")})

@@ -420,3 +420,15 @@ def test_the_phrasings_a_first_time_user_tried():
     assert parse_when("tomorrow at noon", now) == datetime(2026, 3, 3, 12, 0)
     # not the "can't tell what or when" of a phrase nobody declared: it lists what is running
     assert steps(planner.plan("how long is left on the tea timer")) == [("timers_left", {})]
+
+
+def test_nothing_to_cancel_and_which_one_are_answers_the_plan_goes_on_after(tmp_path):
+    # they failed the plan: "Failed: I couldn't finish that: You have no timers…", and a step after them never ran
+    clock, rec = Clock(), Recorder()
+    timers = service(tmp_path, clock, rec)
+    assert run("cancel_timer", {"label": "timer"}, timers).say == "You have no timers or reminders running."
+    run("set_timer", {"seconds": 300, "label": "tea"}, timers)
+    run("set_timer", {"seconds": 60, "label": "timer"}, timers)
+    assert run("cancel_timer", {"label": "timer"}, timers).say.startswith("You have 2 running: ")
+    with pytest.raises(PermanentToolError, match="no timer or reminder called 'pasta'"):
+        run("cancel_timer", {"label": "pasta"}, timers)  # a name that matches nothing is still a failure

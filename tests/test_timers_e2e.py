@@ -176,3 +176,29 @@ def test_a_simulated_run_leaves_no_timer_behind(tmp_path):
     assert "This is a simulation: the timer is not kept" in done.stdout and "only go off" not in done.stdout
     saved = list(tmp_path.rglob("timers.json"))
     assert all(json.loads(path.read_text())["timers"] == [] for path in saved), [p.read_text() for p in saved]
+
+
+def test_which_timer_and_no_timer_are_answers_not_failures(tmp_path):
+    # a first-time user: "Failed: I couldn't finish that: You have 2 running: … Say which one" read as a breakdown
+    term = Pty(offline_env(tmp_path))
+    try:
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("cancel the timer\n")
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("set a tea timer for 5 minutes\n")
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("set a timer for 9 minutes\n")
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("cancel the timer\n")
+        term.read_until(b"Say which one", DEADLINE_S)
+        term.read_until(b"you> ", DEADLINE_S)
+        term.type("quit\n")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    shown = screen(term.seen)
+    assert "AnovaX: You have no timers or reminders running." in shown, shown
+    (which,) = [line for line in shown if "Say which one" in line]
+    assert which.startswith("AnovaX: You have 2 running: "), which
+    assert not [line for line in shown if line.startswith("Failed:")], shown

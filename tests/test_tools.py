@@ -6,7 +6,8 @@ import json
 import pytest
 
 from anovax.agents import (AgentResult, AppAgent, BrowserAgent, ChildAgent, DialogAgent, ForgetAgent, InfoAgent,
-                           MediaAgent, MetaAgent, RecallAgent, TimerAgent, TimingAgent, TypingAgent, WindowAgent)
+                           MediaAgent, MetaAgent, RecallAgent, SiteAgent, TimerAgent, TimingAgent, TypingAgent,
+                           WindowAgent)
 from anovax.plan import LIMITS, Plan, Step
 from anovax.prompts import render_plan_prompt
 from anovax.safety import safety_check
@@ -19,10 +20,12 @@ TIMER_TOOLS = {"set_timer", "set_reminder", "timers_left", "cancel_timer"}
 WINDOW_TOOLS = {"switch_to_app", "close_app", "minimize_app", "maximize_app", "restore_app", "list_windows"}
 #: issue 18, point 3: memory both ways
 MEMORY_TOOLS = {"recall", "recall_all", "forget", "forget_all"}
+#: a web address the user named, opened (not searched for)
+SITE_TOOLS = {"open_website"}
 
 
 def test_registry_holds_exactly_the_designed_tools():
-    assert TOOLS.allowlist == PAPER_TOOLS | TIMER_TOOLS | WINDOW_TOOLS | MEMORY_TOOLS
+    assert TOOLS.allowlist == PAPER_TOOLS | TIMER_TOOLS | WINDOW_TOOLS | MEMORY_TOOLS | SITE_TOOLS
     assert TOOLS.read_only() == {"get_time", "get_date", "screenshot", "timers_left", "list_windows", "recall",
                                  "recall_all"}
     optional = {s.name for s in TOOLS if not s.core}
@@ -41,7 +44,8 @@ def test_locks_are_known_and_typing_tools_share_the_keyboard():
 def test_every_tool_holds_the_class_that_runs_it():
     classes = {s.name: s.agent for s in TOOLS}
     assert classes == {"open_app": AppAgent, "type_text": TypingAgent, "press_keys": TypingAgent,
-                       "web_search": BrowserAgent, "youtube_search": MediaAgent, "screenshot": InfoAgent,
+                       "web_search": BrowserAgent, "youtube_search": MediaAgent, "open_website": SiteAgent,
+                       "screenshot": InfoAgent,
                        "get_time": InfoAgent, "get_date": InfoAgent, "wait": TimingAgent, "speak": DialogAgent,
                        "plan_subtask": MetaAgent, **{name: TimerAgent for name in TIMER_TOOLS},
                        **{name: WindowAgent for name in WINDOW_TOOLS},
@@ -57,17 +61,18 @@ def test_traits_other_modules_used_to_copy_are_declared_on_the_spec():
                                                  "list_windows", "recall", "recall_all"} | TIMER_TOOLS
     assert TOOLS.with_effect(Effect.MEMORY) == {"forget", "forget_all"}
     assert TOOLS.with_effect(Effect.DESKTOP) == {"open_app", "type_text", "press_keys"} | WINDOW_TOOLS - {"list_windows"}
-    assert TOOLS.with_effect(Effect.BROWSER) == {"web_search", "youtube_search"}
+    assert TOOLS.with_effect(Effect.BROWSER) == {"web_search", "youtube_search", "open_website"}
     assert TOOLS.with_effect(Effect.SUBPLAN) == {"plan_subtask"}
     assert {s.name: s.fresh_s for s in TOOLS if s.read_only} == {"get_time": 1.5, "get_date": 60.0, "screenshot": 2.0,
                                                                  "timers_left": 0.5, "list_windows": 1.0,
                                                                  "recall": 0.5, "recall_all": 0.5}
-    assert {s.name for s in TOOLS if s.carries_content} == {"web_search", "youtube_search", "type_text",
-                                                            "get_time", "get_date"}
+    assert {s.name for s in TOOLS if s.carries_content} == {"web_search", "youtube_search", "open_website",
+                                                            "type_text", "get_time", "get_date"}
     sinks = {(s.name, p.name): p.sink for s in TOOLS for p in s.params if p.type == "string"}
     assert sinks == {("open_app", "name"): Sink.APP, ("type_text", "text"): Sink.TYPED,
                      ("press_keys", "keys"): Sink.KEYS, ("web_search", "query"): Sink.QUERY,
-                     ("youtube_search", "query"): Sink.QUERY, ("speak", "text"): Sink.SPOKEN,
+                     ("youtube_search", "query"): Sink.QUERY, ("open_website", "address"): Sink.ADDRESS,
+                     ("speak", "text"): Sink.SPOKEN,
                      ("plan_subtask", "goal"): Sink.GOAL, ("set_timer", "label"): Sink.SPOKEN,
                      ("set_reminder", "when"): Sink.SPOKEN, ("set_reminder", "text"): Sink.SPOKEN,
                      ("cancel_timer", "label"): Sink.SPOKEN, ("switch_to_app", "name"): Sink.APP,

@@ -64,7 +64,7 @@ def test_switch_to_and_bring_up_no_longer_open_a_new_window():
 
 @pytest.mark.parametrize("text", ["switch to youtube", "bring up youtube"])
 def test_a_site_still_opens_in_the_browser(text):
-    assert [t for t, _ in steps(text)] == ["web_search"]
+    assert steps(text) == [("open_website", {"address": "https://www.youtube.com/"})]
 
 
 @pytest.mark.parametrize("text", ["bring up the weather", "close the window", "what's open near me", "close the browser tab",

@@ -7,7 +7,7 @@ class fits, one ``ChildAgent`` subclass here.
 
 from __future__ import annotations
 
-from anovax.agents.actions import AppAgent, BrowserAgent, MediaAgent, TypingAgent
+from anovax.agents.actions import AppAgent, BrowserAgent, MediaAgent, SiteAgent, TypingAgent
 from anovax.agents.base import AgentContext, AgentResult, AgentState, ChildAgent, Facts
 from anovax.agents.info import DialogAgent, InfoAgent, MetaAgent, TimingAgent
 from anovax.agents.memory import ForgetAgent, RecallAgent
@@ -15,5 +15,5 @@ from anovax.agents.timers import TimerAgent
 from anovax.agents.windows import WindowAgent
 
 __all__ = ["AgentContext", "AgentResult", "AgentState", "AppAgent", "BrowserAgent", "ChildAgent", "DialogAgent",
-           "Facts", "ForgetAgent", "InfoAgent", "MediaAgent", "MetaAgent", "RecallAgent", "TimerAgent", "TimingAgent",
-           "TypingAgent", "WindowAgent"]
+           "Facts", "ForgetAgent", "InfoAgent", "MediaAgent", "MetaAgent", "RecallAgent", "SiteAgent", "TimerAgent",
+           "TimingAgent", "TypingAgent", "WindowAgent"]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from anovax.agents.base import AgentResult, ChildAgent
 from anovax.desktop.base import launch_evidence
+from anovax.errors import PermanentToolError
 from anovax.search_urls import SearchUrls, fill
+from anovax.sites import Address, resolve
 
 
 class AppAgent(ChildAgent):
@@ -68,3 +70,19 @@ class MediaAgent(_SearchAgent):
 
     def template(self, urls: SearchUrls) -> str:
         return urls.video
+
+
+class SiteAgent(ChildAgent):
+    """open_website: a web address the gate let through, opened as ``sites.resolve`` reads it (a
+    known site's name, "wikipedia", is its fixed address; a bare "example.com" gets https). Done
+    only on window evidence, as a search is."""
+
+    def do_work(self) -> AgentResult:
+        address = resolve(self.step.params["address"])
+        if not isinstance(address, Address):  # the gate refuses these; a plug-in's plan may not pass it
+            raise PermanentToolError(f"I can't open that web address: it {address}.", code="bad_url")
+        evidence = self.ctx.desktop.open_url(address.url, self.cancel)
+        data: dict[str, object] = {"url": address.url}
+        if evidence is not None:
+            data["verified"] = evidence.as_data()
+        return AgentResult(value=f"opened {address.url}", data=data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from anovax.agents.base import AgentResult, ChildAgent
-from anovax.errors import PermanentToolError
+from anovax.errors import NothingToCancel, PermanentToolError
 from anovax.timers.model import Kind
 from anovax.timers.when import parse_when
 
@@ -32,7 +32,10 @@ class TimerAgent(ChildAgent):
             said = timers.left_message()
             return AgentResult(value=said, say=said)
         else:
-            gone = timers.cancel(str(params["label"]), command_id)
+            try:
+                gone = timers.cancel(str(params["label"]), command_id)
+            except NothingToCancel as exc:  # an answer, not a failure: the plan goes on
+                return AgentResult(value=exc.message, say=exc.message, data={"cancelled": []})
             said = "Cancelled your " + _join([t.name for t in gone]) + "."
             return AgentResult(value=said, say=said, data={"cancelled": [t.timer_id for t in gone]})
         said = timer.set_message(timers.now())

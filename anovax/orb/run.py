@@ -48,12 +48,12 @@ def orb_unavailable(env: Mapping[str, str] | None = None, *, probe: bool = True)
 
 def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path | None = None,
             opened: Callable[[], Any] | None = None, terminal: TextIO | None = None,
-            quit_words: frozenset[str] = frozenset(), hint: TextIO | None = None) -> int:
+            is_quit: Callable[[str], bool] = lambda line: False, hint: TextIO | None = None) -> int:
     """Show the orb for ``assistant`` on this (the main) thread until the window is closed; 0.
 
     Raises OrbUnavailable when no window can be opened (then fall back to the console).
     ``opened`` is called once the window is up (the CLI says there where commands go now).
-    ``terminal``: the terminal the CLI was started from; a line of ``quit_words`` typed there,
+    ``terminal``: the terminal the CLI was started from; a line ``is_quit`` accepts typed there,
     or Ctrl-D, closes the window (the console's "quit" did nothing while the orb was open: a
     first-time user's report), "stop" stops the running command, anything else gets a line on
     ``hint`` saying where commands go."""
@@ -107,7 +107,7 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
         # the read fails instead and the watcher waits for `fg`
         before = signal.signal(background, signal.SIG_IGN) if background is not None else None
         threading.Thread(target=_watch_terminal, name="orb-terminal", daemon=True,
-                         args=(terminal, quit_words, window, hint, controls.stop, stopping)).start()
+                         args=(terminal, is_quit, window, hint, controls.stop, stopping)).start()
     try:
         root.mainloop()
     finally:
@@ -123,7 +123,7 @@ def run_orb(assistant: AssistantPort, controls: OrbControls, *, prefs_path: Path
 TERMINAL_POLL_S = 0.5
 
 
-def _watch_terminal(terminal: TextIO, quit_words: frozenset[str], window: Any, hint: TextIO | None,
+def _watch_terminal(terminal: TextIO, is_quit: Callable[[str], bool], window: Any, hint: TextIO | None,
                     stop: Callable[[], Any] | None, stopping: threading.Event) -> None:
     """Lines typed in the terminal while the orb is open: a quit word or Ctrl-D closes the
     window, a stop utterance stops the running command. Raw reads with a timeout, so it ends
@@ -153,7 +153,7 @@ def _watch_terminal(terminal: TextIO, quit_words: frozenset[str], window: Any, h
         while b"\n" in pending:
             raw, pending = pending.split(b"\n", 1)
             line = raw.decode(errors="replace").strip()
-            if line.lower() in quit_words:
+            if is_quit(line):
                 window.call_soon(window.close)
                 return
             if is_stop_utterance(line) and stop is not None:

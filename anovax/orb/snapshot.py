@@ -7,6 +7,7 @@ console.py, widgets.py and style.py only read them.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,9 +42,9 @@ def short_arg(tool: str, params: Mapping[str, Any] | None) -> str:
     """The one argument worth showing on a chip, cut to fit ("notepad", "hello wor…")."""
     params = dict(params or {})
     value: Any = ""
-    for key in ("name", "text", "keys", "query", "goal", "seconds"):
+    for key in ("name", "text", "keys", "query", "address", "goal", "seconds"):
         if key in params:
-            value = params[key]
+            value = params[key] if key != "address" else re.sub(r"(?i)^https?://", "", str(params[key]))
             break
     else:
         value = next(iter(params.values()), "")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from anovax import sites
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
 from anovax.planner.media import audiobook, media
-from anovax.planner.pieces import Piece, web
+from anovax.planner.pieces import Piece
 from anovax.planner.refusals import SHELL_LIKE
 from anovax.planner.text import SPACES, lower_words
 
@@ -41,13 +42,27 @@ def display(app: str) -> str:
     return lx.APP_DISPLAY.get(app, app[:1].upper() + app[1:])
 
 
-#: a web address typed with its scheme ("https://example.com/docs"), its host and path kept
-_URL = re.compile(r"^\s*https?://((?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/[^\s]*)?)\s*$", re.I)
+#: an address typed with its scheme: opened, or declined with the reason ("a user name before its host")
+_SCHEME = re.compile(r"https?://", re.I)
+#: "the website wikipedia.org", "the site example.com": the words name what follows
+_SITE_WORDS = re.compile(r"^(?:the |a )?(?:web ?site|site|web ?page|page|url|address) +(?=\S+\.\S)", re.I)
 
 
 def open_app(app: str, *, shown: str | None = None) -> Piece:
     """Open ``app``; the reply names it ``shown``, or as ``display`` says."""
     return Piece("act", f"Opening {shown or display(app)}.", [Step("open_app", {"name": app})], app=app)
+
+
+def open_site(said: str) -> Piece:
+    """Open the site named ``said`` ("wikipedia", "example.com/docs", "https://…"): a known
+    site's fixed address, else the address as said (the gate vouches for it because the request
+    holds it), or why it cannot be opened."""
+    address = sites.resolve(said)
+    if isinstance(address, str):
+        return Piece("decline", f"I can't open that address: it {address}.")
+    # as said: "bücher.de", not its punycode
+    shown = sites.shown(said) if said in lx.WEBSITES else re.sub(r"(?i)^https?://", "", said).rstrip("/")
+    return Piece("act", f"Opening {shown} in the browser.", [Step("open_website", {"address": address.url})])
 
 
 def open_spoken(raw: str, verb: str, *, known_only: bool = False,
@@ -57,9 +72,13 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     ``known_only`` (verbs like "go to", "pull up") opens only apps and sites we know: "go to
     sleep" is not an app. ``exists`` vouches for a name no table knows ("start the dishwasher" is
     declined, not launched blindly). None means the clause is not an open request after all."""
-    url = _URL.match(raw)
-    if url is not None:  # "open https://example.com/docs": the address as typed, not "https example.com"
-        return web(url.group(1), f"Opening {url.group(1)} in the browser.")
+    # "open https://example.com/docs.", "go to example dot com slash docs", "open localhost:8000": the
+    # address as the gate reads the request (sites.spoken, sites.unwrap), not "https example.com"
+    word = _SITE_WORDS.sub("", sites.unwrap(sites.spoken(raw).strip()))
+    if word and not any(ch.isspace() for ch in word) and ("." in word or ":" in word):
+        address = sites.parse(word, idna=True)
+        if _SCHEME.match(word) or (isinstance(address, sites.Address) and sites.looks_like_site(address, word)):
+            return open_site(word)
     low = lower_words(raw)
     while True:  # "the notepad app please": peel articles and tails until nothing changes
         new = _APP_TAIL.sub("", _ARTICLES.sub("", low)).strip()
@@ -78,7 +97,7 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
         return None  # "start a pasta timer for 2 minutes" is a timer, not an app called that
     site = low.replace(" dot com", ".com").replace(" dot org", ".org").replace(" ", "") if " dot " in low else low
     if site in lx.WEBSITES or lx.SITE_RE.match(site):
-        piece = web(site, f"Opening {site} in the browser.")
+        piece = open_site(site)
         if site == "youtube":
             piece.media_opener = "YouTube"
         return piece
@@ -117,7 +136,9 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
 
 #: words that name no app: "close the window", "switch to it" (which window is meant is unknown)
 _NO_APP = frozenset({"window", "windows", "it", "this", "that", "them", "this window", "that window", "app", "apps",
-                     "everything", "all", "all windows", "the window", "program", "application"})
+                     "everything", "all", "all windows", "the window", "program", "application",
+                     # "quit now" names no app called "now"
+                     "now", "right now", "please", "already", "immediately"})
 
 
 #: words that name a tab or a position, not an app: "close the browser tab", "switch to the next window"

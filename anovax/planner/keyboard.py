@@ -88,6 +88,9 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     short = flat if len(flat) <= 40 else flat[:37].rstrip(" .,;:!?…") + "..."
     if short.endswith((",", ";", ":")):  # 'Typing: "dear sir,".', not "dear sir,." nor a run-on reply
         short = f'"{short}"'
+    lines = text.strip("\n").count("\n") + 1
+    if text.strip() and lines > 1:  # the flattened reply would hide that the breaks were heard
+        short = (short if short.endswith("...") else short.rstrip(".!?…")) + f" ({lines} lines)"
     say = f"{say_target}: {short}" if say_target else f"Typing: {short}"
     if not say.endswith((".", "!", "?", "…")):
         say += "."

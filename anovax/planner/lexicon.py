@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from anovax import sites
+
 # --- applications -----------------------------------------------------------------
 
 #: spoken name -> canonical app name (what open_app receives)
@@ -117,13 +119,8 @@ APP_DISPLAY: dict[str, str] = {
 #: music services the planner cannot control; "play X on spotify" becomes a YouTube search
 MUSIC_SERVICES = frozenset({"spotify", "pandora", "iheartradio", "iheart radio", "deezer", "tidal", "apple music", "soundcloud"})
 
-#: websites: "open youtube.com" becomes a web search for the site (the browser agent opens it)
-WEBSITES = frozenset(
-    {
-        "youtube", "google", "gmail", "wikipedia", "amazon", "netflix", "reddit", "github",
-        "facebook", "twitter", "instagram", "linkedin", "bing", "yahoo", "ebay", "maps", "google maps",
-    }
-)
+#: websites known by name: "open wikipedia" opens its fixed address (anovax.sites)
+WEBSITES = frozenset(sites.KNOWN)
 SITE_RE = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|co|uk|de|fr|info|tv)$", re.I)
 
 #: allowed characters of an app name (ToolSpec allows 64 characters of anything; we are stricter)

@@ -1,7 +1,7 @@
 """safety_check: the one gate every plan passes before anything touches the keyboard.
 
 Order (CWE-180): trusted counters -> strict parse -> shape and limits -> forbidden
-characters -> memory -> per-step content -> what was asked for -> forgetting -> sequences and focus
+characters -> memory -> per-step content -> what was asked for (acts, addresses) -> forgetting -> sequences and focus
 -> split commands -> taint -> remembered facts sent out (personal).
 Each stage returns a refusal, a confirm or None; the first refusal wins, and a confirm only
 stands when every later stage passes too (a question is never asked about a plan that would
@@ -44,7 +44,7 @@ from typing import Any
 
 from anovax.errors import PlanError
 from anovax.plan import LIMITS, Plan, parse_plan, plan_from_obj
-from anovax.safety import asked, content, forget, memory, personal, sequence, shape, stream, taint
+from anovax.safety import address, asked, content, forget, memory, personal, sequence, shape, stream, taint
 from anovax.safety.context import Context, build
 from anovax.safety.verdict import Rule, Verdict
 from anovax.target import TargetClass, WindowIdentity
@@ -84,6 +84,8 @@ def _check(plan: Plan, ctx: Context) -> Verdict:
         lambda: content.check_steps(plan, ctx),
         # closing apps or cancelling every timer the request did not name (anovax.safety.asked)
         lambda: asked.check(plan, ctx),
+        # ... and opening an address the request does not hold (anovax.safety.address)
+        lambda: address.check(plan, ctx),
         # after the content rules: a fact name they refuse is never shown in a question
         lambda: forget.check(plan, ctx),
         lambda: sequence.check(plan, ctx),

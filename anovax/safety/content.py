@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from anovax.plan import Plan
-from anovax.safety import apps, keys, readable, settings_names, spoken
+from anovax.safety import address, apps, keys, readable, settings_names, spoken
 from anovax.safety.context import Context
 from anovax.safety.scan import Issue, exec_issue, model_issue, query_issue, secret_issue
 from anovax.safety.verdict import Rule, Verdict
@@ -58,6 +58,7 @@ _BY_SINK: dict[Sink, Callable[[str], Issue | None]] = {
     Sink.KEYS: _keys,
     Sink.TYPED: exec_issue,
     Sink.QUERY: query_issue,
+    Sink.ADDRESS: address.issue,
     Sink.GOAL: model_issue,
     Sink.SPOKEN: _spoken,
     # a fact's name is looked up and said back ("I don't know your ... yet"), never executed

@@ -30,7 +30,8 @@ import html
 import re
 from urllib.parse import unquote
 
-from anovax.safety import ask, keys, leaks, urldata, web
+from anovax import sites
+from anovax.safety import address, ask, keys, leaks, urldata, web
 from anovax.safety.apps import AppKind
 from anovax.safety.canon import fold
 from anovax.safety.context import Context
@@ -102,12 +103,24 @@ def address_problem(address: str, said: str = "", memory: tuple[str, ...] = (), 
     return None
 
 
-def _address(state: Focus, typed: str, index: int, ctx: Context) -> Verdict | None:
+def _address(state: Focus, typed: str, index: int, ctx: Context, *, sent: bool = False) -> Verdict | None:
     problem = address_problem(state.address + typed, ctx.user_text, tuple(value for _, value in ctx.memory),
                               decode_for_scan(ctx.session_tail), ctx.search_hosts)
     if problem:
         return Verdict.refuse(Rule.EXFILTRATION if "data" in problem or "secret" in problem else Rule.URL_SCHEME,
                               step=index, detail=f"address bar: {problem}")
+    return _opened((state.address + typed).strip(), index, ctx) if sent else None
+
+
+def _opened(entry: str, index: int, ctx: Context) -> Verdict | None:
+    """An address Enter sends from the bar: a remembered fact in its host or path leaves as surely
+    as one in its query ("<fact>.attacker.example" reaches that host's name server). A plain address
+    otherwise opens, as it always did; open_website asks about one the request does not hold."""
+    site = sites.resolve(entry) if entry and not any(ch.isspace() for ch in entry) else "a search"
+    if isinstance(site, str) or ("." not in site.host and not sites.looks_like_site(site, entry)):
+        return None  # words the browser searches for: the query rules above judged them
+    if address.carries_fact(site, ctx) and not address.named(site, ctx.user_text):
+        return Verdict.refuse(Rule.PERSONAL_DATA, step=index, detail="address bar: a remembered fact in the address")
     return None
 
 
@@ -147,7 +160,7 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
     char = keys.typed_char(chord_)
     if state.omnibox_from is not None:
         if chord_ == frozenset({"enter"}):
-            return _address(state, "", index, ctx)
+            return _address(state, "", index, ctx, sent=True)
         if chord_ not in _ADDRESS_EDIT and (char is None or char == "\t"):
             state.omnibox_from = None  # tab, escape, a shortcut: the page has the keys again
         return None
@@ -172,7 +185,8 @@ def chord(state: Focus, chord_: keys.Chord, ctx: Context, index: int) -> Verdict
 def typed(state: Focus, text: str, ctx: Context, index: int) -> Verdict | None:
     """Text typed into a vouched (or unclaimed) window, before it lands on the line."""
     if state.omnibox_from is not None:
-        return _address(state, text.replace("\r", "\n").split("\n", 1)[0], index, ctx)
+        line, *rest = text.replace("\r", "\n").split("\n", 1)
+        return _address(state, line, index, ctx, sent=bool(rest))
     if state.selected_all and text:
         return _cleared(state, ctx, index, "type")
     return None

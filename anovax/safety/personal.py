@@ -36,7 +36,7 @@ from anovax.safety.verdict import Rule, Verdict
 from anovax.toolspec import Sink
 
 #: sinks whose text reaches a third party (a search engine) or the focused window (an address bar, a form)
-_SENT = {Sink.QUERY: "a search", Sink.TYPED: "typed text"}
+_SENT = {Sink.QUERY: "a search", Sink.ADDRESS: "a web address", Sink.TYPED: "typed text"}
 #: the shortest value compared whole (shorter ones are everyday text: "red", "3")
 MIN_WHOLE = 4
 #: a value matched by its words: this share of its words, at least two, this many letters in all

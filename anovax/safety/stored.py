@@ -57,7 +57,7 @@ _SPOKEN_WORD = re.compile(r"[a-z]+(?:-ray)?")
 
 #: sinks whose text leaves the machine or reaches a model (a sub-planner reads goals); a fact's
 #: name is said back ("I don't know your ... yet")
-OUTBOUND = frozenset({Sink.QUERY, Sink.SPOKEN, Sink.GOAL, Sink.UNDECLARED, Sink.FACT_KEY})
+OUTBOUND = frozenset({Sink.QUERY, Sink.ADDRESS, Sink.SPOKEN, Sink.GOAL, Sink.UNDECLARED, Sink.FACT_KEY})
 
 
 def outbound(plan: Plan, registry: ToolRegistry) -> list[tuple[int | None, str]]:

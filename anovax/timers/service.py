@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from anovax.desktop.base import CancelToken
-from anovax.errors import TimerError
+from anovax.errors import NothingToCancel, TimerError
 from anovax.events import EventBus, EventType
 from anovax.timers.model import Kind, Timer, cancels_all, is_generic
 from anovax.timers.store import TimerStore
@@ -223,7 +223,7 @@ def _data(timer: Timer) -> dict[str, object]:
 def _choose(pending: tuple[Timer, ...], low: str) -> tuple[Timer, ...]:
     """The timers ``low`` names among ``pending`` (see ``TimerService.cancel``)."""
     if not pending:
-        raise TimerError("You have no timers or reminders running.")
+        raise NothingToCancel("You have no timers or reminders running.")
     everything = cancels_all(low)
     if everything or is_generic(low.removeprefix("all ").removeprefix("every ")):
         # "timer" or "reminder" narrows to that kind when there is one of it ("alarm" does not:
@@ -232,7 +232,7 @@ def _choose(pending: tuple[Timer, ...], low: str) -> tuple[Timer, ...]:
         chosen = tuple(t for t in pending if t.kind is kind) or pending
         if not everything and len(chosen) > 1:
             names = ", ".join(t.name for t in chosen)
-            raise TimerError(f"You have {len(chosen)} running: {names}. Say which one, or 'cancel all timers'.")
+            raise NothingToCancel(f"You have {len(chosen)} running: {names}. Say which one, or 'cancel all timers'.")
         return chosen
     chosen = tuple(t for t in pending if t.matches(low))
     if not chosen:

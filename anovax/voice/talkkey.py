@@ -152,16 +152,23 @@ def parse_talk_key(value: str) -> str:
     return value
 
 
+def keysym(name: str) -> int:
+    """The X keysym of the key name ``name``, 0 for none; raises ImportError without python-xlib.
+    Only a talk key set by the user pays for the import (about 20 ms), never a default start."""
+    from Xlib import XK
+
+    for group in ("xf86", "xkb"):  # media and modifier keys are not in the default tables
+        XK.load_keysym_group(group)
+    return int(XK.string_to_keysym(name))
+
+
 def known_keysym(name: str) -> bool:
     """Whether the key name is one the talk key can grab ("NoSuchKey" was taken silently and
     never worked); True where python-xlib is not installed, which has no talk key anyway."""
     try:
-        from Xlib import XK
+        return keysym(name) != 0
     except ImportError:
         return True
-    for group in ("xf86", "xkb"):  # media and modifier keys are not in the default tables
-        XK.load_keysym_group(group)
-    return XK.string_to_keysym(name) != 0
 
 
 def talk_key_problem(env: Mapping[str, str] | None = None, platform: str | None = None) -> tuple[str, bool] | None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anovax.desktop.x11_focus import open_display
-from anovax.voice.talkkey import HeldKey
+from anovax.voice.talkkey import HeldKey, keysym
 
 log = logging.getLogger(__name__)
 
@@ -44,19 +44,17 @@ class X11TalkKey:
     @classmethod
     def start(cls, name: str, on_change: Callable[[bool], Any], *, display_name: str | None = None) -> X11TalkKey:
         """Watch ``name`` (an X keysym name); raises with the reason when it cannot."""
-        from Xlib import XK, X
+        from Xlib import X
         from Xlib.ext import record
 
         control = open_display(display_name)
         try:
             if not control.has_extension("RECORD"):
                 raise RuntimeError("the X server has no RECORD extension")
-            for group in ("xf86", "xkb"):  # media and modifier keys are not in the default tables
-                XK.load_keysym_group(group)
-            keysym = XK.string_to_keysym(name)
-            if not keysym:
+            code = keysym(name)
+            if not code:
                 raise ValueError(f"{name!r} is not an X key name")
-            keycodes = frozenset(code for code, _index in control.keysym_to_keycodes(keysym))
+            keycodes = frozenset(found for found, _index in control.keysym_to_keycodes(code))
             if not keycodes:
                 raise ValueError(f"no key of this keyboard makes {name}")
             data = open_display(display_name)

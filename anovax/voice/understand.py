@@ -21,7 +21,7 @@ from anovax.toolspec import Sink
 _NOT_UNDERSTOOD = ("I didn't understand", "I didn't catch")
 
 #: where a parameter's words go out as heard
-_VERBATIM_SINKS = frozenset({Sink.TYPED, Sink.QUERY, Sink.GOAL})
+_VERBATIM_SINKS = frozenset({Sink.TYPED, Sink.QUERY, Sink.ADDRESS, Sink.GOAL})
 #: where they name an app or its window (``Understanding.unknown_name``)
 _APP_SINKS = frozenset({Sink.APP, Sink.WINDOW})
 

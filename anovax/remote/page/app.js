@@ -66,8 +66,8 @@ function showUnpaired(why) {
 
 function shortParams(params) {
   if (!params) return "";
-  for (const key of ["name", "text", "query", "keys", "goal", "seconds"]) {
-    if (key in params) return String(params[key]).slice(0, 40);
+  for (const key of ["name", "text", "query", "address", "keys", "goal", "seconds"]) {
+    if (key in params) return String(params[key]).replace(/^https?:\/\//i, "").slice(0, 40);
   }
   return "";
 }
