@@ -14,11 +14,11 @@ CONSOLE_COMMANDS = (
     (":remote off", "stop the phone remote"),
     (":unban", "let phones locked out after wrong pairing codes try again"),
     ("stop", "while a command runs: stop it (also \"cancel\", \"never mind\", Ctrl-C)"),
-    ("quit", "leave (also \"exit\", \":q\", Ctrl-D)"),
+    ("quit", "leave (also \"exit\", \"goodbye\", \":q\", Ctrl-D; \"quit now\" too)"),
 )
 
 #: what ends the console session (typed on a line of its own; see ``is_quit``)
-QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova"})
+QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova", "bye", "goodbye", "good bye"})
 #: words around a quit word that leave it a quit ("quit now", "exit please.")
 _QUIT_FILLER = frozenset({"now", "please", "right", "anova", "anovax"})
 
@@ -31,7 +31,7 @@ def is_quit(line: str) -> bool:
         return True
     words = low.replace(",", " ").split()
     core = [w for w in words if w not in _QUIT_FILLER]
-    return len(core) == 1 and len(words) > 1 and core[0] in {"quit", "exit"}
+    return len(core) == 1 and len(words) > 1 and core[0] in {"quit", "exit", "bye", "goodbye"}
 
 
 def console_help() -> str:

@@ -197,16 +197,24 @@ def unwrap(word: str) -> str:
     return _POSSESSIVE.sub("", word).rstrip(_WRAP_AFTER)
 
 
+#: endings that name a file, not a site ("open notes.txt", "open setup.py", "open node.js"),
+#: though some are country domains too: a person opening such a site types its https://
+FILE_ENDINGS = frozenset("""txt py js ts md pdf doc docx odt xls xlsx ods ppt pptx csv json xml yml yaml toml ini cfg
+    conf log sh bat exe msi dmg deb rpm zip tar gz tgz bz2 xz rar png jpg jpeg gif svg webp bmp mp3 mp4 wav ogg flac
+    mkv avi mov html htm css c h cpp java rb go rs php pl lua swift kt sql db bak tmp iso img app""".split())
+
+
 def looks_like_site(address: Address, typed: str) -> bool:
     """Whether ``typed`` (one word) is meant as a web address, not a file or a word: a scheme, a
-    host that is an IP address or localhost, or a name ending in a TLD of ``TLDS``."""
+    host that is an IP address or localhost, or a name whose last label is a top-level domain
+    ("last.fm", "пример.рф") and no file's ending."""
     if re.match(r"(?i)https?://", typed) or address.host == "localhost":
         return True
     try:
         ipaddress.ip_address(address.host)
         return True
     except ValueError:
-        return address.host.rsplit(".", 1)[-1] in TLDS
+        return address.host.rsplit(".", 1)[-1] not in FILE_ENDINGS
 
 
 def resolve(value: str) -> Address | str:

@@ -735,3 +735,28 @@ def test_addresses_as_people_type_and_say_them_open_and_the_gate_agrees(planner,
 @pytest.mark.parametrize("text", ["open notes.txt", "open setup.py", "open node.js"])
 def test_a_file_name_is_no_website(planner, text):
     assert not [s for s in planner.plan(text).steps if s.tool == "open_website"]
+
+
+@pytest.mark.parametrize("text, address", [
+    ("open last.fm", "https://last.fm/"),                       # any TLD that is no file's ending
+    ("open пример.рф", "https://xn--e1afmkfd.xn--p1ai/"),
+    ("open example.com in a new tab", "https://example.com/"),  # where it opens is no part of the address
+    ("open https://example.com in chrome", "https://example.com/"),
+    ("open the youtube website", "https://www.youtube.com/"),
+])
+def test_what_a_first_time_user_typed_opens_the_site(planner, text, address):
+    # a first-time user: "open last.fm" searched YouTube, "… in a new tab" was not understood
+    plan = planner.plan(text)
+    assert steps(plan) == [("open_website", {"address": address})], plan
+    assert safety_check(plan, text).ok
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("open htps://example.com", "I can only open web addresses that start with http:// or https://."),
+    ("open file:///etc/passwd", "I can only open web addresses that start with http:// or https://."),
+    ("open the bbc website", "I don't know the address of the bbc website: say it, for example 'open bbc.com'."),
+])
+def test_an_address_it_cannot_open_gets_a_reason_not_an_app_name(planner, text, reply):
+    # "I don't know an app called htps example.com"
+    plan = planner.plan(text)
+    assert plan.steps == () and plan.final_response == reply

@@ -44,6 +44,13 @@ def display(app: str) -> str:
 
 #: an address typed with its scheme: opened, or declined with the reason ("a user name before its host")
 _SCHEME = re.compile(r"https?://", re.I)
+#: "example.com in a new tab", "youtube in the browser": where it opens, not part of the address
+_BROWSER_TAIL = re.compile(r"\s+in (?:a |the )?(?:new )?(?:tab|window|browser|firefox|chrome|chromium|safari|edge)$",
+                           re.I)
+#: "the youtube website", "the bbc site"
+_SITE_SUFFIX = re.compile(r"\s+(?:web ?site|site|home ?page)$")
+#: an address with another or a mistyped scheme ("htps://", "https//", "http:/", "file:///")
+_OTHER_SCHEME = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]{1,15}:/|https?//)")
 #: "the website wikipedia.org", "the site example.com": the words name what follows
 _SITE_WORDS = re.compile(r"^(?:the |a )?(?:web ?site|site|web ?page|page|url|address) +(?=\S+\.\S)", re.I)
 
@@ -65,6 +72,13 @@ def open_site(said: str) -> Piece:
     return Piece("act", f"Opening {shown} in the browser.", [Step("open_website", {"address": address.url})])
 
 
+def _site_piece(site: str) -> Piece:
+    piece = open_site(site)
+    if site == "youtube":  # "open youtube and play …": the play clause replaces the opening
+        piece.media_opener = "YouTube"
+    return piece
+
+
 def open_spoken(raw: str, verb: str, *, known_only: bool = False,
                 exists: Callable[[str], bool] | None = None) -> Piece | None:
     """open_app for a name the alias table does not know, or a reason not to.
@@ -74,11 +88,22 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     declined, not launched blindly). None means the clause is not an open request after all."""
     # "open https://example.com/docs.", "go to example dot com slash docs", "open localhost:8000": the
     # address as the gate reads the request (sites.spoken, sites.unwrap), not "https example.com"
-    word = _SITE_WORDS.sub("", sites.unwrap(sites.spoken(raw).strip()))
+    said = _BROWSER_TAIL.sub("", _SITE_WORDS.sub("", sites.spoken(raw).strip()))
+    name = _SITE_SUFFIX.sub("", _ARTICLES.sub("", said.lower())).strip()
+    if name != said.lower() and name in lx.WEBSITES:  # "the youtube website", "youtube in a new tab"
+        return _site_piece(name)
+    if (_SITE_SUFFIX.search(said.lower()) and name and " " not in name and "." not in name
+            and not _SITE_SUFFIX.search(" " + name)):
+        # "the bbc website": a guessed address could be anyone's; the person knows it
+        return Piece("decline", f"I don't know the address of the {name} website: say it, for example "
+                                f"'open {name}.com'.")
+    word = sites.unwrap(said)
     if word and not any(ch.isspace() for ch in word) and ("." in word or ":" in word):
         address = sites.parse(word, idna=True)
         if _SCHEME.match(word) or (isinstance(address, sites.Address) and sites.looks_like_site(address, word)):
             return open_site(word)
+        if _OTHER_SCHEME.match(word):  # "htps://…", "https//…", "file:///…": say what it opens instead
+            return Piece("decline", "I can only open web addresses that start with http:// or https://.")
     low = lower_words(raw)
     while True:  # "the notepad app please": peel articles and tails until nothing changes
         new = _APP_TAIL.sub("", _ARTICLES.sub("", low)).strip()
@@ -97,10 +122,7 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
         return None  # "start a pasta timer for 2 minutes" is a timer, not an app called that
     site = low.replace(" dot com", ".com").replace(" dot org", ".org").replace(" ", "") if " dot " in low else low
     if site in lx.WEBSITES or lx.SITE_RE.match(site):
-        piece = open_site(site)
-        if site == "youtube":
-            piece.media_opener = "YouTube"
-        return piece
+        return _site_piece(site)
     service = next((s for s in lx.MUSIC_SERVICES if low == s or low.startswith(s + " ")), None)
     if service:
         rest = low[len(service):].strip()
