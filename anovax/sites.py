@@ -3,9 +3,10 @@
 A search (``web_search``) only ever puts words into the user's own search address; an address a
 plan names is a door to anywhere, so it is read strictly here and judged by the safety gate
 (``anovax.safety.address``): http or https only, a host made of letters, digits, dots and hyphens
-(an IDN host arrives as punycode, ``xn--``, and is asked about like any host the request does not
-name), no user name or password before the host ("https://paypal.com@evil.example" opens
-evil.example), no spaces or control characters. A bare "example.com/docs" gets https.
+(``resolve`` turns a host in other letters into its punycode, ``xn--``, only when the browser reads
+it the same way), no user name or password before the host ("https://paypal.com@evil.example"
+opens evil.example), no spaces or control characters. A bare "example.com/docs" gets https,
+"localhost:8000" and an IPv4 address http.
 
 The known sites are the names people say ("open wikipedia"): each maps to one fixed address,
 which the gate vouches for because no plan wrote it.
@@ -47,8 +48,8 @@ KNOWN: dict[str, str] = {
 _SHOWN = {"youtube": "YouTube", "github": "GitHub", "linkedin": "LinkedIn", "ebay": "eBay", "gmail": "Gmail",
           "maps": "Google Maps", "google maps": "Google Maps", "twitter": "X (Twitter)"}
 
-#: top-level domains a bare name must end in to be taken for a site ("open example.ai"; "open
-#: notes.txt" and "open setup.py" are files, not sites)
+#: top-level domains joined across spoken "dot" and speech-to-text spacing ("example dot com",
+#: "example. com"); whether a typed name is a site is ``looks_like_site``'s (``FILE_ENDINGS``)
 TLDS = frozenset("""com org net edu gov mil int io dev app ai co uk de fr info tv me us ca au nl es it eu ch be
     at se no dk fi pl jp in ru br mx ly gg xyz online site shop store blog news tech page biz cloud""".split())
 #: top-level domains that are also short English words: never joined across a space ("I am at
