@@ -295,7 +295,7 @@ class Assistant:
         self.bus.emit(EventType.COMMAND_RECEIVED, command_id, data={"text": text[:MAX_COMMAND_CHARS]})
         base = {"text": text, "planner": name, "command_id": command_id}
         if not text:
-            return CommandResult(status=Status.FAILED, message="I didn't catch that.", **base)
+            return CommandResult(status=Status.NOT_DONE, message="I didn't catch that.", **base)
         if len(text) > MAX_COMMAND_CHARS:
             verdict = Verdict.refuse(Rule.TOO_LONG, "That is too long for one command.")
             return CommandResult(status=Status.REFUSED, message=verdict.reason, verdict=verdict,
@@ -343,7 +343,8 @@ class Assistant:
             return self._finish(CommandResult(status=Status.REFUSED, message=verdict.reason, plan=plan,
                                               verdict=verdict, timings_ms=timings, **base), cancel)
         if self.orchestrator is None:
-            return self._finish(CommandResult(status=Status.PLANNED, message=plan.final_response or "Okay.",
+            status = Status.NOT_DONE if plan.unable and not plan.steps else Status.PLANNED
+            return self._finish(CommandResult(status=status, message=plan.final_response or "Okay.",
                                               plan=plan, verdict=verdict, timings_ms=timings, **base))
 
         self.bus.emit(EventType.SAFETY_PASSED, command_id, data=verdict.to_dict())
@@ -359,7 +360,7 @@ class Assistant:
             return self._stopped(command_id, text, plan=plan, verdict=verdict, outcome=outcome, timings_ms=timings)
         if outcome.ok:
             message = outcome.spoken or "Done."
-            status = Status.DONE
+            status = Status.NOT_DONE if plan.unable and not plan.steps else Status.DONE
         elif outcome.denied:
             message, status = outcome.denied, Status.NEEDS_YES
         else:

@@ -14,7 +14,8 @@
                                    focus checks, apps, microphone, speech, planner, remote
 
 Exit codes: 0 done, 2 usage or configuration error, 3 refused by safety or held for a yes that
-nobody gave (no, no answer in time, nobody to ask, a dry run), 4 failed,
+nobody gave (no, no answer in time, nobody to ask, a dry run), 4 failed, 5 nothing done (the
+words were not understood or ask for something AnovaX cannot do; empty input too),
 130 stopped (Ctrl-C) (doctor: 0 when no check failed, 1 otherwise).
 """
 

@@ -3,6 +3,7 @@ sent to AnovaX. The orb has buttons for the same switches."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from anovax.unban import unban_message
@@ -14,11 +15,12 @@ CONSOLE_COMMANDS = (
     (":remote off", "stop the phone remote"),
     (":unban", "let phones locked out after wrong pairing codes try again"),
     ("stop", "while a command runs: stop it (also \"cancel\", \"never mind\", Ctrl-C)"),
-    ("quit", "leave (also \"exit\", \"goodbye\", \":q\", Ctrl-D; \"quit now\" too)"),
+    ("quit", "leave (also \"exit\", \"goodbye\", \"close the console\", \":q\", Ctrl-D; \"quit now\" too)"),
 )
 
 #: what ends the console session (typed on a line of its own; see ``is_quit``)
-QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova", "bye", "goodbye", "good bye"})
+QUIT_WORDS = frozenset({"quit", "exit", ":q", "bye anova", "bye", "bye bye", "goodbye", "good bye", "see you",
+                        "see you later", "see ya", "that's all", "that is all"})
 #: words around a quit word that leave it a quit ("quit now", "exit please.")
 _QUIT_FILLER = frozenset({"now", "please", "right", "anova", "anovax"})
 
@@ -31,7 +33,13 @@ def is_quit(line: str) -> bool:
         return True
     words = low.replace(",", " ").split()
     core = [w for w in words if w not in _QUIT_FILLER]
-    return len(core) == 1 and len(words) > 1 and core[0] in {"quit", "exit", "bye", "goodbye"}
+    if len(core) == 1 and len(words) > 1 and core[0] in {"quit", "exit", "bye", "goodbye"}:
+        return True
+    # "close the console", "exit this console": the console itself ("Terminal isn't open" before)
+    return bool(_LEAVE_CONSOLE.fullmatch(" ".join(w for w in words if w not in {"now", "please", "right"})))
+
+
+_LEAVE_CONSOLE = re.compile(r"(?:close|quit|exit|leave)(?: the| this)? (?:console|anovax|anova)|leave")
 
 
 def console_help() -> str:

@@ -13,6 +13,7 @@ from anovax.app import Assistant, CommandResult
 from anovax.console import emit_result
 from anovax.events import EventType
 from anovax.port import AssistantPort
+from anovax.results import worst_exit_code
 
 #: ``--audio-file``: the recogniser cannot start (the CLI's usage/configuration exit code)
 EXIT_USAGE = 2
@@ -131,7 +132,7 @@ def audio_file_main(assistant: Assistant, path: Path, as_json: bool, out: TextIO
             out.write(f"{pipeline.unshown} of them were not taken as commands (no clear \"hey anova\" and request); "
                       "as at the microphone, their words are not shown.\n")
         out.flush()
-    return max(codes, default=0)
+    return worst_exit_code(codes)
 
 
 def start_voice(assistant: Assistant, as_json: bool, out: TextIO, *, say: Callable[..., None] | None = None,

@@ -66,6 +66,13 @@ class Plan:
     steps: tuple[Step, ...]
     final_response: str = ""
     remember: Mapping[str, str] = field(default_factory=dict)
+    #: the planner found nothing in the request it can do (words it did not understand, or a
+    #: request it cannot carry out here) and the reply says why: the command ends ``not_done``
+    #: (exit code 5), not ``done``. Set by the offline planner only; a model's zero-step reply
+    #: may be a plain answer, so it stays False. Not part of the plan's JSON: it is the
+    #: planner's note to the assistant, never a model's to set, nor part of what two equal
+    #: plans hold.
+    unable: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))

@@ -24,12 +24,28 @@ class Status(enum.Enum):
     #: held for a person's yes that did not come (no, no answer, nobody to ask; a dry run)
     NEEDS_YES = ("needs_yes", 3)
     FAILED = ("failed", 4)
+    #: nothing was done because the planner found nothing it can do in the words (not
+    #: understood, or a request it cannot carry out here: ``Plan.unable``); the reply says why
+    NOT_DONE = ("not_done", 5)
     #: the user stopped it; 130 is the shell's code for a command ended by Ctrl-C
     STOPPED = ("stopped", 130)
 
     def __init__(self, label: str, exit_code: int) -> None:
         self.label = label
         self.exit_code = exit_code
+
+
+#: exit codes from least to most in need of a look: several commands (a recording) end with the
+#: last of theirs here, so a misheard phrase (5) never hides a refusal or a failure, and a
+#: recording with a command done is no "nothing done"
+_EXIT_ORDER = (Status.NOT_DONE.exit_code, 0, Status.REFUSED.exit_code, Status.FAILED.exit_code,
+               Status.STOPPED.exit_code)
+
+
+def worst_exit_code(codes: list[int]) -> int:
+    """The exit code of several commands: the one most in need of a look (0 for none)."""
+    return max(codes, key=lambda code: _EXIT_ORDER.index(code) if code in _EXIT_ORDER else len(_EXIT_ORDER),
+               default=0)
 
 
 @dataclass(frozen=True)

@@ -124,12 +124,7 @@ def _host_problem(host: str) -> str | None:
         return "has letters outside plain ASCII in its host"
     if "%" in host:  # an IPv6 zone ("fe80::1%eth0") or an encoded host: nothing a person types
         return "is not a web address"
-    try:
-        ipaddress.ip_address(host)
-        return None
-    except ValueError:
-        pass
-    if host == "localhost":
+    if local_host(host):
         return None
     labels = host.rstrip(".").split(".")
     if len(labels) < 2 or not all(_LABEL.fullmatch(label) for label in labels) or not _TLD.fullmatch(labels[-1]):
@@ -209,13 +204,28 @@ def looks_like_site(address: Address, typed: str) -> bool:
     """Whether ``typed`` (one word) is meant as a web address, not a file or a word: a scheme, a
     host that is an IP address or localhost, or a name whose last label is a top-level domain
     ("last.fm", "пример.рф") and no file's ending."""
-    if re.match(r"(?i)https?://", typed) or address.host == "localhost":
+    if re.match(r"(?i)https?://", typed) or local_host(address.host):
         return True
+    return address.host.rsplit(".", 1)[-1] not in FILE_ENDINGS
+
+
+def site_word(word: str) -> Address | None:
+    """``word`` (one word, as a person types it) as the address it is meant as, or None: a file's
+    name ("notes.txt"), a plain word or what cannot be opened is no site."""
+    if not word or any(ch.isspace() for ch in word) or not ("." in word or ":" in word):
+        return None
+    address = parse(word, idna=True)
+    return address if isinstance(address, Address) and looks_like_site(address, word) else None
+
+
+def local_host(host: str) -> bool:
+    """Whether ``host`` is this machine or the local network's kind of name: localhost or an IP
+    address. Servers there are mostly plain http, so http is no downgrade, and such a word is
+    an address, never a file's name."""
     try:
-        ipaddress.ip_address(address.host)
-        return True
+        return host == "localhost" or ipaddress.ip_address(host) is not None
     except ValueError:
-        return address.host.rsplit(".", 1)[-1] not in FILE_ENDINGS
+        return False
 
 
 def resolve(value: str) -> Address | str:
@@ -239,17 +249,13 @@ def shown(name: str) -> str:
     return _SHOWN.get(key, key.title())
 
 
-def _bare(host: str) -> str:
+def bare_host(host: str) -> str:
+    """``host`` without a leading "www." (when a name is left after it)."""
     labels = host.split(".")
     return ".".join(labels[1:]) if labels[0] == "www" and len(labels) > 2 else host
 
 
-def bare_host(host: str) -> str:
-    """``host`` without a leading "www." (when a name is left after it)."""
-    return _bare(host)
-
-
-_KNOWN_HOSTS = frozenset(_bare(url.split("/")[2]) for url in KNOWN.values())
+_KNOWN_HOSTS = frozenset(bare_host(url.split("/")[2]) for url in KNOWN.values())
 
 
 def vouched(address: Address) -> bool:
@@ -258,4 +264,4 @@ def vouched(address: Address) -> bool:
     if any(address.url in (url, url + "/") for url in KNOWN.values()):
         return True
     return (address.scheme == "https" and address.port is None and address.front_page
-            and _bare(address.host) in _KNOWN_HOSTS)
+            and bare_host(address.host) in _KNOWN_HOSTS)

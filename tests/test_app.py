@@ -41,9 +41,9 @@ def make(settings, planner, desktop=None, **ports):
 
 
 @pytest.mark.parametrize("junk", [None, b"open notepad", 42, "", "   \n\t "])
-def test_junk_input_is_a_clear_failure(settings, junk):
+def test_junk_input_gets_a_clear_reply_and_nothing_is_done(settings, junk):
     result = make(settings, ScriptedPlanner()).on_speech(junk)
-    assert result.status is Status.FAILED and result.message == "I didn't catch that."
+    assert result.status is Status.NOT_DONE and result.message == "I didn't catch that."
 
 
 def test_overlong_command_is_refused_before_planning(settings):

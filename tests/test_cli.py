@@ -65,10 +65,25 @@ def test_usage_errors_exit_2(env):
     assert proc.returncode == 2 and "ANOVAX_PLANNER must be one of" in proc.stderr
 
 
-def test_empty_command_fails_with_exit_4(env):
+def test_empty_command_does_nothing_with_exit_5(env):
     proc = run(env, "--text", "   ", "--json", "--dry-run")
-    assert proc.returncode == 4
+    assert proc.returncode == 5
     assert json.loads(proc.stdout)["message"] == "I didn't catch that."
+
+
+@pytest.mark.parametrize("args", [("--simulate",), ("--dry-run",)])
+def test_a_request_nothing_was_done_for_exits_5_and_small_talk_exits_0(env, args):
+    # a first-time user: "I didn't understand …" and "I can only open web addresses …" exited 0
+    # with status done, so a script could not tell them from a command that ran
+    for text in ("flibber the gnorks", "open htps://example.com"):
+        proc = run(env, "--text", text, "--json", *args)
+        assert proc.returncode == 5, proc.stdout + proc.stderr
+        # a dry run prints one result; --simulate prints every event as a JSON line, COMMAND_DONE holds it
+        lines = [json.loads(line) for line in proc.stdout.splitlines()]
+        results = [line.get("data", line) for line in lines if line.get("type", "COMMAND_DONE") == "COMMAND_DONE"]
+        assert [r.get("status") for r in results if "status" in r] == ["not_done"], proc.stdout
+    proc = run(env, "--text", "hello", *args)
+    assert proc.returncode == 0 and "AnovaX: Hello" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_interactive_console_reads_until_eof(env):
@@ -182,3 +197,12 @@ def test_no_display_falls_back_to_simulation_with_a_clear_line(env):
     proc = run(env, "--text", "what time is it")
     assert proc.returncode == 0, proc.stderr
     assert "Actions will be simulated." in proc.stderr
+
+
+def test_a_recording_ends_with_the_code_most_in_need_of_a_look():
+    # a reviewer: max() let one misheard phrase (5, nothing done) hide a failure (4) or a refusal (3)
+    from anovax.results import worst_exit_code
+
+    assert worst_exit_code([5, 4, 0]) == 4 and worst_exit_code([3, 5]) == 3 and worst_exit_code([5, 5]) == 5
+    assert worst_exit_code([0, 5]) == 0  # a recording that ran a command did something
+    assert worst_exit_code([4, 130]) == 130 and worst_exit_code([]) == 0

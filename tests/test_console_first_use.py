@@ -123,7 +123,8 @@ def test_help_lists_the_console_commands(env):
     assert "There is no console command ':bogus': :help lists them." in shown
 
 
-@pytest.mark.parametrize("line", ["quit now", "Exit, please.", "quit!", "goodbye"])
+@pytest.mark.parametrize("line", ["quit now", "Exit, please.", "quit!", "goodbye", "close the console", "close anovax",
+                                  "see you later", "That's all."])
 def test_a_quit_with_now_or_please_leaves_and_closes_no_app_called_now(env, line):
     # a first-time user's "quit now" got "Now isn't open, so there's nothing to close." and stayed
     term = session(env)

@@ -15,6 +15,7 @@ import pytest
 
 from anovax.plan import Plan, parse_plan
 from anovax.planner import OfflinePlanner, Planner
+from anovax.planner import lexicon as lx
 from anovax.safety import safety_check
 from anovax.tools import TOOLS
 
@@ -760,3 +761,108 @@ def test_an_address_it_cannot_open_gets_a_reason_not_an_app_name(planner, text, 
     # "I don't know an app called htps example.com"
     plan = planner.plan(text)
     assert plan.steps == () and plan.final_response == reply
+
+
+@pytest.mark.parametrize("text, addresses", [
+    ("take me to youtube", ["https://www.youtube.com/"]),
+    ("visit wikipedia", ["https://www.wikipedia.org/"]),
+    ("head over to reddit", ["https://www.reddit.com/"]),
+    ("show me reddit", ["https://www.reddit.com/"]),
+    ("visit example.com/docs", ["https://example.com/docs"]),
+    ("open youtube in a new tab", ["https://www.youtube.com/"]),  # "new tab" is no ctrl+t here
+    ("go to youtube in the browser", ["https://www.youtube.com/"]),
+    ("open youtube and reddit", ["https://www.youtube.com/", "https://www.reddit.com/"]),
+    ("open wikipedia and youtube", ["https://www.wikipedia.org/", "https://www.youtube.com/"]),
+    ("open youtube then wikipedia", ["https://www.youtube.com/", "https://www.wikipedia.org/"]),
+])
+def test_more_ways_of_asking_for_a_site_open_it(planner, text, addresses):
+    # a first-time user: "take me to", "visit", "show me reddit" and "… in a new tab" were not
+    # understood, and "open youtube and reddit" was one app called "youtube and reddit"
+    plan = planner.plan(text)
+    assert steps(plan) == [("open_website", {"address": a}) for a in addresses], plan
+    assert safety_check(plan, text).ok
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("show me the news", "web_search"),       # "show me" takes a site only: anything else reads as before
+    ("show me the time", "get_time"),
+    ("take me to the bbc website", None),     # its address is asked for, not guessed
+    ("visit my grandmother", None),
+])
+def test_the_site_verbs_take_nothing_but_a_site(planner, text, expected):
+    plan = planner.plan(text)
+    assert [s.tool for s in plan.steps] == ([expected] if expected else []), plan
+    assert "open_website" not in tools(plan)
+
+
+def test_several_apps_in_one_open_are_opened_each(planner):
+    plan = planner.plan("open notepad, the calculator and wikipedia")
+    assert steps(plan) == [("open_app", {"name": "notepad"}), ("open_app", {"name": "calculator"}),
+                           ("open_website", {"address": "https://www.wikipedia.org/"})]
+
+
+def test_a_name_with_and_in_it_is_not_cut_into_apps_nobody_has():
+    # only names the computer has are split: "pen and paper" is one (unknown) name, never "pen" + "paper"
+    planner = OfflinePlanner(strict=True, app_exists=lambda name: name in {"notepad", "calculator"})
+    assert planner.plan("open pen and paper").steps == ()
+    assert steps(planner.plan("open notepad and calculator")) == [("open_app", {"name": "notepad"}),
+                                                                 ("open_app", {"name": "calculator"})]
+
+
+@pytest.mark.parametrize("text, hint", [("open gogle", "If you meant google, say 'open google'."),
+                                        ("open notepd", "If you meant notepad, say 'open notepad'.")])
+def test_a_name_one_slip_from_a_known_one_gets_a_suggestion_and_no_action(text, hint):
+    planner = OfflinePlanner(strict=True, app_exists=lambda name: False)
+    plan = planner.plan(text)
+    assert plan.steps == () and plan.unable
+    assert plan.final_response.endswith(hint), plan.final_response
+    assert "If you meant" not in planner.plan("open zzqx").final_response
+
+
+@pytest.mark.parametrize("text", ["open youtube and search for cats", "go to youtube and look up cats"])
+def test_a_search_after_opening_youtube_is_a_youtube_search(planner, text):
+    # a first-time user: YouTube opened, then a Google search ran beside it
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": "cats"})]
+
+
+@pytest.mark.parametrize("text", ["open youtube and what's the weather", "open youtube and find out the weather",
+                                  "open youtube and search google for cats", "open youtube and search the web for cats"])
+def test_a_question_or_another_engine_after_youtube_stays_a_web_search(planner, text):
+    # a reviewer: "… search google for cats" and "… find out the weather" became YouTube searches
+    assert "web_search" in tools(planner.plan(text)) and "youtube_search" not in tools(planner.plan(text))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("bring up notepad and youtube", "switch_to_app"),    # only "open" verbs take the site after "and"
+    ("start a timer for 5 minutes and youtube", "set_timer"),
+])
+def test_a_site_after_and_sticks_only_to_an_open(planner, text, expected):
+    assert tools(planner.plan(text))[:1] == [expected], planner.plan(text)
+
+
+def test_the_users_own_app_named_like_a_site_is_the_app():
+    # a reviewer: [apps] github = … opened https://github.com/ instead of the user's app
+    lx.register_user_apps(["github"])
+    try:
+        planner = OfflinePlanner(strict=True, app_exists=lambda name: True)
+        assert steps(planner.plan("open github")) == [("open_app", {"name": "github"})]
+        assert tools(planner.plan("open the github website")) == ["open_website"]
+    finally:
+        lx.register_user_apps([])
+
+
+@pytest.mark.parametrize("text, app", [("switch to org.gnome.nautilus", "org.gnome.nautilus"),
+                                       ("switch to obs.studio", "obs.studio")])
+def test_a_dotted_app_id_is_a_window_not_a_site(planner, text, app):
+    assert steps(planner.plan(text)) == [("switch_to_app", {"name": app})], planner.plan(text)
+
+
+def test_one_unknown_name_in_a_list_is_named_alone_and_nothing_opens():
+    planner = OfflinePlanner(strict=True, app_exists=lambda name: name == "notepad")
+    plan = planner.plan("open youtube and the redit")
+    assert plan.steps == () and plan.unable
+    assert plan.final_response == ("I don't know an app called redit, so I didn't open anything. "
+                                   "If you meant reddit, say 'open reddit'.")
+    assert steps(planner.plan("open youtube, then notepad, then type hi")) == [
+        ("open_website", {"address": "https://www.youtube.com/"}), ("open_app", {"name": "notepad"}),
+        ("type_text", {"text": "hi"})]

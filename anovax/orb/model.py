@@ -203,7 +203,7 @@ class OrbModel:
         # chips whose end was lost with a dropped event end with their command
         # "needs_yes" (denied for want of a yes) is the person's call, as neutral as a stop
         ended = {"done": ChipState.DONE, "planned": ChipState.DONE, "stopped": ChipState.STOPPED,
-                 "needs_yes": ChipState.STOPPED}.get(status, ChipState.FAILED)
+                 "needs_yes": ChipState.STOPPED, "not_done": ChipState.STOPPED}.get(status, ChipState.FAILED)
         for chip in self._chips.values():
             if status == "stopped" and chip.command_id == event.command_id and chip.state is ChipState.FAILED:
                 # failed on the way to the stop (a click on Stop takes the focus from the typing):

@@ -118,7 +118,7 @@ class HistoryEntry:
 
     command_id: str
     text: str
-    #: done, planned, refused, failed, or rejected (the queue was full)
+    #: done, planned, not_done, needs_yes, refused, failed, stopped, or rejected (the queue was full)
     status: str
     message: str
 

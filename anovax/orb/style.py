@@ -19,7 +19,7 @@ CHIP_BG = {ChipState.WAITING: "#334155", ChipState.RUNNING: "#0e7490", ChipState
            ChipState.FAILED: "#991b1b", ChipState.EXPIRED: "#9a3412", ChipState.STOPPED: "#475569"}
 HISTORY_MARK = {"done": ("✓", "#22c55e"), "planned": ("✓", "#22c55e"), "refused": ("⊘", "#f59e0b"),
                 "failed": ("✗", "#ef4444"), "rejected": ("✗", "#ef4444"), "stopped": ("■", "#94a3b8"),
-                "needs_yes": ("?", "#ec4899"), "alert": ("⏰", "#fbbf24")}
+                "needs_yes": ("?", "#ec4899"), "not_done": ("?", "#94a3b8"), "alert": ("⏰", "#fbbf24")}
 #: the question's buttons: colours no chip or state uses, so a test can find them on the screen
 YES_BG, NO_BG = "#16a34a", "#b91c1c"
 

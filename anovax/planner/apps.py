@@ -3,6 +3,7 @@ name that looks like an app (or the reason it is not one)."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 
@@ -66,7 +67,7 @@ def open_site(said: str) -> Piece:
     holds it), or why it cannot be opened."""
     address = sites.resolve(said)
     if isinstance(address, str):
-        return Piece("decline", f"I can't open that address: it {address}.")
+        return Piece("decline", f"I can't open that address: it {address}.", about_site=True)
     # as said: "bücher.de", not its punycode
     shown = sites.shown(said) if said in lx.WEBSITES else re.sub(r"(?i)^https?://", "", said).rstrip("/")
     return Piece("act", f"Opening {shown} in the browser.", [Step("open_website", {"address": address.url})])
@@ -90,20 +91,24 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     # address as the gate reads the request (sites.spoken, sites.unwrap), not "https example.com"
     said = _BROWSER_TAIL.sub("", _SITE_WORDS.sub("", sites.spoken(raw).strip()))
     name = _SITE_SUFFIX.sub("", _ARTICLES.sub("", said.lower())).strip()
-    if name != said.lower() and name in lx.WEBSITES:  # "the youtube website", "youtube in a new tab"
+    if name in lx.WEBSITES and (name != said.lower() or name not in lx.USER_APPS):
+        # "the youtube website", "youtube in a new tab"; a bare "github" is the user's own app first
         return _site_piece(name)
     if (_SITE_SUFFIX.search(said.lower()) and name and " " not in name and "." not in name
             and not _SITE_SUFFIX.search(" " + name)):
         # "the bbc website": a guessed address could be anyone's; the person knows it
         return Piece("decline", f"I don't know the address of the {name} website: say it, for example "
-                                f"'open {name}.com'.")
+                                f"'open {name}.com'.", about_site=True)
     word = sites.unwrap(said)
     if word and not any(ch.isspace() for ch in word) and ("." in word or ":" in word):
-        address = sites.parse(word, idna=True)
-        if _SCHEME.match(word) or (isinstance(address, sites.Address) and sites.looks_like_site(address, word)):
+        if _SCHEME.match(word) or sites.site_word(word):
             return open_site(word)
         if _OTHER_SCHEME.match(word):  # "htps://…", "https//…", "file:///…": say what it opens instead
-            return Piece("decline", "I can only open web addresses that start with http:// or https://.")
+            return Piece("decline", "I can only open web addresses that start with http:// or https://.",
+                         about_site=True)
+    several = _several(raw, verb, known_only, exists)
+    if several is not None:
+        return several
     low = lower_words(raw)
     while True:  # "the notepad app please": peel articles and tails until nothing changes
         new = _APP_TAIL.sub("", _ARTICLES.sub("", low)).strip()
@@ -120,9 +125,8 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
         return open_app(lx.APP_ALIASES[low])
     if re.search(r"\b(?:timer|countdown|reminder|alarm)s?\b", low):
         return None  # "start a pasta timer for 2 minutes" is a timer, not an app called that
-    site = low.replace(" dot com", ".com").replace(" dot org", ".org").replace(" ", "") if " dot " in low else low
-    if site in lx.WEBSITES or lx.SITE_RE.match(site):
-        return _site_piece(site)
+    if low in lx.WEBSITES or sites.site_word(low):  # "the example.com app": the address as written
+        return _site_piece(low)
     service = next((s for s in lx.MUSIC_SERVICES if low == s or low.startswith(s + " ")), None)
     if service:
         rest = low[len(service):].strip()
@@ -152,8 +156,65 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     if not name or not lx.APP_NAME_RE.match(name):
         return None
     if exists is not None and not exists(name):
-        return Piece("decline", f"{UNKNOWN_APP} {name}, so I can't open it.")
+        return Piece("decline", f"{UNKNOWN_APP} {name}, so I can't open it.{_did_you_mean(name)}")
     return open_app(name)
+
+
+#: verbs that only ever take a site ("show me the news" is no site, and reads as before)
+_VISIT = re.compile(r"^(?:please\s+)?(?:visit|take me to|head (?:over )?to|go over to|bring me to|surf to|show me)\s+(?=\S)",
+                    re.I)
+
+
+def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | None:
+    """"visit wikipedia", "take me to example.com", "head to the bbc website": the site, or why it
+    cannot be opened; None for any other words. Not a grammar template: the offline recogniser's
+    vocabulary is built from those, and these verbs are for typed requests."""
+    m = _VISIT.match(clause.strip())
+    if not m:
+        return None
+    piece = open_spoken(clause.strip()[m.end():], "visit", known_only=True, exists=exists)
+    if piece is None:
+        return None
+    if piece.kind == "act" and piece.steps and all(s.tool == "open_website" for s in piece.steps):
+        return piece
+    return piece if piece.about_site else None
+
+
+#: "youtube and reddit", "notepad, the calculator and wikipedia", "youtube then notepad": names in a list
+_LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)\s+", re.I)
+_OPENERS = frozenset({"open_app", "open_website"})
+
+
+def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool] | None) -> Piece | None:
+    """One piece opening each of a list of names, when every one of them is an app or a site we
+    can vouch for ("open youtube and reddit"); None otherwise, so "pen and paper" stays one name.
+    A name no table knows counts only where the computer can be asked whether it has it."""
+    whole = lower_words(raw)
+    if whole in lx.USER_APPS or whole in lx.APP_ALIASES or whole in lx.WEBSITES:
+        return None  # one name with "and" in it
+    parts = [part for part in _LIST.split(raw.strip()) if part.strip()]
+    if not 2 <= len(parts) <= 4:
+        return None
+    pieces = [open_spoken(part, verb, known_only=known_only or exists is None, exists=exists) for part in parts]
+    opens = [p is not None and p.kind == "act" and bool(p.steps) and all(s.tool in _OPENERS for s in p.steps)
+             for p in pieces]
+    if any(opens) and not all(opens) and exists is not None:
+        # "open youtube and redit": a list of names, one of them unknown; say which, open none
+        unknown = [_ARTICLES.sub("", lower_words(part)) for part, ok in zip(parts, opens) if not ok]
+        if all(lx.APP_NAME_RE.match(name) for name in unknown):
+            hints = "".join(_did_you_mean(name) for name in unknown)
+            return Piece("decline", f"{UNKNOWN_APP} {' or '.join(unknown)}, so I didn't open anything.{hints}")
+    if not all(opens):
+        return None
+    return Piece("act", " ".join(p.say for p in pieces if p is not None),
+                 [step for p in pieces if p is not None for step in p.steps])
+
+
+def _did_you_mean(name: str) -> str:
+    """" If you meant google, say 'open google'." for a name one slip away from an app or site we
+    know: never opened on a guess, and no question a bare "yes" could answer."""
+    close = difflib.get_close_matches(name, [*lx.USER_APPS, *lx.APP_ALIASES, *lx.WEBSITES], n=1, cutoff=0.8)
+    return f" If you meant {close[0]}, say 'open {close[0]}'." if close else ""
 
 
 #: words that name no app: "close the window", "switch to it" (which window is meant is unknown)
@@ -174,6 +235,12 @@ _CLOCK_WORDS = re.compile(r"\b(?:time|utc|gmt|clock|daylight)\b")
 _FREQUENCY = re.compile(r"^(?:station |channel )?[\d.]+(?: ?(?:fm|am|mhz|khz))?$")
 
 
+def _common_site(low: str) -> bool:
+    """An address on a common top-level domain ("example.com"): a window's name is no site, and a
+    dotted app id ("org.gnome.nautilus", "obs.studio") is a window's name."""
+    return bool(sites.site_word(low)) and low.rsplit(".", 1)[-1] in sites.TLDS
+
+
 def window_app(raw: str) -> str | None:
     """The canonical app a window tool names in ``raw`` ("the notepad window" -> "notepad"), or None
     when the words do not name an app (a site, a topic, a question, "it")."""
@@ -190,7 +257,7 @@ def window_app(raw: str) -> str | None:
     if low in lx.APP_ALIASES:
         return lx.APP_ALIASES[low]
     if (len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low) or topics.domain(low)
-            or topics.MEDIA_CUE.search(low) or topics.DATE_PHRASE.search(low) or _CLOCK_WORDS.search(low) or low in lx.WEBSITES or lx.SITE_RE.match(low)
+            or topics.MEDIA_CUE.search(low) or topics.DATE_PHRASE.search(low) or _CLOCK_WORDS.search(low) or low in lx.WEBSITES or _common_site(low)
             or SHELL_LIKE.search(raw) or not lx.APP_NAME_RE.match(low)):
         return None
     return low

@@ -19,9 +19,16 @@ MAX_QUOTED_CHARS = 80
 _KEYBOARD = frozenset(s.name for s in TOOLS if any(p.sink in (Sink.TYPED, Sink.KEYS) for p in s.params))
 
 
+#: a clause that asks for a search by that word, not a question searched for want of an answer
+_SEARCH_VERB = re.compile(r"(?:and |then )?(?:search|look up|look for)\b(?! (?:on |in |with |the )?(?:google|wikipedia|"
+                          r"bing|duckduckgo|the web|web|the internet|internet|online)\b)")
+
+
 def merge_openers(pieces: list[Piece]) -> list[Piece]:
-    """'open youtube and play X' / 'open pandora and play X': the YouTube search replaces the opener."""
+    """'open youtube and play X' / 'open pandora and play X' / 'go to youtube and search for X': the
+    YouTube search replaces the opener."""
     out: list[Piece] = []
+    pieces = list(pieces)  # a search turned YouTube's replaces its piece here, not in the caller's list
     for i, piece in enumerate(pieces):
         prev = pieces[i - 1] if i else None
         if (
@@ -31,6 +38,12 @@ def merge_openers(pieces: list[Piece]) -> list[Piece]:
         ):
             continue  # "take a screenshot and save it": the screenshot is saved already
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
+        if (piece.media_opener == "YouTube" and nxt is not None and [s.tool for s in nxt.steps] == ["web_search"]
+                and _SEARCH_VERB.match(nxt.clause.lower())):
+            # "open youtube and search for cats": the search is YouTube's, as "… and play cats" is
+            query = str(nxt.steps[0].params.get("query", ""))
+            nxt = pieces[i + 1] = Piece("act", f"Searching YouTube for {query}.",
+                                        [Step("youtube_search", {"query": query})], clause=nxt.clause)
         if piece.media_opener and nxt is not None and any(s.tool == "youtube_search" for s in nxt.steps):
             if piece.media_opener != "YouTube" and "can't control" not in nxt.say:
                 nxt.say = f"I can't control {piece.media_opener}, so: " + nxt.say[:1].lower() + nxt.say[1:]
@@ -74,7 +87,9 @@ def assemble(pieces: list[Piece]) -> Plan:
         says.append(note)
     if not says and not any(piece.kind == "answer" for piece in pieces):
         says.append("Okay.")  # an answer's agent says the whole reply (a recalled fact)
-    return Plan(tuple(steps), _cap_reply(tidy(" ".join(says))))
+    # nothing here to do, and no part of it was talk or an answer: the command ends not_done
+    unable = not steps and failed and not any(piece.kind in ("chat", "answer") for piece in pieces)
+    return Plan(tuple(steps), _cap_reply(tidy(" ".join(says))), unable=unable)
 
 
 #: a run of sentence-end marks at a word's end: "bread....", "done!.", "'foo.'."

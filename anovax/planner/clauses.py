@@ -89,11 +89,17 @@ _PLAIN_VERBS = frozenset(
 )
 
 
+#: a clause that opens things: a site named after it is one more to open
+_OPENS = re.compile(r"^(?:please\s+)?(?:open|launch|go to|visit)\b")
+
+
 def _names_a_pair(before: str, ahead: str) -> bool:
     """Does this "and" join two names ("between london and new york", "and new jersey") rather
     than two commands?"""
     if ahead.startswith("new ") and not _NEW_THING.match(ahead):
         return True
+    if ahead.strip(" .!") in lx.WEBSITES and _OPENS.match(lower_words(before)):
+        return True  # "open wikipedia and youtube": one more site to open, not a YouTube search
     # "between paris and open notepad" still opens it: only words that are not plainly verbs pair up
     return bool(_BETWEEN.search(before)) and ahead.split(" ", 1)[0] not in _PLAIN_VERBS
 

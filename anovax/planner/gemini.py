@@ -16,6 +16,7 @@ sentence. Faults are reported through ``on_event(kind, detail)`` with kinds
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
@@ -287,7 +288,7 @@ class GeminiPlanner:
         final = plan.final_response.strip()
         if not final.startswith(OFFLINE_NOTICE):
             final = f"{OFFLINE_NOTICE} {final}".strip()
-        return Plan(plan.steps, final, plan.remember), declined
+        return dataclasses.replace(plan, final_response=final), declined
 
     def _emit(self, kind: str, detail: str) -> None:
         if self.on_event is None:

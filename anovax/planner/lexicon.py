@@ -121,7 +121,6 @@ MUSIC_SERVICES = frozenset({"spotify", "pandora", "iheartradio", "iheart radio",
 
 #: websites known by name: "open wikipedia" opens its fixed address (anovax.sites)
 WEBSITES = frozenset(sites.KNOWN)
-SITE_RE = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|co|uk|de|fr|info|tv)$", re.I)
 
 #: allowed characters of an app name (ToolSpec allows 64 characters of anything; we are stricter)
 #: the user's own app names (settings file [apps]): always opened as apps, never read as a

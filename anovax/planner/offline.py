@@ -32,7 +32,7 @@ from anovax.crisis import crisis_reply
 from anovax.memory import fact_keys
 from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
-from anovax.planner.apps import canonical_app
+from anovax.planner.apps import canonical_app, visit
 from anovax.planner.asides import cuts, only_describes
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
 from anovax.planner.clauses import COMMAND_STARTS, joints, soft_split, split_clauses
@@ -155,7 +155,7 @@ class OfflinePlanner:
         ``context``: only the names of the remembered facts are read."""
         request = chat_spelled_out(clean_request(text))  # "wat time is it pls"
         if not request or not any(ch.isalnum() for ch in request):
-            return Plan((), "I didn't catch a request. " + lx.CAPABILITIES), False, ""
+            return Plan((), "I didn't catch a request. " + lx.CAPABILITIES, unable=True), False, ""
         urgent = crisis_reply(request)
         if urgent:  # "play something calm i want to kill myself": nothing else comes first
             return Plan((), urgent), False, ""
@@ -298,6 +298,9 @@ class OfflinePlanner:
                 return typing(clause[m.end():], verb, state) or unknown()
         else:
             piece = self._grammar(clause, state)
+            if piece is not None:
+                return piece
+            piece = visit(clause, state.app_exists)  # "take me to wikipedia", "show me reddit"
             if piece is not None:
                 return piece
             plain = plainer(clause)  # "tell me the present time", "save the current file"

@@ -36,6 +36,9 @@ class Piece:
     guess: bool = False
     #: read by the fuzzy matcher, not a template (a split into parts the templates read wins)
     fuzzy: bool = False
+    #: a decline about a web address (it cannot be opened, or its address is unknown): "visit …"
+    #: keeps it, where any other decline means the words named no site
+    about_site: bool = False
 
 
 class Jokes:

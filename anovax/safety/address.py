@@ -30,7 +30,6 @@ dangerous scheme anywhere in it, also once its query is decoded and its host rea
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from urllib.parse import unquote_plus, urlsplit
 
@@ -82,17 +81,10 @@ def _said(text: str) -> list[tuple[sites.Address, bool]]:
     return found
 
 
-def _local(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host) is not None
-    except ValueError:
-        return False
-
-
 def named(address: sites.Address, text: str) -> bool:
     """Whether the request ``text`` holds ``address`` as one of its words (module docstring)."""
     for said, typed in _said(text):
-        scheme_ok = said.scheme == address.scheme if typed else address.scheme == "https" or _local(address.host)
+        scheme_ok = said.scheme == address.scheme if typed else address.scheme == "https" or sites.local_host(address.host)
         if (scheme_ok and sites.bare_host(said.host) == sites.bare_host(address.host) and said.port == address.port
                 and _path(said.rest) == _path(address.rest)):
             return True

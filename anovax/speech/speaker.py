@@ -72,7 +72,7 @@ def reply_to_say(result: CommandResult) -> str | None:
         text = result.message if result.plan is not None else None
     elif result.outcome is None:
         return None
-    elif result.status is Status.DONE:
+    elif result.status in (Status.DONE, Status.NOT_DONE):
         text = result.outcome.spoken or None
     elif result.status is Status.FAILED:
         text = result.message

@@ -96,10 +96,11 @@ function describe(ev) {
   return [ev.tool, shortParams(ev.params)].filter(Boolean).join(" ");
 }
 
-// a stop is the user's own choice: neither the command nor its agents are shown as errors
+// a stop is the user's own choice: neither the command nor its agents are shown as errors;
+// nor is a request nothing was done for ("not_done": its reply says why)
 function kindOf(ev) {
   const data = ev.data || {};
-  if (ev.type === "COMMAND_DONE") return ["done", "planned", "stopped"].includes(data.status) ? "" : "bad";
+  if (ev.type === "COMMAND_DONE") return ["done", "planned", "stopped", "not_done"].includes(data.status) ? "" : "bad";
   if (ev.type === "AGENT_FAILED" && data.code === "stopped") return "";
   return KIND[ev.type] || "";
 }
