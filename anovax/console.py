@@ -61,7 +61,10 @@ def format_result(result: CommandResult) -> str:
     if result.verdict is not None:
         v = result.verdict
         lines.append(format_verdict(v.ok, v.question if v.needs_yes else "", v.rule, v.reason))
-    return "\n".join([*lines, *format_steps(result), format_reply(result)])
+    lines += [*format_steps(result), format_reply(result)]
+    if result.status is Status.PLANNED:  # "AnovaX: Opening Spotify." alone read as if it had
+        lines.append("Dry run: nothing was done. The reply above is what AnovaX would say.")
+    return "\n".join(lines)
 
 
 def render_result(result: CommandResult, actions: list, *, dry_run: bool, verbose: bool) -> str:

@@ -206,3 +206,14 @@ def test_a_recording_ends_with_the_code_most_in_need_of_a_look():
     assert worst_exit_code([5, 4, 0]) == 4 and worst_exit_code([3, 5]) == 3 and worst_exit_code([5, 5]) == 5
     assert worst_exit_code([0, 5]) == 0  # a recording that ran a command did something
     assert worst_exit_code([4, 130]) == 130 and worst_exit_code([]) == 0
+
+
+def test_a_dry_run_says_that_nothing_was_done(env):
+    # a first-time user: "--dry-run" printed "AnovaX: Opening Spotify." for an app that is not
+    # installed, which reads as if it had opened
+    proc = run(env, "--text", "open notepad", "--dry-run")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.rstrip().endswith("AnovaX: Opening Notepad.\nDry run: nothing was done. The reply above is "
+                                         "what AnovaX would say."), proc.stdout
+    refused = run(env, "--text", "open a terminal and run rm -rf ~", "--dry-run")
+    assert refused.returncode == 3 and "Dry run" not in refused.stdout, refused.stdout

@@ -333,7 +333,8 @@ def test_parallel_read_only_batch(planner, text, expected):
         ("select all and copy", [("press_keys", {"keys": "ctrl+a"}), ("press_keys", {"keys": "ctrl+c"})]),
         (
             "open the browser and search for weather in Rome",
-            [("open_app", {"name": "browser"}), ("web_search", {"query": "weather in Rome"})],
+            # the search opens the browser itself: opening it first too gave two windows
+            [("web_search", {"query": "weather in Rome"})],
         ),
         (
             "open notepad, wait two seconds and type hi",
@@ -774,6 +775,13 @@ def test_an_address_it_cannot_open_gets_a_reason_not_an_app_name(planner, text, 
     ("open youtube and reddit", ["https://www.youtube.com/", "https://www.reddit.com/"]),
     ("open wikipedia and youtube", ["https://www.wikipedia.org/", "https://www.youtube.com/"]),
     ("open youtube then wikipedia", ["https://www.youtube.com/", "https://www.wikipedia.org/"]),
+    ("I want to go to github", ["https://github.com/"]),
+    ("i'd like to visit wikipedia", ["https://www.wikipedia.org/"]),
+    ("let's go to youtube", ["https://www.youtube.com/"]),
+    ("open a new tab with reddit", ["https://www.reddit.com/"]),  # the tab is where, not what
+    ("new tab to example.com", ["https://example.com/"]),
+    ("open chrome and go to github", ["https://github.com/"]),  # one browser window, not two
+    ("open the browser then go to wikipedia", ["https://www.wikipedia.org/"]),
 ])
 def test_more_ways_of_asking_for_a_site_open_it(planner, text, addresses):
     # a first-time user: "take me to", "visit", "show me reddit" and "… in a new tab" were not
@@ -793,6 +801,46 @@ def test_the_site_verbs_take_nothing_but_a_site(planner, text, expected):
     plan = planner.plan(text)
     assert [s.tool for s in plan.steps] == ([expected] if expected else []), plan
     assert "open_website" not in tools(plan)
+
+
+@pytest.mark.parametrize("text", ["open youtube in incognito", "open example.com in a private window",
+                                  "go to reddit in incognito mode", "open firefox in private browsing"])
+def test_a_private_window_is_declined_never_opened_as_a_normal_one(planner, text):
+    # a first-time user: "open youtube in incognito" was an app called "youtube in incognito"; a
+    # normal window instead would keep in the history what the person wanted kept out of it
+    plan = planner.plan(text)
+    assert plan.steps == () and plan.unable, plan
+    assert plan.final_response.startswith("I can't open private windows"), plan.final_response
+
+
+@pytest.mark.parametrize("text, hint", [("go to youtub", "If you meant youtube, say 'open youtube'."),
+                                        ("visit wikipedai", "If you meant wikipedia, say 'open wikipedia'.")])
+def test_a_site_one_slip_away_gets_a_suggestion_after_go_to(planner, text, hint):
+    # a first-time user: "go to youtub" was "I didn't understand"
+    plan = planner.plan(text)
+    assert plan.steps == () and plan.unable and plan.final_response.endswith(hint), plan.final_response
+
+
+def test_the_going_verb_is_no_part_of_what_is_searched(planner):
+    # a first-time user: "head over to bbc news" searched for "head over to bbc news"
+    assert steps(planner.plan("head over to bbc news")) == [("web_search", {"query": "bbc news"})]
+    assert planner.plan("go to sleep").steps == ()  # no site and no suggestion
+
+
+@pytest.mark.parametrize("text, opened", [
+    ("show me youtube and the weather", ("open_website", {"address": "https://www.youtube.com/"})),
+    ("open youtube and the news", ("open_website", {"address": "https://www.youtube.com/"})),
+    ("open notepad and the weather forecast", ("open_app", {"name": "notepad"})),
+])
+def test_a_topic_after_an_opener_is_searched_beside_it_not_instead(planner, text, opened):
+    # a first-time user: "show me youtube and the weather" searched the weather and dropped YouTube
+    plan = planner.plan(text)
+    assert steps(plan)[0] == opened and tools(plan)[1:] == ["web_search"], plan
+    assert tools(planner.plan("search for notepad and the weather")) == ["web_search"]
+
+
+def test_opening_a_browser_before_an_app_still_opens_it(planner):
+    assert tools(planner.plan("open chrome and open notepad")) == ["open_app", "open_app"]
 
 
 def test_several_apps_in_one_open_are_opened_each(planner):

@@ -48,6 +48,12 @@ _SCHEME = re.compile(r"https?://", re.I)
 #: "example.com in a new tab", "youtube in the browser": where it opens, not part of the address
 _BROWSER_TAIL = re.compile(r"\s+in (?:a |the )?(?:new )?(?:tab|window|browser|firefox|chrome|chromium|safari|edge)$",
                            re.I)
+#: "a new tab with reddit", "a new window for example.com": where it opens, not part of the address
+_BROWSER_HEAD = re.compile(r"^(?:a |the |another )?new (?:browser )?(?:tab|window) (?:with|to|for|on|at|showing) +(?=\S)", re.I)
+#: "in incognito", "in a private window": a private window cannot be asked for, and opening a
+#: normal one instead would keep in the history what the person wanted kept out of it
+_PRIVATE_TAIL = re.compile(r"\s+(?:in|with|using) (?:an? |the )?(?:incognito|private|inprivate)"
+                           r"(?: (?:mode|window|tab|browsing|browser))*$", re.I)
 #: "the youtube website", "the bbc site"
 _SITE_SUFFIX = re.compile(r"\s+(?:web ?site|site|home ?page)$")
 #: an address with another or a mistyped scheme ("htps://", "https//", "http:/", "file:///")
@@ -87,6 +93,11 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     ``known_only`` (verbs like "go to", "pull up") opens only apps and sites we know: "go to
     sleep" is not an app. ``exists`` vouches for a name no table knows ("start the dishwasher" is
     declined, not launched blindly). None means the clause is not an open request after all."""
+    raw = _BROWSER_HEAD.sub("", raw.strip())
+    if _PRIVATE_TAIL.search(raw):
+        plain = _PRIVATE_TAIL.sub("", raw).strip()
+        return Piece("decline", f"I can't open private windows, so I didn't open anything. Say 'open {plain}' "
+                                "to open it in a normal window.", about_site=True)
     # "open https://example.com/docs.", "go to example dot com slash docs", "open localhost:8000": the
     # address as the gate reads the request (sites.spoken, sites.unwrap), not "https example.com"
     said = _BROWSER_TAIL.sub("", _SITE_WORDS.sub("", sites.spoken(raw).strip()))
@@ -146,7 +157,10 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     if topics.MEDIA_CUE.search(low) or re.search(r"\b(?:chapter|audio ?book|reading)\b", low):
         return media(raw, explicit_play=True)
     if known_only:
-        return None
+        # "go to youtub": a name one slip from one we know gets the hint, anything else is no site
+        hint = _did_you_mean(low) if lx.APP_NAME_RE.match(low) and " " not in low else ""
+        return Piece("decline", f"{UNKNOWN_APP} {low} and no site by that name, so I didn't open anything.{hint}",
+                     about_site=True) if hint else None
     if verb in {"run", "execute"} or SHELL_LIKE.search(raw):
         return Piece("refuse", "Sorry, I don't run commands or programs by name offline; I can only open apps I know.")
     if len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low):
@@ -161,8 +175,20 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
 
 
 #: verbs that only ever take a site ("show me the news" is no site, and reads as before)
-_VISIT = re.compile(r"^(?:please\s+)?(?:visit|take me to|head (?:over )?to|go over to|bring me to|surf to|show me)\s+(?=\S)",
+_VISIT = re.compile(r"^(?:please\s+)?(?:(?:(?:i (?:want|need) to|i wanna|i'd like to|i would like to|let's|lets|let us)"
+                    r"\s+(?:go to|go on|visit|check out|head (?:over )?to))|visit|take me to|head (?:over )?to|go over to|"
+                    r"bring me to|surf to|show me|(?:open )?(?:a |another )?new (?:browser )?tab (?:with|to|for|on))\s+(?=\S)",
                     re.I)
+#: of those, the verbs that name where to go and nothing else ("show me" also shows the time)
+_ONLY_GOING = re.compile(r"^(?:please\s+)?(?:(?:i (?:want|need) to|i wanna|i'd like to|i would like to|let's|lets|let us)"
+                         r"\s+)?(?:visit|take me to|head (?:over )?to|go over to|go to|bring me to|surf to)\s+(?=\S)", re.I)
+
+
+def going_to(clause: str) -> str | None:
+    """What a request to go somewhere names, when it names no site we know ("head over to bbc
+    news" -> "bbc news"), to be read on its own; None for any other words."""
+    m = _ONLY_GOING.match(clause.strip())
+    return clause.strip()[m.end():] if m else None
 
 
 def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | None:
@@ -183,6 +209,9 @@ def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | N
 #: "youtube and reddit", "notepad, the calculator and wikipedia", "youtube then notepad": names in a list
 _LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)\s+", re.I)
 _OPENERS = frozenset({"open_app", "open_website"})
+#: what is asked about, never an app's name: "open youtube and the weather"
+_A_TOPIC = re.compile("|".join(f"(?:{cue.pattern})" for cue in (topics.WEATHER_CUE, topics.NEWS_CUE, topics.STOCK_CUE,
+                                                                 topics.DATETIME_CUE)), re.I)
 
 
 def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool] | None) -> Piece | None:
@@ -201,7 +230,8 @@ def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool
     if any(opens) and not all(opens) and exists is not None:
         # "open youtube and redit": a list of names, one of them unknown; say which, open none
         unknown = [_ARTICLES.sub("", lower_words(part)) for part, ok in zip(parts, opens) if not ok]
-        if all(lx.APP_NAME_RE.match(name) for name in unknown):
+        # "open youtube and the weather": a topic is asked about, no app named (the clause is split instead)
+        if all(lx.APP_NAME_RE.match(name) and not _A_TOPIC.search(name) for name in unknown):
             hints = "".join(_did_you_mean(name) for name in unknown)
             return Piece("decline", f"{UNKNOWN_APP} {' or '.join(unknown)}, so I didn't open anything.{hints}")
     if not all(opens):

@@ -8,7 +8,7 @@ import re
 from anovax.plan import LIMITS, Plan, Step
 from anovax.planner.pieces import Piece
 from anovax.safety.limits import MAX_FINAL_RESPONSE
-from anovax.tools import TOOLS, Sink
+from anovax.tools import TOOLS, Effect, Sink
 
 #: the said part of final_response (its first line) is at most this long (the online planner's
 #: response schema says 500); lines after the first are shown, not said ("what can I say")
@@ -17,6 +17,11 @@ MAX_REPLY_CHARS = 500
 MAX_QUOTED_CHARS = 80
 #: tools that act on whatever window has focus: they type text or press keys
 _KEYBOARD = frozenset(s.name for s in TOOLS if any(p.sink in (Sink.TYPED, Sink.KEYS) for p in s.params))
+
+#: tools that open a page in the default browser (which starts it when it is not running)
+_IN_BROWSER = frozenset(s.name for s in TOOLS if s.effect == Effect.BROWSER)
+#: the apps a plan opening a page needs no opener for ("open chrome and go to github": one window)
+_BROWSERS = frozenset({"browser", "chrome", "chromium", "firefox", "edge", "safari", "brave", "opera"})
 
 
 #: a clause that asks for a search by that word, not a question searched for want of an answer
@@ -38,6 +43,9 @@ def merge_openers(pieces: list[Piece]) -> list[Piece]:
         ):
             continue  # "take a screenshot and save it": the screenshot is saved already
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
+        if (nxt is not None and [(s.tool, s.params.get("name")) for s in piece.steps] == [("open_app", piece.app)]
+                and piece.app in _BROWSERS and nxt.steps and nxt.steps[0].tool in _IN_BROWSER):
+            continue  # "open chrome and go to github": the page opens the browser, once
         if (piece.media_opener == "YouTube" and nxt is not None and [s.tool for s in nxt.steps] == ["web_search"]
                 and _SEARCH_VERB.match(nxt.clause.lower())):
             # "open youtube and search for cats": the search is YouTube's, as "… and play cats" is

@@ -162,6 +162,17 @@ def unsearchable(low: str) -> Piece | None:
     return None
 
 
+def topic_search(part: str, state: RequestState) -> Piece | None:
+    """The search for a part of a request that only names a topic to look up ("the weather" in
+    "open youtube and the weather"), or None."""
+    low = lower_words(part)
+    if len(low.split()) > 4 or not any(cue.search(low) for cue in (topics.WEATHER_CUE, topics.NEWS_CUE,
+                                                                   topics.STOCK_CUE)):
+        return None
+    piece = cues(part, state)
+    return piece if not piece.guess and [s.tool for s in piece.steps] == ["web_search"] else None
+
+
 def cues(clause: str, state: RequestState) -> Piece:
     """What a clause the grammar did not read amounts to, by its topic cues."""
     low = lower_words(clause)

@@ -32,11 +32,11 @@ from anovax.crisis import crisis_reply
 from anovax.memory import fact_keys
 from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
-from anovax.planner.apps import canonical_app, visit
+from anovax.planner.apps import canonical_app, going_to, visit
 from anovax.planner.asides import cuts, only_describes
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
 from anovax.planner.clauses import COMMAND_STARTS, joints, soft_split, split_clauses
-from anovax.planner.cues import cues
+from anovax.planner.cues import cues, topic_search
 from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.goals import goal, question_and_video, stated_goal
 from anovax.planner.grammar import load_grammar, matches
@@ -52,17 +52,8 @@ from anovax.planner.text import MAX_QUERY_CHARS, chat_spelled_out, clean_request
 from anovax.planner.typo import corrected
 from anovax.tools import TOOLS
 
-__all__ = [
-    "COMMAND_STARTS",
-    "MAX_CLAUSES",
-    "MAX_GRAMMAR_CHARS",
-    "MAX_QUERY_CHARS",
-    "MAX_REPLY_CHARS",
-    "MAX_REQUEST_CHARS",
-    "OfflinePlanner",
-    "Piece",
-    "load_grammar",
-]
+__all__ = ["COMMAND_STARTS", "MAX_CLAUSES", "MAX_GRAMMAR_CHARS", "MAX_QUERY_CHARS", "MAX_REPLY_CHARS",
+           "MAX_REQUEST_CHARS", "OfflinePlanner", "Piece", "load_grammar"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -244,7 +235,7 @@ class OfflinePlanner:
             part = strip_filler(part)
             got = None
             if len(part) <= MAX_GRAMMAR_CHARS:
-                got = self._grammar(part, state) or self._fuzzy.piece(part, state)
+                got = self._grammar(part, state) or topic_search(part, state) or self._fuzzy.piece(part, state)
             if got is None:
                 got = declined(part)
             if got is None or got.kind in ("unknown", "refuse"):
@@ -271,6 +262,10 @@ class OfflinePlanner:
         part is such a request (a title's "and": "play rock and roll")."""
         for start, end in joints(clause):
             tail = clause[end:]
+            topic = topic_search(tail, state)
+            opened = self._clause(clause[:start], state) if topic is not None else None
+            if opened is not None and _definite(opened) and opened.steps and {s.tool for s in opened.steps} <= _OPENERS:
+                return [(clause[:start], opened), (tail, topic)]  # "open notepad and the weather forecast"
             refused = refusal_for(tail) or (HARM if lower_words(tail).split(" ", 1)[0] in HARM_VERBS else None)
             if refused:
                 return [(clause, Piece("refuse", refused))]
@@ -310,7 +305,7 @@ class OfflinePlanner:
             piece = goal(clause) or playlist_of(clause)  # "help me learn spanish": a guide and a video
             if piece is not None:
                 return piece
-        piece = cues(clause, state)
+        piece = cues(going_to(clause) or clause, state)  # "head over to bbc news": the news, not the verb
         if (piece.kind == "unknown" or piece.guess) and len(clause) <= MAX_GRAMMAR_CHARS:
             # no template matched and the cues only guessed: the matcher trained on the templates may know
             guessed = self._fuzzy.piece(clause, state)
@@ -335,6 +330,8 @@ def _definite(piece: Piece) -> bool:
     return piece.kind not in ("unknown", "decline", "refuse") and not piece.guess and not piece.fuzzy
 
 
+#: the steps of a clause that opens something, which a topic said after it does not swallow
+_OPENERS = frozenset({"open_app", "open_website"})
 #: the tools a clause's words can be folded into as a query
 _SEARCHES = frozenset({"youtube_search", "web_search"})
 
