@@ -839,6 +839,46 @@ def test_a_topic_after_an_opener_is_searched_beside_it_not_instead(planner, text
     assert tools(planner.plan("search for notepad and the weather")) == ["web_search"]
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("open notepad, youtube and the calculator", [("open_app", {"name": "notepad"}),
+                                                  ("open_website", {"address": "https://www.youtube.com/"}),
+                                                  ("open_app", {"name": "calculator"})]),
+    ("open google and youtube in new tabs", [("open_website", {"address": "https://www.google.com/"}),
+                                             ("open_website", {"address": "https://www.youtube.com/"})]),
+    ("open notepad and youtube funny cats", [("open_app", {"name": "notepad"}),
+                                             ("youtube_search", {"query": "funny cats"})]),
+])
+def test_a_site_inside_a_list_is_one_more_to_open(planner, text, expected):
+    # a first-time user: "open notepad, youtube and the calculator" searched YouTube for "and the calculator"
+    assert steps(planner.plan(text)) == expected
+
+
+@pytest.mark.parametrize("text, q", [("youtube funny dogs", "funny dogs"), ("funny dog videos", "funny dog videos"),
+                                     ("show me funny videos", "funny videos")])
+def test_funny_videos_are_found_not_a_joke_told(planner, text, q):
+    # a first-time user: any request with "funny" in it got a joke
+    assert steps(planner.plan(text)) == [("youtube_search", {"query": q})]
+    assert planner.plan("tell me something funny").final_response.startswith("Here's one: ")
+
+
+@pytest.mark.parametrize("text, q", [("search wikipedia for alan turing", "alan turing on wikipedia"),
+                                     ("search amazon for headphones", "headphones on amazon"),
+                                     ("search for flights for two", "flights for two")])
+def test_the_site_to_search_on_is_no_part_of_the_query(planner, text, q):
+    # a first-time user: "search wikipedia for alan turing" searched for "wikipedia for alan turing"
+    assert steps(planner.plan(text)) == [("web_search", {"query": q})]
+
+
+@pytest.mark.parametrize("text", ["write a letter to my landlord", "write an email to bob saying hi",
+                                  "write a poem in notepad"])
+def test_write_a_letter_is_never_typed_word_for_word_into_the_open_app(planner, text):
+    # a first-time user: after "open notepad", "write a letter to my landlord" typed those words into it
+    for app in (None, "notepad"):
+        plan = planner.plan(text, current_app=app)
+        assert plan.steps == () and "To dictate, say 'type'" in plan.final_response, (app, plan)
+    assert tools(planner.plan("write dear john", current_app="notepad")) == ["type_text"]
+
+
 def test_opening_a_browser_before_an_app_still_opens_it(planner):
     assert tools(planner.plan("open chrome and open notepad")) == ["open_app", "open_app"]
 

@@ -46,7 +46,8 @@ def display(app: str) -> str:
 #: an address typed with its scheme: opened, or declined with the reason ("a user name before its host")
 _SCHEME = re.compile(r"https?://", re.I)
 #: "example.com in a new tab", "youtube in the browser": where it opens, not part of the address
-_BROWSER_TAIL = re.compile(r"\s+in (?:a |the )?(?:new )?(?:tab|window|browser|firefox|chrome|chromium|safari|edge)$",
+_BROWSER_TAIL = re.compile(r"\s+in (?:a |the )?(?:new |separate |different |other )?(?:tabs?|windows?|browser|firefox|chrome|"
+                           r"chromium|safari|edge)$",
                            re.I)
 #: "a new tab with reddit", "a new window for example.com": where it opens, not part of the address
 _BROWSER_HEAD = re.compile(r"^(?:a |the |another )?new (?:browser )?(?:tab|window) (?:with|to|for|on|at|showing) +(?=\S)", re.I)
@@ -54,6 +55,8 @@ _BROWSER_HEAD = re.compile(r"^(?:a |the |another )?new (?:browser )?(?:tab|windo
 #: normal one instead would keep in the history what the person wanted kept out of it
 _PRIVATE_TAIL = re.compile(r"\s+(?:in|with|using) (?:an? |the )?(?:incognito|private|inprivate)"
                            r"(?: (?:mode|window|tab|browsing|browser))*$", re.I)
+#: the first words of requests to go somewhere ("go to", "visit", "navigate to")
+_PLACE_VERBS = frozenset({"go", "visit", "browse", "navigate"})
 #: "the youtube website", "the bbc site"
 _SITE_SUFFIX = re.compile(r"\s+(?:web ?site|site|home ?page)$")
 #: an address with another or a mistyped scheme ("htps://", "https//", "http:/", "file:///")
@@ -158,7 +161,8 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
         return media(raw, explicit_play=True)
     if known_only:
         # "go to youtub": a name one slip from one we know gets the hint, anything else is no site
-        hint = _did_you_mean(low) if lx.APP_NAME_RE.match(low) and " " not in low else ""
+        # (only after verbs that name a place: "give me code" is no misspelt "vscode")
+        hint = _did_you_mean(low) if verb in _PLACE_VERBS and lx.APP_NAME_RE.match(low) and " " not in low else ""
         return Piece("decline", f"{UNKNOWN_APP} {low} and no site by that name, so I didn't open anything.{hint}",
                      about_site=True) if hint else None
     if verb in {"run", "execute"} or SHELL_LIKE.search(raw):

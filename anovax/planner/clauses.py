@@ -93,12 +93,17 @@ _PLAIN_VERBS = frozenset(
 _OPENS = re.compile(r"^(?:please\s+)?(?:open|launch|go to|visit)\b")
 
 
+#: where the next name of a list ends: "youtube" in "youtube, notepad", "youtube and the calculator"
+_NEXT_NAME = re.compile(r"\s*[,;]\s*|\s+(?:and|then|&)\s+|\s+in (?:a |the )?(?:new |other )?(?:tabs?|windows?)\b")
+
+
 def _names_a_pair(before: str, ahead: str) -> bool:
     """Does this "and" join two names ("between london and new york", "and new jersey") rather
     than two commands?"""
     if ahead.startswith("new ") and not _NEW_THING.match(ahead):
         return True
-    if ahead.strip(" .!") in lx.WEBSITES and _OPENS.match(lower_words(before)):
+    named = _NEXT_NAME.split(ahead, maxsplit=1)[0]  # "youtube and the calculator", "youtube in new tabs"
+    if named.strip(" .!") in lx.WEBSITES and _OPENS.match(lower_words(before)):
         return True  # "open wikipedia and youtube": one more site to open, not a YouTube search
     # "between paris and open notepad" still opens it: only words that are not plainly verbs pair up
     return bool(_BETWEEN.search(before)) and ahead.split(" ", 1)[0] not in _PLAIN_VERBS

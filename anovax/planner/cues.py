@@ -14,7 +14,7 @@ import re
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
 from anovax.planner.clock import time_fragment
-from anovax.planner.media import SONG_BY, audiobook, lyric_search, media, mood_or_station, outside_title
+from anovax.planner.media import SONG_BY, audiobook, lyric_search, media, mood_or_station, outside_title, youtube
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
@@ -162,6 +162,12 @@ def unsearchable(low: str) -> Piece | None:
     return None
 
 
+#: a request for videos by their subject ("cat videos"), not a question about them
+_VIDEOS = re.compile(r"^(?:(?:show|find|get) me |i want to (?:see|watch) |watch |see |get |find |some )*(?:(?!(?:how|why|what|the|me|my|your|you|i|to|for|in|on|hear|bring|love|d)\b)[\w'-]+ ){1,4}"
+                     r"(?:videos|video clips|clips)$")
+_WATCH_LEAD = re.compile(r"^(?:(?:(?:show|find|get) me|i want to (?:see|watch)|watch|see|get|find|some)\s+)+")
+
+
 def topic_search(part: str, state: RequestState) -> Piece | None:
     """The search for a part of a request that only names a topic to look up ("the weather" in
     "open youtube and the weather"), or None."""
@@ -178,9 +184,14 @@ def cues(clause: str, state: RequestState) -> Piece:
     low = lower_words(clause)
     if not low:
         return unknown()
-    if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
+    # "funny dog videos", "youtube funny cats": something to watch, not a joke to tell
+    if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel|videos?|clips?|youtube|"
+                                                     r"movies?|films?|shows?|memes?|gifs?|tiktoks?)\b", low):
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
+    if _VIDEOS.search(low) and not topics.QUESTION_START.match(low) and not topics.domain(low):
+        # "funny dog videos", "show me cat clips": videos to watch, found where videos are
+        return youtube(query(_WATCH_LEAD.sub("", low)) or q)
     lyric = lyric_search(low)  # "what's the song that goes hey jude": its words are the search
     if lyric is not None:
         return lyric

@@ -63,10 +63,12 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
         return Piece("refuse", "Sorry, I won't type anything that looks like a shell command.")
     # typing into a terminal is planned: safety_check holds it for the person's yes
     into = target or state.current_app
-    if verb not in ("type", "dictate") and target is None and state.current_app is None:
+    if verb not in ("type", "dictate"):
         # the topic only where the words start ("write email to john"), not inside a phrase
-        # to type ("write thank you for your email")
-        topic = domain(" ".join(lower_words(text).split()[:2]), personal_only=True)
+        # to type ("write thank you for your email"). With an app open or named too: "write a
+        # letter to my landlord" typed "a letter to my landlord" into it (a first-time user)
+        # ("write meeting at three" into an open app is dictation, not the calendar)
+        topic = domain(" ".join(lower_words(text).split()[:2]), personal_only=True) if into is None else None
         if topic or _COMPOSE.match(text):
             kind = topic[1] if topic else "I can't compose messages or documents for you offline."
             return Piece("decline", kind + " To dictate, say 'type' and then the exact words.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from anovax.plan import Step
-from anovax.planner.pieces import Piece, unknown
+from anovax.planner.pieces import JOKE_LEAD, Piece, unknown
 from anovax.planner.text import lower_words, query
 from anovax.planner.topics import domain
 
@@ -263,7 +263,8 @@ def youtube_scope(request: str) -> str | None:
 def on_youtube(piece: Piece, clause: str) -> Piece:
     """``piece`` with its web searches made YouTube searches; a clause nothing understood becomes
     a YouTube search for its words (the user said where to look)."""
-    if piece.kind == "unknown":
+    if piece.kind == "unknown" or (piece.kind == "chat" and piece.say.startswith(JOKE_LEAD)):
+        # "youtube funny dogs": funny videos to find, not a joke to tell
         return youtube(_LEAD_MEDIA_WORDS.sub("", lower_words(clause)) or clause)
     if not any(step.tool == "web_search" for step in piece.steps):
         return piece

@@ -41,6 +41,10 @@ class Piece:
     about_site: bool = False
 
 
+#: how a told joke's reply begins
+JOKE_LEAD = "Here's one: "
+
+
 class Jokes:
     """The planner's joke rotation: each call tells the next joke (thread-safe)."""
 
@@ -51,7 +55,7 @@ class Jokes:
     def tell(self) -> Piece:
         with self._lock:
             n = next(self._count)
-        return Piece("chat", "Here's one: " + lx.JOKES[n % len(lx.JOKES)])
+        return Piece("chat", JOKE_LEAD + lx.JOKES[n % len(lx.JOKES)])
 
 
 @dataclass
