@@ -179,7 +179,7 @@ def test_dictation_into_a_named_app_and_after_opening_one(planner):
     assert steps(planner.plan("open notepad and type hello comma world period")) == [
         ("open_app", {"name": "notepad"}), ("type_text", {"text": "hello, world."})]
     assert steps(planner.plan("type cap dear john comma in notepad")) == [
-        ("open_app", {"name": "notepad"}), ("type_text", {"text": "Dear john,"})]
+        ("switch_to_app", {"name": "notepad"}), ("type_text", {"text": "Dear john,"})]
 
 
 def test_only_line_breaks_are_enter_presses(planner):

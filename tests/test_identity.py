@@ -297,3 +297,17 @@ def test_a_program_run_by_an_interpreter_is_named_by_its_title():
     found = identify(1, title="My Notes", wm_class="python3.11.Python3.11", pid=100,
                      facts=ProcessFacts(Proc(100, "/usr/bin/python3.11", ("python3", "notes.py"))), own_pid=OWN)
     assert found.app == "My Notes", found
+
+
+def test_a_rehearsal_opens_a_program_this_computer_has_by_its_own_name():
+    # a first-time user: "--simulate" said "I couldn't find an app called mousepad" on a computer
+    # that has it (anovax doctor listed /usr/bin/mousepad)
+    from anovax.cancel import CancelToken
+    from anovax.desktop.simulated import SimulatedDesktop
+    from anovax.errors import PermanentToolError
+
+    desktop = SimulatedDesktop.plausible(delays={"launch": 0.0}, installed=lambda name: name == "mousepad")
+    assert desktop.launch_app("mousepad", CancelToken()) == "mousepad is open (simulated)"
+    assert desktop.launch_app("notepad", CancelToken())  # the typical desktop's apps, as before
+    with pytest.raises(PermanentToolError):
+        desktop.launch_app("zzqx", CancelToken())

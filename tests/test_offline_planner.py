@@ -104,11 +104,20 @@ def test_unknown_app_names_keep_a_safe_charset(planner):
         ("open notepad and type a shopping list", "notepad", "a shopping list"),
         ("launch the editor and write Dear Anna, thanks for the flowers!", "notepad", "Dear Anna, thanks for the flowers!"),
         ("open wordpad then type meeting notes", "wordpad", "meeting notes"),
-        ("type buy milk in notepad", "notepad", "buy milk"),
     ],
 )
 def test_launch_and_type(planner, text, app, typed):
     assert steps(planner.plan(text)) == [("open_app", {"name": app}), ("type_text", {"text": typed})]
+
+
+@pytest.mark.parametrize("current", [None, "calculator"])
+def test_typing_into_a_named_app_goes_to_its_window_when_it_is_open(planner, current):
+    # a first-time user: "type world into notepad" with Notepad open behind the calculator started
+    # a second Notepad and typed into its blank document; switch_to_app uses the open window, or
+    # opens one when there is none
+    plan = planner.plan("type buy milk in notepad", current_app=current)
+    assert steps(plan) == [("switch_to_app", {"name": "notepad"}), ("type_text", {"text": "buy milk"})]
+    assert plan.final_response == "Typing into Notepad: buy milk."
 
 
 # --- 3. browser open -----------------------------------------------------------------------------
@@ -954,3 +963,29 @@ def test_one_unknown_name_in_a_list_is_named_alone_and_nothing_opens():
     assert steps(planner.plan("open youtube, then notepad, then type hi")) == [
         ("open_website", {"address": "https://www.youtube.com/"}), ("open_app", {"name": "notepad"}),
         ("type_text", {"text": "hi"})]
+
+
+@pytest.mark.parametrize("text, key", [("what car do I drive", "car"), ("who is the dentist", "dentist"),
+                                       ("when is the team meeting", "team_meeting")])
+def test_a_question_naming_a_remembered_fact_recalls_it_not_a_web_search(planner, text, key):
+    # a first-time user: with "car" remembered, "what car do I drive" searched Google for it
+    from anovax.memory import FACTS_HEADING
+
+    context = f"{FACTS_HEADING}\n- car: a blue Toyota\n- team_meeting: tuesday at 3\n- dentist: dr patel\n"
+    assert steps(planner.plan(text, context)) == [("recall", {"key": key})]
+    # someone else's, or nothing remembered: as before
+    assert tools(planner.plan("what car does tom drive", context)) == ["web_search"]
+    assert "recall" not in tools(planner.plan(text))
+
+
+def test_the_app_named_first_then_what_to_type_in_it(planner):
+    # a first-time user: "in notepad type buy milk" was "I can't order, book or buy things"
+    assert steps(planner.plan("in notepad type buy milk")) == [("switch_to_app", {"name": "notepad"}),
+                                                               ("type_text", {"text": "buy milk"})]
+    assert "type_text" not in tools(planner.plan("in my opinion type is good"))
+
+
+def test_a_sum_after_opening_the_calculator_is_no_app_name(planner):
+    # a first-time user: "I don't know an app called calculate 5 plus 5"
+    plan = planner.plan("open the calculator and calculate 5 plus 5")
+    assert steps(plan)[0] == ("open_app", {"name": "calculator"}) and "app called" not in plan.final_response

@@ -90,6 +90,26 @@ def test_switch_to_notepad_focuses_the_one_mousepad_there_is(anovax):
     assert buffer_of(run.xvfb, pad) == "hello"
 
 
+def test_typing_into_notepad_by_name_uses_the_open_one_not_a_second_copy(anovax):
+    # a first-time user: "type world into notepad" with Notepad open behind the calculator started
+    # a second, empty Notepad and typed there
+    run = anovax()
+    assert send(run, "open notepad and type first")["status"] == "done"
+    pad = wait_for(lambda: mousepads(run.xvfb), 10.0, "mousepad's window")[0]
+    assert send(run, "open the calculator")["status"] == "done"
+    calc = wait_for(lambda: windows_of(run.xvfb, "galculator"), 10.0, "galculator's window")[0]
+    active_is(run.xvfb, calc, "the calculator to have the focus")
+
+    done = send(run, "type world into notepad")
+    assert done["status"] == "done", done
+    assert [s["tool"] for s in done["outcome"]["steps"]] == ["switch_to_app", "type_text"], done
+    assert mousepads(run.xvfb) == [pad]  # the same window, no new empty one
+    if active_window(run.xvfb) != pad:
+        xdo(run.xvfb, "windowactivate", "--sync", pad)
+        active_is(run.xvfb, pad, "mousepad to have the focus back to read its text")
+    assert buffer_of(run.xvfb, pad).replace(" ", "") == "firstworld"
+
+
 def test_close_with_unsaved_text_leaves_the_window_and_says_the_save_dialog_waits(anovax):
     run = anovax()
     assert send(run, "open notepad and type keep me")["status"] == "done"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import shutil
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -74,6 +75,7 @@ class SimulatedDesktop:
         pictures_dir: Path | None = None,
         known_apps: Collection[str] | None = None,
         user_apps: tuple[App, ...] = (),
+        installed: Callable[[str], bool] | None = None,
     ) -> None:
         #: seconds per action kind; "type" is per chunk
         self.delays = dict(delays or {})
@@ -83,6 +85,8 @@ class SimulatedDesktop:
         self._now = now or (lambda: dt.datetime.now().astimezone())
         #: app names that "are installed"; None: every name is
         self.known_apps = None if known_apps is None else frozenset(known_apps)
+        #: ...and programs found on this computer by their own name ("mousepad", "xterm")
+        self.installed = installed
         self._pictures = pictures_dir or Path.home() / "Pictures"
         self._lock = threading.Lock()
         self._actions: list[Action] = []
@@ -132,7 +136,9 @@ class SimulatedDesktop:
     # -- the Desktop interface ----------------------------------------------------------
 
     def launch_app(self, name: str, cancel: CancelToken) -> str:
-        if self.known_apps is not None and normalise_name(name) not in self.known_apps:
+        norm = normalise_name(name)
+        if self.known_apps is not None and norm not in self.known_apps and not (
+                self.installed is not None and self.installed(norm)):
             raise PermanentToolError(f"I couldn't find an app called {name} on this computer.")
         self._do("launch", name, cancel)
         self.user_app = name
@@ -271,6 +277,8 @@ class SimulatedDesktop:
                   "clock": 0.1, "switch": 0.05, "close": 0.05, "window": 0.05}
         # the apps a typical Linux desktop has, and the user's own
         kwargs.setdefault("known_apps", {*index(LINUX_APPS), *index(kwargs.get("user_apps", ()))})
+        # "open mousepad" on a computer that has it: a program's own name, as the real desktop finds it
+        kwargs.setdefault("installed", lambda name: " " not in name and shutil.which(name) is not None)
         return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)
 
     def close(self) -> None:

@@ -215,7 +215,7 @@ _LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)
 _OPENERS = frozenset({"open_app", "open_website"})
 #: what is asked about, never an app's name: "open youtube and the weather"
 _A_TOPIC = re.compile("|".join(f"(?:{cue.pattern})" for cue in (topics.WEATHER_CUE, topics.NEWS_CUE, topics.STOCK_CUE,
-                                                                 topics.DATETIME_CUE)), re.I)
+                                                                 topics.DATETIME_CUE, topics.MATHS_CUE)), re.I)
 
 
 def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool] | None) -> Piece | None:

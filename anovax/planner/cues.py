@@ -16,6 +16,7 @@ from anovax.planner import topics
 from anovax.planner.clock import time_fragment
 from anovax.planner.media import SONG_BY, audiobook, lyric_search, media, mood_or_station, outside_title, youtube
 from anovax.planner.pieces import Piece, RequestState, unknown, web
+from anovax.planner.recall import asked_fact
 from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
 from anovax.planner.vocab import garbled_words
@@ -172,8 +173,8 @@ def topic_search(part: str, state: RequestState) -> Piece | None:
     """The search for a part of a request that only names a topic to look up ("the weather" in
     "open youtube and the weather"), or None."""
     low = lower_words(part)
-    if len(low.split()) > 4 or not any(cue.search(low) for cue in (topics.WEATHER_CUE, topics.NEWS_CUE,
-                                                                   topics.STOCK_CUE)):
+    if len(low.split()) > 6 or not any(cue.search(low) for cue in (topics.WEATHER_CUE, topics.NEWS_CUE,
+                                                                   topics.STOCK_CUE, topics.MATHS_CUE)):
         return None
     piece = cues(part, state)
     return piece if not piece.guess and [s.tool for s in piece.steps] == ["web_search"] else None
@@ -184,6 +185,9 @@ def cues(clause: str, state: RequestState) -> Piece:
     low = lower_words(clause)
     if not low:
         return unknown()
+    remembered = asked_fact(clause, state)  # "what car do I drive", with the car remembered
+    if remembered is not None:
+        return remembered
     # "funny dog videos", "youtube funny cats": something to watch, not a joke to tell
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel|videos?|clips?|youtube|"
                                                      r"movies?|films?|shows?|memes?|gifs?|tiktoks?)\b", low):

@@ -77,8 +77,10 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     steps: list[Step] = []
     say_target = ""
     if target and target != state.current_app:
-        steps.append(Step("open_app", {"name": target}))
-        say_target = f"Opening {display(target)} and typing"
+        # its window if it is open (a second copy would take the text into a new blank
+        # document), else a new one: switch_to_app does both
+        steps.append(Step("switch_to_app", {"name": target}))
+        say_target = f"Typing into {display(target)}"
     elif into:
         say_target = f"Typing into {display(into)}"
     if text.strip():
@@ -96,7 +98,7 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     say = f"{say_target}: {short}" if say_target else f"Typing: {short}"
     if not say.endswith((".", "!", "?", "…")):
         say += "."
-    return Piece("act", say, steps, app=target if steps[0].tool == "open_app" else None)
+    return Piece("act", say, steps, app=target if steps[0].tool == "switch_to_app" else None)
 
 
 def key_say(keys: str) -> str:

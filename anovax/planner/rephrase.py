@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 
+from anovax.planner.lexicon import APP_ALIASES
 from anovax.planner.text import DICTATION_START
 
 _KEY = r"(?:ctrl|control|alt|shift|cmd|command|win|super|option)"
+#: an app's everyday name ("notepad", "the calculator"), longest first
+_APPS = "|".join(re.escape(name) for name in sorted(APP_ALIASES, key=len, reverse=True))
 #: the key a chord ends with: a letter or digit, a function key or a named key
 _LAST = (r"(?:[a-z0-9]|f\d{1,2}|tab|enter|return|escape|esc|delete|del|backspace|space|home|end|up|down|left|right|"
          r"page ?up|page ?down|plus|minus|insert)")
@@ -31,6 +34,8 @@ _LEAD_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.I), r)
     for p, r in (
+        # where first: "in notepad type buy milk", "in the calculator, type 5+5"
+        (rf"^in (?:the |my )?({_APPS})[\s,]+(type|write|dictate)\s+(\S.*)$", r"\2 \3 in \1"),
         # an adjective that says "now" about the time: "the present time", "the precise time"
         (r"\b(?:present|precise|actual) (time|date)\b", r"current \1"),
         (r"\bclock check\b", "time check"),
