@@ -36,7 +36,7 @@ from anovax.errors import AnovaXError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
 from anovax.orchestrator import AgentBudget, Orchestrator
-from anovax.outcome import Outcome
+from anovax.outcome import Outcome, StepStatus
 from anovax.planner import Planner
 from anovax.results import CommandResult, Status, StopReport
 from anovax.gatecontext import GateContext
@@ -365,6 +365,10 @@ class Assistant:
             message, status = outcome.denied, Status.NEEDS_YES
         else:
             message = f"I couldn't finish that: {outcome.error_summary()}"
+            skipped = sum(1 for step in outcome.steps if step.status is StepStatus.NOT_RUN)
+            if skipped:  # "open spotify and notepad": the reply said nothing of Notepad
+                message += (" I stopped there: the next step didn't run." if skipped == 1 else
+                            f" I stopped there: the {skipped} steps after it didn't run.")
             status = Status.FAILED
         return self._finish(CommandResult(status=status, message=message, plan=plan, verdict=verdict,
                                           outcome=outcome, timings_ms=timings, **base), cancel)

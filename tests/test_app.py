@@ -135,7 +135,10 @@ def test_core_failure_is_reported_spoken_and_handed_to_recovery(settings):
                      or outcome)
     result = assistant.on_speech("open zork and type hi")
     assert result.status is Status.FAILED and result.exit_code == 4
-    assert result.message == "I couldn't finish that: I couldn't find an app called zork."
+    # the typing never ran, and the reply says so (a first-time user's "open spotify and notepad"
+    # said nothing of Notepad)
+    assert result.message == ("I couldn't finish that: I couldn't find an app called zork. "
+                              "I stopped there: the next step didn't run.")
     assert seen == [("open zork and type hi", 0)]
     assert desktop.actions[-1].kind == "speak" and "zork" in desktop.actions[-1].arg
     assert desktop.typed_text == ""

@@ -989,3 +989,15 @@ def test_a_sum_after_opening_the_calculator_is_no_app_name(planner):
     # a first-time user: "I don't know an app called calculate 5 plus 5"
     plan = planner.plan("open the calculator and calculate 5 plus 5")
     assert steps(plan)[0] == ("open_app", {"name": "calculator"}) and "app called" not in plan.final_response
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("grab a screenshot of notepad", "Taking a screenshot of the whole screen: I can't capture only Notepad."),
+    ("take a screenshot of the calculator window",
+     "Taking a screenshot of the whole screen: I can't capture only the calculator."),
+    ("take a screenshot of my desktop", "Taking a screenshot."),
+])
+def test_a_screenshot_of_one_window_says_it_is_of_the_whole_screen(planner, text, reply):
+    # a first-time user: "grab a screenshot of notepad" took the whole screen without saying so
+    plan = planner.plan(text)
+    assert tools(plan) == ["screenshot"] and plan.final_response == reply

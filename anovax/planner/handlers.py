@@ -260,6 +260,23 @@ def _declared(tool: str) -> Handler:
     return handle
 
 
+#: "a screenshot of notepad": the window it names
+_OF_WINDOW = re.compile(r"\b(?:screenshot|screen shot|screen grab|screengrab|screen capture|snapshot) (?:of|showing) "
+                        r"(?:the |my |this |that )?(?P<app>[\w .+-]{2,40}?)(?: window| app)?[.!?]*$", re.I)
+
+
+def whole_screen(said: str, piece: Piece) -> Piece:
+    """``piece``, its reply saying the screenshot is of the whole screen when ``said`` asked for
+    one window's ("a screenshot of notepad"): the tool takes the whole screen."""
+    m = _OF_WINDOW.search(lower_words(said))
+    name = m.group("app") if m and [s.tool for s in piece.steps] == ["screenshot"] else ""
+    app = lx.APP_ALIASES.get(name) or (name if name in lx.USER_APPS else None)  # an app's name, not "the page"
+    if app is None:
+        return piece
+    return Piece(piece.kind, f"Taking a screenshot of the whole screen: I can't capture only {display(app)}.",
+                 piece.steps)
+
+
 HANDLERS: dict[str, Handler] = {
     **{intent: _fixed(*answer) for intent, answer in _FIXED.items()},
     "help": _help,

@@ -40,7 +40,7 @@ from anovax.planner.cues import cues, topic_search
 from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.goals import goal, question_and_video, stated_goal
 from anovax.planner.grammar import load_grammar, matches
-from anovax.planner.handlers import HANDLERS
+from anovax.planner.handlers import HANDLERS, whole_screen
 from anovax.planner.installed import AppCheck, installed_app
 from anovax.planner.joined import HARM, HARM_VERBS, cannot_do, declined
 from anovax.planner.keyboard import typing
@@ -301,7 +301,7 @@ class OfflinePlanner:
             plain = plainer(clause)  # "tell me the present time", "save the current file"
             piece = self._grammar(plain, state) if plain else None
             if piece is not None:
-                return piece
+                return whole_screen(clause, piece)  # "a screenshot of notepad" is of the whole screen
             piece = goal(clause) or playlist_of(clause)  # "help me learn spanish": a guide and a video
             if piece is not None:
                 return piece
