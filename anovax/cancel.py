@@ -38,9 +38,10 @@ _STOP_PHRASES = (
     "never mind that", "never mind", "nevermind", "nvm", "forget it", "forget that",
     "stop everything", "cancel everything", "stop all", "cancel all", "stop it all",
     "stop that", "cancel that", "stop it", "cancel it", "stop", "cancel", "abort", "halt",
-    # what people say to a talking assistant: it means "stop", never "mute the computer"
-    "stop talking", "stop speaking", "shut up", "be quiet", "quiet", "hush", "shush", "silence", "that s enough",
-    "thats enough", "enough",
+    # what people say to a talking assistant: it means "stop", never "mute the computer" (whole
+    # phrases: a bare "quiet" or "enough" said by anyone in the room would stop a command by voice;
+    # "that's" is "that s" once its apostrophe is a space)
+    "stop talking", "stop speaking", "shut up", "be quiet", "that s enough", "thats enough",
 )
 #: words around stop phrases that do not change what they mean ("anova, please stop now")
 _FILLERS = ("hey anova", "ok anova", "okay anova", "anova", "ok", "okay", "oh", "no", "please", "just", "and",

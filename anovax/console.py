@@ -62,7 +62,7 @@ def format_result(result: CommandResult) -> str:
         v = result.verdict
         lines.append(format_verdict(v.ok, v.question if v.needs_yes else "", v.rule, v.reason))
     lines += [*format_steps(result), format_reply(result)]
-    if result.status is Status.PLANNED:  # "AnovaX: Opening Spotify." alone read as if it had
+    if result.status is Status.PLANNED:  # "AnovaX: Opening Spotify." alone read as if it had opened
         lines.append("Dry run: nothing was done. The reply above is what AnovaX would say.")
     return "\n".join(lines)
 

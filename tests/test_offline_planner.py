@@ -1001,3 +1001,67 @@ def test_a_screenshot_of_one_window_says_it_is_of_the_whole_screen(planner, text
     # a first-time user: "grab a screenshot of notepad" took the whole screen without saying so
     plan = planner.plan(text)
     assert tools(plan) == ["screenshot"] and plan.final_response == reply
+
+
+
+@pytest.mark.parametrize("text", ["open notepad and hack the stock market", "open youtube and hack the weather"])
+def test_a_harmful_request_after_an_opener_is_still_refused(planner, text):
+    # a reviewer: the topic after an opener was read before the refusal, so it was searched
+    plan = planner.plan(text)
+    assert plan.steps == () and plan.final_response.startswith("Sorry"), plan
+
+
+@pytest.mark.parametrize("text", ["open notepad and 5 plus 5 plus my pin 1234", "open notepad and kill the news anchor",
+                                  "open notepad and delete the news"])
+def test_no_topic_search_of_personal_words_or_of_a_request(planner, text):
+    # a reviewer: these were web-searched whole (with the PIN) once a topic word took them for a topic
+    assert "web_search" not in tools(planner.plan(text)), planner.plan(text)
+
+
+def test_every_name_before_a_topic_is_opened(planner):
+    # a reviewer: "open notepad and youtube and the weather" dropped YouTube
+    assert tools(planner.plan("open notepad and youtube and the weather")) == ["open_app", "open_website",
+                                                                             "web_search"]
+
+
+@pytest.mark.parametrize("text, current, expected", [
+    ("in notepad type meet me in the park", "calculator",
+     [("switch_to_app", {"name": "notepad"}), ("type_text", {"text": "meet me in the park"})]),
+    ("type see you at 5 in chrome", None, [("open_app", {"name": "chrome"}), ("type_text", {"text": "see you at 5"})]),
+    ("type hello in a new notepad", "notepad", [("open_app", {"name": "notepad"}), ("type_text", {"text": "hello"})]),
+])
+def test_where_typing_goes_is_the_last_app_named(planner, text, current, expected):
+    # a reviewer: "... in the park in notepad" typed into the calculator; a browser's open page
+    # would take keys into whatever field has its focus, so a browser gets a new window
+    assert steps(planner.plan(text, current_app=current)) == expected
+
+
+@pytest.mark.parametrize("text", ["write the letter a", "write the list", "write my email address is bob at home"])
+def test_dictation_with_write_still_types_into_the_open_app(planner, text):
+    # a reviewer: declined as requests to compose once an app was open
+    assert tools(planner.plan(text, current_app="notepad")) == ["type_text"]
+
+
+@pytest.mark.parametrize("text", ["what is the address of google", "when is the birthday of shakespeare",
+                                  "what car did my dad drive", "what car should I buy"])
+def test_a_question_about_someone_else_never_reads_out_the_persons_fact(planner, text):
+    # a reviewer: "what is the address of google" read out the user's address
+    from anovax.memory import FACTS_HEADING
+
+    context = f"{FACTS_HEADING}\n- car: a blue Toyota\n- address: 1 main street\n- birthday: may 3\n"
+    assert "recall" not in tools(planner.plan(text, context)), planner.plan(text, context)
+
+
+@pytest.mark.parametrize("text, q", [("search for target for beginners", "target for beginners"),
+                                     ("tell me a movie joke", None), ("funny memes", "funny memes")])
+def test_the_reviewers_lesser_cases(planner, text, q):
+    plan = planner.plan(text)
+    assert [dict(s.params).get("query") for s in plan.steps] == ([q] if q else []), plan
+
+
+@pytest.mark.parametrize("text", ["go to hell", "go to code", "take me to where i live", "open notepad in private",
+                                  "open a new tab for notes"])
+def test_no_hint_search_or_app_for_words_that_name_no_site(planner, text):
+    plan = planner.plan(text)
+    assert plan.steps == () and "If you meant" not in plan.final_response, plan
+    assert not plan.final_response.startswith("I can't open private windows"), plan

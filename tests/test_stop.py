@@ -59,8 +59,7 @@ def test_only_cancel_and_never_mind_undo_what_just_ended():
                                   "\uff53\uff54\uff4f\uff50", "  never   mind  ", "'stop'", "Stop, cancel that",
                                   "stop everything", "nvm", "please just stop now", "\u0455top", "st\u043ep",
                                   # a first-time user: these said "I can't change the volume or mute myself"
-                                  "shut up", "be quiet", "stop talking", "anova, be quiet please", "that's enough",
-                                  "Quiet!"])
+                                  "shut up", "be quiet", "stop talking", "anova, be quiet please", "that's enough"])
 def test_whole_stop_utterances_are_control_messages(text):
     assert is_stop_utterance(text)
 
@@ -68,6 +67,8 @@ def test_whole_stop_utterances_are_control_messages(text):
 @pytest.mark.parametrize("text", ["cancel the timer", "stop the music", "don't stop", "stopwatch",
                                   "open notepad and type stop", "stop and open notepad", "", "never", "stop typing",
                                   "please", "anova", "no", "quiet music", "be quiet in the library", "enough milk",
+                                  # said by anyone in the room, a single word stops nothing (a reviewer)
+                                  "quiet", "enough", "silence",
                                   "cancel my subscription", "stop " * 30, None, 42])
 def test_commands_that_mention_stop_are_not_control_messages(text):
     assert not is_stop_utterance(text)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import shutil
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -277,8 +276,10 @@ class SimulatedDesktop:
                   "clock": 0.1, "switch": 0.05, "close": 0.05, "window": 0.05}
         # the apps a typical Linux desktop has, and the user's own
         kwargs.setdefault("known_apps", {*index(LINUX_APPS), *index(kwargs.get("user_apps", ()))})
-        # "open mousepad" on a computer that has it: a program's own name, as the real desktop finds it
-        kwargs.setdefault("installed", lambda name: " " not in name and shutil.which(name) is not None)
+        # "open mousepad" on a computer that has it, found as the real desktop finds it (on Linux
+        # only a program with a desktop entry: never "ls" or "rm" by their names)
+        from anovax.planner.installed import installed_app
+        kwargs.setdefault("installed", installed_app)
         return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)
 
     def close(self) -> None:

@@ -11,6 +11,7 @@ from anovax import sites
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
+from anovax.planner.cues import names_a_topic
 from anovax.planner.media import audiobook, media
 from anovax.planner.pieces import Piece
 from anovax.planner.refusals import SHELL_LIKE
@@ -46,15 +47,15 @@ def display(app: str) -> str:
 #: an address typed with its scheme: opened, or declined with the reason ("a user name before its host")
 _SCHEME = re.compile(r"https?://", re.I)
 #: "example.com in a new tab", "youtube in the browser": where it opens, not part of the address
-_BROWSER_TAIL = re.compile(r"\s+in (?:a |the )?(?:new |separate |different |other )?(?:tabs?|windows?|browser|firefox|chrome|"
+_BROWSER_TAIL = re.compile(r"\s+in (?:a |the |another )?(?:new |separate |different |other )?(?:tabs?|windows?|browser|firefox|chrome|"
                            r"chromium|safari|edge)$",
                            re.I)
 #: "a new tab with reddit", "a new window for example.com": where it opens, not part of the address
 _BROWSER_HEAD = re.compile(r"^(?:a |the |another )?new (?:browser )?(?:tab|window) (?:with|to|for|on|at|showing) +(?=\S)", re.I)
 #: "in incognito", "in a private window": a private window cannot be asked for, and opening a
 #: normal one instead would keep in the history what the person wanted kept out of it
-_PRIVATE_TAIL = re.compile(r"\s+(?:in|with|using) (?:an? |the )?(?:incognito|private|inprivate)"
-                           r"(?: (?:mode|window|tab|browsing|browser))*$", re.I)
+_PRIVATE_TAIL = re.compile(r"\s+(?:in|with|using) (?:an? |the )?(?:incognito(?: (?:mode|window|tab))?|inprivate"
+                           r"(?: window)?|private (?:window|tab|mode|browsing(?: mode)?|browser))$", re.I)
 #: the first words of requests to go somewhere ("go to", "visit", "navigate to")
 _PLACE_VERBS = frozenset({"go", "visit", "browse", "navigate"})
 #: "the youtube website", "the bbc site"
@@ -96,7 +97,13 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     ``known_only`` (verbs like "go to", "pull up") opens only apps and sites we know: "go to
     sleep" is not an app. ``exists`` vouches for a name no table knows ("start the dishwasher" is
     declined, not launched blindly). None means the clause is not an open request after all."""
-    raw = _BROWSER_HEAD.sub("", raw.strip())
+    headless = _BROWSER_HEAD.sub("", raw.strip())
+    if headless != raw.strip():  # "a new tab with reddit": a site, or no open request ("a new tab for notes")
+        piece = open_spoken(headless, verb, known_only=True, exists=exists)
+        if piece is not None and ([s.tool for s in piece.steps] == ["open_website"] or piece.about_site):
+            return piece
+        return Piece("decline", "I can open a website in a new tab: say which, for example 'open a new tab with "
+                                "wikipedia'.", about_site=True)
     if _PRIVATE_TAIL.search(raw):
         plain = _PRIVATE_TAIL.sub("", raw).strip()
         return Piece("decline", f"I can't open private windows, so I didn't open anything. Say 'open {plain}' "
@@ -179,20 +186,23 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
 
 
 #: verbs that only ever take a site ("show me the news" is no site, and reads as before)
-_VISIT = re.compile(r"^(?:please\s+)?(?:(?:(?:i (?:want|need) to|i wanna|i'd like to|i would like to|let's|lets|let us)"
-                    r"\s+(?:go to|go on|visit|check out|head (?:over )?to))|visit|take me to|head (?:over )?to|go over to|"
-                    r"bring me to|surf to|show me|(?:open )?(?:a |another )?new (?:browser )?tab (?:with|to|for|on))\s+(?=\S)",
-                    re.I)
+#: "I want to ...", "let's ...": a wish before the verb
+_WISH = r"(?:i (?:want|need) to|i wanna|i'd like to|i would like to|let's|lets|let us)"
+_VISIT = re.compile(rf"^(?:please\s+)?(?:(?:{_WISH}\s+(?:go to|go on|visit|check out|head (?:over )?to))|visit|take me to|"
+                    r"head (?:over )?to|go over to|bring me to|surf to|show me|(?:open )?(?:a |another )?new (?:browser )?tab "
+                    r"(?:with|to|for|on))\s+(?=\S)", re.I)
 #: of those, the verbs that name where to go and nothing else ("show me" also shows the time)
-_ONLY_GOING = re.compile(r"^(?:please\s+)?(?:(?:i (?:want|need) to|i wanna|i'd like to|i would like to|let's|lets|let us)"
-                         r"\s+)?(?:visit|take me to|head (?:over )?to|go over to|go to|bring me to|surf to)\s+(?=\S)", re.I)
+_ONLY_GOING = re.compile(rf"^(?:please\s+)?(?:{_WISH}\s+)?(?:visit|take me to|head (?:over )?to|go over to|go to|bring me to|"
+                         r"surf to)\s+(?=\S)", re.I)
 
 
 def going_to(clause: str) -> str | None:
     """What a request to go somewhere names, when it names no site we know ("head over to bbc
     news" -> "bbc news"), to be read on its own; None for any other words."""
     m = _ONLY_GOING.match(clause.strip())
-    return clause.strip()[m.end():] if m else None
+    rest = clause.strip()[m.end():] if m else None
+    # "take me to where i live": the person's own place, never a web search of it
+    return rest if rest and not re.search(r"\b(?:i|my|me|mine|we|our|home)\b", rest.lower()) else None
 
 
 def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | None:
@@ -212,11 +222,8 @@ def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | N
 
 #: "youtube and reddit", "notepad, the calculator and wikipedia", "youtube then notepad": names in a list
 _LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)\s+", re.I)
-_OPENERS = frozenset({"open_app", "open_website"})
-#: what is asked about, never an app's name: "open youtube and the weather"
-_A_TOPIC = re.compile("|".join(f"(?:{cue.pattern})" for cue in (topics.WEATHER_CUE, topics.NEWS_CUE, topics.STOCK_CUE,
-                                                                 topics.DATETIME_CUE, topics.MATHS_CUE)), re.I)
-
+#: the steps of a clause that opens something (a topic said after it does not swallow it)
+OPENERS = frozenset({"open_app", "open_website"})
 
 def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool] | None) -> Piece | None:
     """One piece opening each of a list of names, when every one of them is an app or a site we
@@ -229,13 +236,13 @@ def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool
     if not 2 <= len(parts) <= 4:
         return None
     pieces = [open_spoken(part, verb, known_only=known_only or exists is None, exists=exists) for part in parts]
-    opens = [p is not None and p.kind == "act" and bool(p.steps) and all(s.tool in _OPENERS for s in p.steps)
+    opens = [p is not None and p.kind == "act" and bool(p.steps) and all(s.tool in OPENERS for s in p.steps)
              for p in pieces]
     if any(opens) and not all(opens) and exists is not None:
         # "open youtube and redit": a list of names, one of them unknown; say which, open none
         unknown = [_ARTICLES.sub("", lower_words(part)) for part, ok in zip(parts, opens) if not ok]
         # "open youtube and the weather": a topic is asked about, no app named (the clause is split instead)
-        if all(lx.APP_NAME_RE.match(name) and not _A_TOPIC.search(name) for name in unknown):
+        if all(lx.APP_NAME_RE.match(name) and not names_a_topic(name) for name in unknown):
             hints = "".join(_did_you_mean(name) for name in unknown)
             return Piece("decline", f"{UNKNOWN_APP} {' or '.join(unknown)}, so I didn't open anything.{hints}")
     if not all(opens):
@@ -247,7 +254,9 @@ def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool
 def _did_you_mean(name: str) -> str:
     """" If you meant google, say 'open google'." for a name one slip away from an app or site we
     know: never opened on a guess, and no question a bare "yes" could answer."""
-    close = difflib.get_close_matches(name, [*lx.USER_APPS, *lx.APP_ALIASES, *lx.WEBSITES], n=1, cutoff=0.8)
+    # (a slip keeps the first letter: "go to hell" is no misspelt "shell")
+    known = [n for n in (*lx.USER_APPS, *lx.APP_ALIASES, *lx.WEBSITES) if n[:1] == name[:1]]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
     return f" If you meant {close[0]}, say 'open {close[0]}'." if close else ""
 
 

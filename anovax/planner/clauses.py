@@ -94,7 +94,8 @@ _OPENS = re.compile(r"^(?:please\s+)?(?:open|launch|go to|visit)\b")
 
 
 #: where the next name of a list ends: "youtube" in "youtube, notepad", "youtube and the calculator"
-_NEXT_NAME = re.compile(r"\s*[,;]\s*|\s+(?:and|then|&)\s+|\s+in (?:a |the )?(?:new |other )?(?:tabs?|windows?)\b")
+_NEXT_NAME = re.compile(r"\s*[,;]\s*|\s+(?:and|then|&)\s+|\s+in (?:a |the |another )?(?:new |separate |different |other )?"
+                        r"(?:tabs?|windows?)\b")
 
 
 def _names_a_pair(before: str, ahead: str) -> bool:

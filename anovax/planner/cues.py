@@ -16,7 +16,9 @@ from anovax.planner import topics
 from anovax.planner.clock import time_fragment
 from anovax.planner.media import SONG_BY, audiobook, lyric_search, media, mood_or_station, outside_title, youtube
 from anovax.planner.pieces import Piece, RequestState, unknown, web
+from anovax.planner.joined import declined
 from anovax.planner.recall import asked_fact
+from anovax.planner.refusals import refusal_for
 from anovax.planner.text import SPACES, lower_words, query
 from anovax.planner.grammar import command_words
 from anovax.planner.vocab import garbled_words
@@ -164,17 +166,42 @@ def unsearchable(low: str) -> Piece | None:
 
 
 #: a request for videos by their subject ("cat videos"), not a question about them
-_VIDEOS = re.compile(r"^(?:(?:show|find|get) me |i want to (?:see|watch) |watch |see |get |find |some )*(?:(?!(?:how|why|what|the|me|my|your|you|i|to|for|in|on|hear|bring|love|d)\b)[\w'-]+ ){1,4}"
-                     r"(?:videos|video clips|clips)$")
-_WATCH_LEAD = re.compile(r"^(?:(?:(?:show|find|get) me|i want to (?:see|watch)|watch|see|get|find|some)\s+)+")
+_WATCH = r"(?:(?:show|find|get) me |i want to (?:see|watch) |watch |see |get |find |some )*"
+#: words that make "... videos" no subject to watch: a question, a request about the person's own
+#: videos, or a verb ("download videos"); "d" is what is left of "i'd" ("d love to hear ... videos")
+_NOT_A_SUBJECT = (r"(?!(?:how|why|what|the|me|my|your|you|i|to|for|in|on|hear|bring|love|d|download|upload|record|"
+                  r"edit|delete|remove|send|share|save|convert|make|create)\b)")
+_VIDEOS = re.compile(rf"^{_WATCH}(?:{_NOT_A_SUBJECT}[\w'-]+ ){{1,4}}(?:videos|video clips|clips)$")
+#: something funny to watch rather than a joke to hear
+_TO_WATCH = re.compile(r"\b(?:videos?|clips?|youtube|movies?|films?|shows?|memes?|gifs?|tiktoks?)\b")
+_WATCH_LEAD = re.compile(r"^(?:(?:(?:show|find|get) me|i want to (?:see|watch)|i'd like|i would like|i want|watch|see|get|"
+                         r"find|some)\s+)+")
+
+
+#: what a part of a request asks about when it only names a topic to look up
+_TOPIC_CUES = (topics.WEATHER_CUE, topics.NEWS_CUE, topics.STOCK_CUE, topics.MATHS_CUE, topics.DATETIME_CUE)
+_TOPIC_WORDS_MAX = 6
+#: how a part that only names a topic begins: an article, a question word, a sum's verb
+_TOPIC_STARTS = frozenset({"the", "a", "an", "today's", "todays", "tomorrow's", "tomorrows", "this", "latest", "any",
+                           "what", "what's", "whats", "how", "how's", "is", "will", "calculate", "compute", "convert"})
+
+
+def names_a_topic(part: str) -> bool:
+    """Does ``part`` only name a topic to look up ("the weather", "calculate 5 plus 5"), so that
+    it is no app's name in "open youtube and the weather"? Never words about the person ("5 plus
+    my pin 1234") or a request ("buy stocks", "delete the news", "hack the weather")."""
+    low = lower_words(part)
+    first = low.split(" ", 1)[0]
+    if not (first in _TOPIC_STARTS or first[:1].isdigit() or any(cue.match(low) for cue in _TOPIC_CUES)):
+        return False  # "kill the news anchor", "buy stocks": a verb asks for something done
+    return (len(low.split()) <= _TOPIC_WORDS_MAX and any(cue.search(low) for cue in _TOPIC_CUES)
+            and not topics.PERSONAL_Q.search(low) and not refusal_for(part) and declined(part) is None)
 
 
 def topic_search(part: str, state: RequestState) -> Piece | None:
     """The search for a part of a request that only names a topic to look up ("the weather" in
     "open youtube and the weather"), or None."""
-    low = lower_words(part)
-    if len(low.split()) > 6 or not any(cue.search(low) for cue in (topics.WEATHER_CUE, topics.NEWS_CUE,
-                                                                   topics.STOCK_CUE, topics.MATHS_CUE)):
+    if not names_a_topic(part):
         return None
     piece = cues(part, state)
     return piece if not piece.guess and [s.tool for s in piece.steps] == ["web_search"] else None
@@ -188,9 +215,10 @@ def cues(clause: str, state: RequestState) -> Piece:
     remembered = asked_fact(clause, state)  # "what car do I drive", with the car remembered
     if remembered is not None:
         return remembered
-    # "funny dog videos", "youtube funny cats": something to watch, not a joke to tell
-    if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel|videos?|clips?|youtube|"
-                                                     r"movies?|films?|shows?|memes?|gifs?|tiktoks?)\b", low):
+    if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
+        if _TO_WATCH.search(low) and not re.search(r"\bjokes?\b", low):
+            # "funny dog videos", "funny memes": something funny to watch, not a joke to tell
+            return youtube(query(_WATCH_LEAD.sub("", low)) or low)
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
     if _VIDEOS.search(low) and not topics.QUESTION_START.match(low) and not topics.domain(low):

@@ -137,13 +137,17 @@ def _wait(clause: str, r: Any, state: RequestState) -> Piece | None:
 
 #: "wikipedia for alan turing" (after "search"): a site to search on, and what for
 _ON_SITE = re.compile(r"^(?:on |in )?(?P<site>[a-z][\w.' -]{1,24}?) for (?P<q>\S.*)$", re.I)
+#: "search amazon for ...": the site comes right after the verb ("search for target for beginners" is a query)
+_SEARCH_SITE_FIRST = re.compile(r"^(?:search|look up|google)\s+(?!for\b)", re.I)
+#: shops people search on by name ("search amazon for headphones")
+_SHOPS = frozenset({"amazon", "ebay", "etsy", "walmart", "ikea", "aliexpress"})
 
 
 def _web_search(clause: str, r: Any, state: RequestState) -> Piece | None:
     q = query(slot(r, "query", clause))
     if not q:
         return None
-    site = _ON_SITE.match(q)
+    site = _ON_SITE.match(q) if _SEARCH_SITE_FIRST.match(lower_words(clause)) else None
     if site and (site.group("site").lower() in lx.WEBSITES or site.group("site").lower() in _SHOPS):
         # "search wikipedia for alan turing": the site narrows the search, it is not searched for
         q = f"{site.group('q')} on {site.group('site')}"
@@ -155,10 +159,6 @@ def _web_search(clause: str, r: Any, state: RequestState) -> Piece | None:
     if _PLAYABLE.search(lower_words(q)) and not explicit_web(clause):
         return youtube(q)  # "look for a podcast about space": what is played is found on YouTube
     return web(q, f"Searching the web for {q}.")
-
-
-#: shops people search on by name ("search amazon for headphones")
-_SHOPS = frozenset({"amazon", "ebay", "etsy", "walmart", "target", "best buy", "ikea", "argos", "aliexpress"})
 
 
 #: words that make a list the user's own

@@ -20,12 +20,33 @@ UNKNOWN_KEY = "I don't know a key called"
 #: "... in it", "... into word": where the dictated text goes, at the end of the text
 _TARGET = re.compile(
     r"\s+(?:in|into|on|to)\s+(?:(?P<it>it|there|that|this|here|the window|this window|that window|the app|that app)"
-    r"|(?:the\s+|a\s+new\s+|a\s+)?(?P<app>[\w .+-]{2,30}?))\s*(?:window|app|file|document)?\s*[.!?]?$",
+    r"|(?:the\s+|(?P<new>an?\s+new\s+|another\s+)|a\s+)?(?P<app>[\w .+-]{2,30}?))\s*(?:window|app|file|document)?"
+    r"\s*[.!?]?$",
     re.I,
 )
+_WHERE_WORD = re.compile(r"\s+(?:in|into|on|to)\s+", re.I)
+
+
+def _where(text: str) -> re.Match[str] | None:
+    """Where "type ... in notepad" types: the last "in <app>" or "in it" that ends the text ("meet
+    me in the park in notepad": Notepad, the park is typed), or None."""
+    for at in _WHERE_WORD.finditer(text):
+        m = _TARGET.match(text, at.start())
+        if m and (m.group("it") or lower_words(m.group("app") or "") in lx.APP_ALIASES):
+            return m
+    return None
+#: the apps whose window typing never goes to by name: a new window's address bar instead
+_BROWSERS = frozenset({"browser", "chrome", "chromium", "firefox", "edge", "safari", "brave", "opera"})
 #: "write an e-mail to my boss": a request to compose, not words to type
 _COMPOSE = re.compile(
     r"^(?:a|an|the|my|some)\s+(?:\w+\s+)?(?:e-?mail|letter|note|message|text|complaint|review|post|tweet|status|reply|response|story|poem|essay|song|list|reminder|card)s?\b",
+    re.I,
+)
+#: the whole text is a thing to compose ("a letter to my landlord", "a poem"), typed into an open app
+_COMPOSE_REQUEST = re.compile(
+    r"^(?:a|an|some)\s+(?:\w+\s+)?(?:e-?mails?|letters?|messages?|poems?|stor(?:y|ies)|essays?|complaints?|"
+    r"reviews?|tweets?|posts?|repl(?:y|ies)|responses?|songs?|cards?)(?:\s+(?:to|for|about|saying|asking|telling|on|"
+    r"from|in)\b.*)?[.!?]?$",
     re.I,
 )
 #: spoken waits that mean "about a second"
@@ -42,16 +63,15 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     if not text:
         return None
     target: str | None = None
-    m = _TARGET.search(text)
+    fresh = False
+    m = _where(text)
     if m:
         if m.group("it"):
             target = state.current_app or ""
-            text = text[: m.start()]
         else:
-            app = lx.APP_ALIASES.get(lower_words(m.group("app") or ""))
-            if app:
-                target = app
-                text = text[: m.start()]
+            target = lx.APP_ALIASES[lower_words(m.group("app"))]
+            fresh = bool(m.group("new"))
+        text = text[: m.start()]
     text = text.strip()
     if len(text) >= 2 and text[0] in QUOTES and text[-1] in QUOTES:
         text = text[1:-1].strip()
@@ -65,22 +85,25 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     into = target or state.current_app
     if verb not in ("type", "dictate"):
         # the topic only where the words start ("write email to john"), not inside a phrase
-        # to type ("write thank you for your email"). With an app open or named too: "write a
-        # letter to my landlord" typed "a letter to my landlord" into it (a first-time user)
-        # ("write meeting at three" into an open app is dictation, not the calendar)
+        # to type ("write thank you for your email"), and only with no app to type into
+        # ("write meeting at three" into an open app is dictation, not the calendar). There,
+        # only a whole request to compose is declined: "write a letter to my landlord" was typed
+        # into it word for word (a first-time user), "write the letter a" is dictation
         topic = domain(" ".join(lower_words(text).split()[:2]), personal_only=True) if into is None else None
-        if topic or _COMPOSE.match(text):
+        if topic or (_COMPOSE if into is None else _COMPOSE_REQUEST).match(text):
             kind = topic[1] if topic else "I can't compose messages or documents for you offline."
             return Piece("decline", kind + " To dictate, say 'type' and then the exact words.")
     if len(text) > TOOLS["type_text"].param("text").max_len:
         return Piece("decline", "Sorry, that's too long to type in one go. Please dictate it in shorter parts.")
     steps: list[Step] = []
     say_target = ""
-    if target and target != state.current_app:
+    if target and (target != state.current_app or fresh):
         # its window if it is open (a second copy would take the text into a new blank
-        # document), else a new one: switch_to_app does both
-        steps.append(Step("switch_to_app", {"name": target}))
-        say_target = f"Typing into {display(target)}"
+        # document), else a new one: switch_to_app does both. Never a browser's open page:
+        # the keys would go to whatever field has its focus (a chat's), not a new address bar
+        fresh = fresh or target in _BROWSERS
+        steps.append(Step("open_app" if fresh else "switch_to_app", {"name": target}))
+        say_target = f"Opening {display(target)} and typing" if fresh else f"Typing into {display(target)}"
     elif into:
         say_target = f"Typing into {display(into)}"
     if text.strip():
@@ -98,7 +121,7 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
     say = f"{say_target}: {short}" if say_target else f"Typing: {short}"
     if not say.endswith((".", "!", "?", "…")):
         say += "."
-    return Piece("act", say, steps, app=target if steps[0].tool == "switch_to_app" else None)
+    return Piece("act", say, steps, app=target if steps[0].tool in ("open_app", "switch_to_app") else None)
 
 
 def key_say(keys: str) -> str:

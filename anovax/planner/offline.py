@@ -22,6 +22,7 @@ How a request becomes a plan (one module per stage):
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 from pathlib import Path
@@ -32,7 +33,7 @@ from anovax.crisis import crisis_reply
 from anovax.memory import fact_keys
 from anovax.plan import Plan, Step
 from anovax.planner import lexicon as lx
-from anovax.planner.apps import canonical_app, going_to, visit
+from anovax.planner.apps import OPENERS, canonical_app, going_to, visit
 from anovax.planner.asides import cuts, only_describes
 from anovax.planner.assemble import MAX_REPLY_CHARS, assemble, merge_openers, plan_problem
 from anovax.planner.clauses import COMMAND_STARTS, joints, soft_split, split_clauses
@@ -262,10 +263,6 @@ class OfflinePlanner:
         part is such a request (a title's "and": "play rock and roll")."""
         for start, end in joints(clause):
             tail = clause[end:]
-            topic = topic_search(tail, state)
-            opened = self._clause(clause[:start], state) if topic is not None else None
-            if opened is not None and _definite(opened) and opened.steps and {s.tool for s in opened.steps} <= _OPENERS:
-                return [(clause[:start], opened), (tail, topic)]  # "open notepad and the weather forecast"
             refused = refusal_for(tail) or (HARM if lower_words(tail).split(" ", 1)[0] in HARM_VERBS else None)
             if refused:
                 return [(clause, Piece("refuse", refused))]
@@ -278,6 +275,12 @@ class OfflinePlanner:
             first = self._clause(head, state)
             if _definite(first):
                 return [(head, first), (tail, said_no)]
+        found = ((start, end, topic) for start, end in reversed(joints(clause))
+                 if (topic := topic_search(clause[end:], state)) is not None)
+        for start, end, topic in itertools.islice(found, 1):  # "open notepad and youtube and the weather"
+            opened = self._clause(clause[:start], state)
+            if _definite(opened) and opened.steps and {s.tool for s in opened.steps} <= OPENERS:
+                return [(clause[:start], opened), (clause[end:], topic)]
         return None
 
     def _clause(self, clause: str, state: RequestState) -> Piece:
@@ -330,8 +333,6 @@ def _definite(piece: Piece) -> bool:
     return piece.kind not in ("unknown", "decline", "refuse") and not piece.guess and not piece.fuzzy
 
 
-#: the steps of a clause that opens something, which a topic said after it does not swallow
-_OPENERS = frozenset({"open_app", "open_website"})
 #: the tools a clause's words can be folded into as a query
 _SEARCHES = frozenset({"youtube_search", "web_search"})
 

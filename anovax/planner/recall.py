@@ -96,23 +96,24 @@ def forget(clause: str, r: Any, state: RequestState) -> Piece | None:
     return Piece("answer", "", [Step("forget", {"key": name})])
 
 
-#: a short question about something of the person's: "what car do I drive", "who is the dentist"
-_OWN_QUESTION = re.compile(r"^(?:what|which|who|whose|when|where)(?:'s|s| is| are| was| were)?\b", re.I)
-_ME = re.compile(r"\b(?:i|my|me|mine|we|our)\b")
-_MAX_QUESTION_WORDS = 7
+#: questions that name a remembered fact without "my": "what car do I drive" (what the person
+#: does with it), "when is the team meeting" (the fact's whole name after "the", nothing after it)
+_OWN_QUESTIONS = (
+    re.compile(r"^(?:what|which) (?P<name>[a-z][a-z' ]{0,40}?) (?:do|did|have|am|was) (?:i|we)\b(?! (?:[a-z]+ )?(?:my|our)\b)"),
+    re.compile(r"^(?:who|what|when|where|which)(?:'s| is| are| was| were) the (?P<name>[a-z][a-z' ]{0,40}?)(?: again)?$"),
+)
 
 
 def asked_fact(clause: str, state: RequestState) -> Piece | None:
-    """The remembered fact a short question names every word of ("what car do I drive" with
-    ``car`` stored), asked about the person or with "the" ("when is the team meeting"); None
-    otherwise. Only stored names count: the answer is the person's own, and searching the web
-    for "what car do I drive" answers nothing and sends the question out."""
-    low = lower_words(clause)
-    if not state.facts or not _OWN_QUESTION.match(low) or len(low.split()) > _MAX_QUESTION_WORDS:
+    """The remembered fact a question names that way, or None. Only stored names count: the
+    answer is the person's own, and a web search for "what car do I drive" answers nothing and
+    sends the question out. "What is the address of google" is not the person's address."""
+    if not state.facts:
         return None
-    named = [key for key in state.facts if not factnames.is_note(key) and factnames.named_in(key, low)]
-    if len(named) != 1:
-        return None
-    if not (_ME.search(low) or f"the {factnames.spoken(named[0])}" in low):
-        return None  # "what car does tom drive" is about Tom's
-    return Piece("answer", "", [Step("recall", {"key": named[0]})])
+    low = lower_words(clause).rstrip("?.! ")
+    for pattern in _OWN_QUESTIONS:
+        m = pattern.match(low)
+        key = factnames.find(state.facts, m.group("name")) if m else None
+        if key is not None and not factnames.is_note(key):
+            return Piece("answer", "", [Step("recall", {"key": key})])
+    return None
