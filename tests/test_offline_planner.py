@@ -813,7 +813,10 @@ def test_the_site_verbs_take_nothing_but_a_site(planner, text, expected):
 
 
 @pytest.mark.parametrize("text", ["open youtube in incognito", "open example.com in a private window",
-                                  "go to reddit in incognito mode", "open firefox in private browsing"])
+                                  "go to reddit in incognito mode", "open firefox in private browsing",
+                                  # a reviewer: the search ran in a normal window
+                                  "open youtube in incognito and search for divorce lawyers",
+                                  "open youtube and the weather in incognito"])
 def test_a_private_window_is_declined_never_opened_as_a_normal_one(planner, text):
     # a first-time user: "open youtube in incognito" was an app called "youtube in incognito"; a
     # normal window instead would keep in the history what the person wanted kept out of it
@@ -965,8 +968,7 @@ def test_one_unknown_name_in_a_list_is_named_alone_and_nothing_opens():
         ("type_text", {"text": "hi"})]
 
 
-@pytest.mark.parametrize("text, key", [("what car do I drive", "car"), ("who is the dentist", "dentist"),
-                                       ("when is the team meeting", "team_meeting")])
+@pytest.mark.parametrize("text, key", [("what car do I drive", "car"), ("when is the team meeting", "team_meeting")])
 def test_a_question_naming_a_remembered_fact_recalls_it_not_a_web_search(planner, text, key):
     # a first-time user: with "car" remembered, "what car do I drive" searched Google for it
     from anovax.memory import FACTS_HEADING
@@ -1012,10 +1014,13 @@ def test_a_harmful_request_after_an_opener_is_still_refused(planner, text):
 
 
 @pytest.mark.parametrize("text", ["open notepad and 5 plus 5 plus my pin 1234", "open notepad and kill the news anchor",
-                                  "open notepad and delete the news"])
+                                  "open notepad and delete the news", "open notepad and the news then murder my wife",
+                                  "open notepad and the news then kill everyone", "open notepad and the news about me",
+                                  "in chrome type my home address is 5 elm street"])
 def test_no_topic_search_of_personal_words_or_of_a_request(planner, text):
     # a reviewer: these were web-searched whole (with the PIN) once a topic word took them for a topic
-    assert "web_search" not in tools(planner.plan(text)), planner.plan(text)
+    plan = planner.plan(text)
+    assert "web_search" not in tools(plan) and "type_text" not in tools(plan), plan
 
 
 def test_every_name_before_a_topic_is_opened(planner):
@@ -1043,12 +1048,14 @@ def test_dictation_with_write_still_types_into_the_open_app(planner, text):
 
 
 @pytest.mark.parametrize("text", ["what is the address of google", "when is the birthday of shakespeare",
-                                  "what car did my dad drive", "what car should I buy"])
+                                  "what car did my dad drive", "what car should I buy", "what car do I need for snow",
+                                  "what car do I drive in gta", "what is the address", "who is the president"])
 def test_a_question_about_someone_else_never_reads_out_the_persons_fact(planner, text):
     # a reviewer: "what is the address of google" read out the user's address
     from anovax.memory import FACTS_HEADING
 
-    context = f"{FACTS_HEADING}\n- car: a blue Toyota\n- address: 1 main street\n- birthday: may 3\n"
+    context = (f"{FACTS_HEADING}\n- car: a blue Toyota\n- address: 1 main street\n- birthday: may 3\n"
+               "- president: of the chess club\n")
     assert "recall" not in tools(planner.plan(text, context)), planner.plan(text, context)
 
 
@@ -1065,3 +1072,10 @@ def test_no_hint_search_or_app_for_words_that_name_no_site(planner, text):
     plan = planner.plan(text)
     assert plan.steps == () and "If you meant" not in plan.final_response, plan
     assert not plan.final_response.startswith("I can't open private windows"), plan
+
+
+
+@pytest.mark.parametrize("text", ["funny videos of my kids", "download funny videos"])
+def test_nothing_of_the_persons_or_after_a_verb_is_searched_as_something_to_watch(planner, text):
+    assert "youtube_search" not in tools(planner.plan(text)), planner.plan(text)
+    assert tools(planner.plan("search for what incognito mode does")) == ["web_search"]

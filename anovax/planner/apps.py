@@ -241,8 +241,10 @@ def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool
     if any(opens) and not all(opens) and exists is not None:
         # "open youtube and redit": a list of names, one of them unknown; say which, open none
         unknown = [_ARTICLES.sub("", lower_words(part)) for part, ok in zip(parts, opens) if not ok]
-        # "open youtube and the weather": a topic is asked about, no app named (the clause is split instead)
-        if all(lx.APP_NAME_RE.match(name) and not names_a_topic(name) for name in unknown):
+        # "open youtube and the weather": one topic asked about last, no app named (the clause is split
+        # instead); anything else unknown is named and nothing opens
+        topic_last = len(unknown) == 1 and not opens[-1] and names_a_topic(unknown[0])
+        if not topic_last and all(lx.APP_NAME_RE.match(name) for name in unknown):
             hints = "".join(_did_you_mean(name) for name in unknown)
             return Piece("decline", f"{UNKNOWN_APP} {' or '.join(unknown)}, so I didn't open anything.{hints}")
     if not all(opens):

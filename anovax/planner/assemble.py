@@ -24,6 +24,12 @@ _IN_BROWSER = frozenset(s.name for s in TOOLS if s.effect == Effect.BROWSER)
 _BROWSERS = frozenset({"browser", "chrome", "chromium", "firefox", "edge", "safari", "brave", "opera"})
 
 
+#: a request for a private window, anywhere in it
+_PRIVATE = re.compile(r"\b(?:in|with|using|into) (?:an? |the )?(?:incognito|inprivate|private (?:window|tab|mode|browsing))\b")
+PRIVATE_WINDOWS = ("I can't open private windows, so I didn't do any of that. Say it again without asking for a "
+                   "private window to do it in a normal one.")
+
+
 #: a clause that asks for a search by that word, not a question searched for want of an answer
 _SEARCH_VERB = re.compile(r"(?:and |then )?(?:search|look up|look for)\b(?! (?:on |in |with |the )?(?:google|wikipedia|"
                           r"bing|duckduckgo|the web|web|the internet|internet|online)\b)")
@@ -32,6 +38,12 @@ _SEARCH_VERB = re.compile(r"(?:and |then )?(?:search|look up|look for)\b(?! (?:o
 def merge_openers(pieces: list[Piece]) -> list[Piece]:
     """'open youtube and play X' / 'open pandora and play X' / 'go to youtube and search for X': the
     YouTube search replaces the opener."""
+    private = next((p for p in pieces if _PRIVATE.search(p.clause.lower())
+                    and (p.about_site or any(s.tool in _IN_BROWSER for s in p.steps))), None)
+    if private is not None:
+        # "open youtube in incognito and search for divorce lawyers": nothing of it in a normal
+        # window, where the history keeps what the person wanted kept out of it
+        return [Piece("decline", PRIVATE_WINDOWS, clause=private.clause, about_site=True)]
     out: list[Piece] = []
     pieces = list(pieces)  # a search turned YouTube's replaces its piece here, not in the caller's list
     for i, piece in enumerate(pieces):

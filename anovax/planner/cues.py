@@ -172,6 +172,8 @@ _WATCH = r"(?:(?:show|find|get) me |i want to (?:see|watch) |watch |see |get |fi
 _NOT_A_SUBJECT = (r"(?!(?:how|why|what|the|me|my|your|you|i|to|for|in|on|hear|bring|love|d|download|upload|record|"
                   r"edit|delete|remove|send|share|save|convert|make|create)\b)")
 _VIDEOS = re.compile(rf"^{_WATCH}(?:{_NOT_A_SUBJECT}[\w'-]+ ){{1,4}}(?:videos|video clips|clips)$")
+#: "funny memes": words that may be searched for as something to watch (no verb, nothing of the person's)
+_VIDEO_SUBJECT = re.compile(rf"^{_WATCH}(?:{_NOT_A_SUBJECT}(?!(?:of|our|us|mine|his|her|their)\b)[\w'-]+ ?){{1,5}}$")
 #: something funny to watch rather than a joke to hear
 _TO_WATCH = re.compile(r"\b(?:videos?|clips?|youtube|movies?|films?|shows?|memes?|gifs?|tiktoks?)\b")
 _WATCH_LEAD = re.compile(r"^(?:(?:(?:show|find|get) me|i want to (?:see|watch)|i'd like|i would like|i want|watch|see|get|"
@@ -181,6 +183,9 @@ _WATCH_LEAD = re.compile(r"^(?:(?:(?:show|find|get) me|i want to (?:see|watch)|i
 #: what a part of a request asks about when it only names a topic to look up
 _TOPIC_CUES = (topics.WEATHER_CUE, topics.NEWS_CUE, topics.STOCK_CUE, topics.MATHS_CUE, topics.DATETIME_CUE)
 _TOPIC_WORDS_MAX = 6
+#: a join inside a part: it holds more than one topic or request
+_JOINED = re.compile(r"[,;.!?&:]|\b(?:and|then|also|after that)\b|[^\w\s'+*/=%$£€-]")
+_ABOUT_THE_PERSON = re.compile(r"\b(?:i|i'm|me|my|mine|we|our|us)\b")
 #: how a part that only names a topic begins: an article, a question word, a sum's verb
 _TOPIC_STARTS = frozenset({"the", "a", "an", "today's", "todays", "tomorrow's", "tomorrows", "this", "latest", "any",
                            "what", "what's", "whats", "how", "how's", "is", "will", "calculate", "compute", "convert"})
@@ -191,6 +196,8 @@ def names_a_topic(part: str) -> bool:
     it is no app's name in "open youtube and the weather"? Never words about the person ("5 plus
     my pin 1234") or a request ("buy stocks", "delete the news", "hack the weather")."""
     low = lower_words(part)
+    if _JOINED.search(low) or _ABOUT_THE_PERSON.search(low):
+        return False  # "the news then kill everyone", "the news about me": more than a topic
     first = low.split(" ", 1)[0]
     if not (first in _TOPIC_STARTS or first[:1].isdigit() or any(cue.match(low) for cue in _TOPIC_CUES)):
         return False  # "kill the news anchor", "buy stocks": a verb asks for something done
@@ -216,7 +223,7 @@ def cues(clause: str, state: RequestState) -> Piece:
     if remembered is not None:
         return remembered
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
-        if _TO_WATCH.search(low) and not re.search(r"\bjokes?\b", low):
+        if _TO_WATCH.search(low) and not re.search(r"\bjokes?\b", low) and _VIDEO_SUBJECT.match(low):
             # "funny dog videos", "funny memes": something funny to watch, not a joke to tell
             return youtube(query(_WATCH_LEAD.sub("", low)) or low)
         return state.jokes.tell()

@@ -99,8 +99,11 @@ def forget(clause: str, r: Any, state: RequestState) -> Piece | None:
 #: questions that name a remembered fact without "my": "what car do I drive" (what the person
 #: does with it), "when is the team meeting" (the fact's whole name after "the", nothing after it)
 _OWN_QUESTIONS = (
-    re.compile(r"^(?:what|which) (?P<name>[a-z][a-z' ]{0,40}?) (?:do|did|have|am|was) (?:i|we)\b(?! (?:[a-z]+ )?(?:my|our)\b)"),
-    re.compile(r"^(?:who|what|when|where|which)(?:'s| is| are| was| were) the (?P<name>[a-z][a-z' ]{0,40}?)(?: again)?$"),
+    re.compile(r"^(?:what|which) (?P<name>[a-z][a-z' ]{0,40}?) (?:do|did) (?:i|we) (?:drive|have|own|use|ride|wear|bank "
+               r"with|work (?:at|for)|go to|see)(?: again| now| these days)?$"),
+    # (two words at least: "who is the president" is no question about a fact named "president")
+    re.compile(r"^(?:who|what|when|where|which)(?:'s| is| are| was| were) the (?P<name>[a-z][a-z']* [a-z][a-z' ]{0,40}?)"
+               r"(?: again)?$"),
 )
 
 
