@@ -865,11 +865,14 @@ def test_a_site_inside_a_list_is_one_more_to_open(planner, text, expected):
     assert steps(planner.plan(text)) == expected
 
 
-@pytest.mark.parametrize("text, q", [("youtube funny dogs", "funny dogs"), ("funny dog videos", "funny dog videos"),
-                                     ("show me funny videos", "funny videos")])
-def test_funny_videos_are_found_not_a_joke_told(planner, text, q):
-    # a first-time user: any request with "funny" in it got a joke
-    assert steps(planner.plan(text)) == [("youtube_search", {"query": q})]
+def test_funny_videos_are_no_joke(planner):
+    # a first-time user: any request with "funny" in it got a joke. Said on YouTube, it is searched
+    # there; otherwise it is not understood: an attacker's "funny suicide videos" was searched for
+    # as it stood, and nothing here screens what may be asked to watch
+    assert steps(planner.plan("youtube funny dogs")) == [("youtube_search", {"query": "funny dogs"})]
+    for text in ("funny dog videos", "show me funny videos", "funny suicide videos"):
+        plan = planner.plan(text)
+        assert plan.steps == () and plan.unable and not plan.final_response.startswith("Here's one: "), plan
     assert planner.plan("tell me something funny").final_response.startswith("Here's one: ")
 
 
@@ -1060,7 +1063,7 @@ def test_a_question_about_someone_else_never_reads_out_the_persons_fact(planner,
 
 
 @pytest.mark.parametrize("text, q", [("search for target for beginners", "target for beginners"),
-                                     ("tell me a movie joke", None), ("funny memes", "funny memes")])
+                                     ("tell me a movie joke", None), ("funny memes", None)])
 def test_the_reviewers_lesser_cases(planner, text, q):
     plan = planner.plan(text)
     assert [dict(s.params).get("query") for s in plan.steps] == ([q] if q else []), plan

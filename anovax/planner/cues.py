@@ -14,7 +14,7 @@ import re
 from anovax.planner import lexicon as lx
 from anovax.planner import topics
 from anovax.planner.clock import time_fragment
-from anovax.planner.media import SONG_BY, audiobook, lyric_search, media, mood_or_station, outside_title, youtube
+from anovax.planner.media import SONG_BY, audiobook, lyric_search, media, mood_or_station, outside_title
 from anovax.planner.pieces import Piece, RequestState, unknown, web
 from anovax.planner.joined import declined
 from anovax.planner.recall import asked_fact
@@ -165,19 +165,8 @@ def unsearchable(low: str) -> Piece | None:
     return None
 
 
-#: a request for videos by their subject ("cat videos"), not a question about them
-_WATCH = r"(?:(?:show|find|get) me |i want to (?:see|watch) |watch |see |get |find |some )*"
-#: words that make "... videos" no subject to watch: a question, a request about the person's own
-#: videos, or a verb ("download videos"); "d" is what is left of "i'd" ("d love to hear ... videos")
-_NOT_A_SUBJECT = (r"(?!(?:how|why|what|the|me|my|your|you|i|to|for|in|on|hear|bring|love|d|download|upload|record|"
-                  r"edit|delete|remove|send|share|save|convert|make|create)\b)")
-_VIDEOS = re.compile(rf"^{_WATCH}(?:{_NOT_A_SUBJECT}[\w'-]+ ){{1,4}}(?:videos|video clips|clips)$")
-#: "funny memes": words that may be searched for as something to watch (no verb, nothing of the person's)
-_VIDEO_SUBJECT = re.compile(rf"^{_WATCH}(?:{_NOT_A_SUBJECT}(?!(?:of|our|us|mine|his|her|their)\b)[\w'-]+ ?){{1,5}}$")
 #: something funny to watch rather than a joke to hear
 _TO_WATCH = re.compile(r"\b(?:videos?|clips?|youtube|movies?|films?|shows?|memes?|gifs?|tiktoks?)\b")
-_WATCH_LEAD = re.compile(r"^(?:(?:(?:show|find|get) me|i want to (?:see|watch)|i'd like|i would like|i want|watch|see|get|"
-                         r"find|some)\s+)+")
 
 
 #: what a part of a request asks about when it only names a topic to look up
@@ -223,14 +212,12 @@ def cues(clause: str, state: RequestState) -> Piece:
     if remembered is not None:
         return remembered
     if topics.JOKE_CUE.search(low) and not re.search(r"\b(?:radio|station|podcast|channel)\b", low):
-        if _TO_WATCH.search(low) and not re.search(r"\bjokes?\b", low) and _VIDEO_SUBJECT.match(low):
-            # "funny dog videos", "funny memes": something funny to watch, not a joke to tell
-            return youtube(query(_WATCH_LEAD.sub("", low)) or low)
+        if _TO_WATCH.search(low) and not re.search(r"\bjokes?\b", low):
+            # "funny dog videos": something to watch, not a joke to tell. Not searched either: the
+            # words go out as they are, and nothing here screens what may be asked to watch
+            return unknown()
         return state.jokes.tell()
     q = query(_strip_question_lead(clause))
-    if _VIDEOS.search(low) and not topics.QUESTION_START.match(low) and not topics.domain(low):
-        # "funny dog videos", "show me cat clips": videos to watch, found where videos are
-        return youtube(query(_WATCH_LEAD.sub("", low)) or q)
     lyric = lyric_search(low)  # "what's the song that goes hey jude": its words are the search
     if lyric is not None:
         return lyric
