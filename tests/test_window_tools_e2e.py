@@ -66,13 +66,19 @@ def no_calculators(desktop):  # noqa: F811
     kill()
 
 
-def test_switch_to_notepad_focuses_the_one_mousepad_there_is(anovax):
-    run = anovax()
-    assert send(run, "open notepad")["status"] == "done"
+def notepad_behind_the_calculator(run, first: str = "open notepad") -> str:
+    """``first`` (opening mousepad), then the calculator in front of it: mousepad's window."""
+    assert send(run, first)["status"] == "done"
     pad = wait_for(lambda: mousepads(run.xvfb), 10.0, "mousepad's window")[0]
     assert send(run, "open the calculator")["status"] == "done"
     calc = wait_for(lambda: windows_of(run.xvfb, "galculator"), 10.0, "galculator's window")[0]
     active_is(run.xvfb, calc, "the calculator to have the focus")
+    return pad
+
+
+def test_switch_to_notepad_focuses_the_one_mousepad_there_is(anovax):
+    run = anovax()
+    pad = notepad_behind_the_calculator(run)
 
     done = send(run, "switch to notepad")
     assert done["status"] == "done", done
@@ -94,11 +100,7 @@ def test_typing_into_notepad_by_name_uses_the_open_one_not_a_second_copy(anovax)
     # a first-time user: "type world into notepad" with Notepad open behind the calculator started
     # a second, empty Notepad and typed there
     run = anovax()
-    assert send(run, "open notepad and type first")["status"] == "done"
-    pad = wait_for(lambda: mousepads(run.xvfb), 10.0, "mousepad's window")[0]
-    assert send(run, "open the calculator")["status"] == "done"
-    calc = wait_for(lambda: windows_of(run.xvfb, "galculator"), 10.0, "galculator's window")[0]
-    active_is(run.xvfb, calc, "the calculator to have the focus")
+    pad = notepad_behind_the_calculator(run, "open notepad and type first")
 
     done = send(run, "type world into notepad")
     assert done["status"] == "done", done

@@ -53,9 +53,12 @@ _BROWSER_TAIL = re.compile(r"\s+in (?:a |the |another )?(?:new |separate |differ
 #: "a new tab with reddit", "a new window for example.com": where it opens, not part of the address
 _BROWSER_HEAD = re.compile(r"^(?:a |the |another )?new (?:browser )?(?:tab|window) (?:with|to|for|on|at|showing) +(?=\S)", re.I)
 #: "in incognito", "in a private window": a private window cannot be asked for, and opening a
-#: normal one instead would keep in the history what the person wanted kept out of it
-_PRIVATE_TAIL = re.compile(r"\s+(?:in|with|using) (?:an? |the )?(?:incognito(?: (?:mode|window|tab))?|inprivate"
-                           r"(?: window)?|private (?:window|tab|mode|browsing(?: mode)?|browser))$", re.I)
+#: normal one instead would keep in the history what the person wanted kept out of it (the
+#: assembler declines the whole request: "… in incognito and search for divorce lawyers")
+PRIVATE_WINDOW = re.compile(r"\b(?:in|with|using|into) (?:an? |the )?(?:incognito|inprivate|private (?:window|tab|mode|"
+                            r"browsing|browser))\b", re.I)
+PRIVATE_WINDOWS = ("I can't open private windows, so I didn't do any of that. Say it again without asking for a "
+                   "private window to do it in a normal one.")
 #: the first words of requests to go somewhere ("go to", "visit", "navigate to")
 _PLACE_VERBS = frozenset({"go", "visit", "browse", "navigate"})
 #: "the youtube website", "the bbc site"
@@ -104,10 +107,8 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
             return piece
         return Piece("decline", "I can open a website in a new tab: say which, for example 'open a new tab with "
                                 "wikipedia'.", about_site=True)
-    if _PRIVATE_TAIL.search(raw):
-        plain = _PRIVATE_TAIL.sub("", raw).strip()
-        return Piece("decline", f"I can't open private windows, so I didn't open anything. Say 'open {plain}' "
-                                "to open it in a normal window.", about_site=True)
+    if PRIVATE_WINDOW.search(raw):
+        return Piece("decline", PRIVATE_WINDOWS, about_site=True)
     # "open https://example.com/docs.", "go to example dot com slash docs", "open localhost:8000": the
     # address as the gate reads the request (sites.spoken, sites.unwrap), not "https example.com"
     said = _BROWSER_TAIL.sub("", _SITE_WORDS.sub("", sites.spoken(raw).strip()))
@@ -185,9 +186,9 @@ def open_spoken(raw: str, verb: str, *, known_only: bool = False,
     return open_app(name)
 
 
-#: verbs that only ever take a site ("show me the news" is no site, and reads as before)
 #: "I want to ...", "let's ...": a wish before the verb
 _WISH = r"(?:i (?:want|need) to|i wanna|i'd like to|i would like to|let's|lets|let us)"
+#: verbs that only ever take a site ("show me the news" is no site, and reads as before)
 _VISIT = re.compile(rf"^(?:please\s+)?(?:(?:{_WISH}\s+(?:go to|go on|visit|check out|head (?:over )?to))|visit|take me to|"
                     r"head (?:over )?to|go over to|bring me to|surf to|show me|(?:open )?(?:a |another )?new (?:browser )?tab "
                     r"(?:with|to|for|on))\s+(?=\S)", re.I)
@@ -224,6 +225,7 @@ def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | N
 _LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)\s+", re.I)
 #: the steps of a clause that opens something (a topic said after it does not swallow it)
 OPENERS = frozenset({"open_app", "open_website"})
+
 
 def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool] | None) -> Piece | None:
     """One piece opening each of a list of names, when every one of them is an app or a site we

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from anovax.plan import LIMITS, Plan, Step
+from anovax.planner import lexicon as lx
+from anovax.planner.apps import PRIVATE_WINDOW, PRIVATE_WINDOWS
 from anovax.planner.pieces import Piece
 from anovax.safety.limits import MAX_FINAL_RESPONSE
 from anovax.tools import TOOLS, Effect, Sink
@@ -20,14 +22,6 @@ _KEYBOARD = frozenset(s.name for s in TOOLS if any(p.sink in (Sink.TYPED, Sink.K
 
 #: tools that open a page in the default browser (which starts it when it is not running)
 _IN_BROWSER = frozenset(s.name for s in TOOLS if s.effect == Effect.BROWSER)
-#: the apps a plan opening a page needs no opener for ("open chrome and go to github": one window)
-_BROWSERS = frozenset({"browser", "chrome", "chromium", "firefox", "edge", "safari", "brave", "opera"})
-
-
-#: a request for a private window, anywhere in it
-_PRIVATE = re.compile(r"\b(?:in|with|using|into) (?:an? |the )?(?:incognito|inprivate|private (?:window|tab|mode|browsing))\b")
-PRIVATE_WINDOWS = ("I can't open private windows, so I didn't do any of that. Say it again without asking for a "
-                   "private window to do it in a normal one.")
 
 
 #: a clause that asks for a search by that word, not a question searched for want of an answer
@@ -38,7 +32,7 @@ _SEARCH_VERB = re.compile(r"(?:and |then )?(?:search|look up|look for)\b(?! (?:o
 def merge_openers(pieces: list[Piece]) -> list[Piece]:
     """'open youtube and play X' / 'open pandora and play X' / 'go to youtube and search for X': the
     YouTube search replaces the opener."""
-    private = next((p for p in pieces if _PRIVATE.search(p.clause.lower())
+    private = next((p for p in pieces if PRIVATE_WINDOW.search(p.clause.lower())
                     and (p.about_site or any(s.tool in _IN_BROWSER for s in p.steps))), None)
     if private is not None:
         # "open youtube in incognito and search for divorce lawyers": nothing of it in a normal
@@ -56,7 +50,7 @@ def merge_openers(pieces: list[Piece]) -> list[Piece]:
             continue  # "take a screenshot and save it": the screenshot is saved already
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
         if (nxt is not None and [(s.tool, s.params.get("name")) for s in piece.steps] == [("open_app", piece.app)]
-                and piece.app in _BROWSERS and nxt.steps and nxt.steps[0].tool in _IN_BROWSER):
+                and piece.app in lx.BROWSER_APPS and nxt.steps and nxt.steps[0].tool in _IN_BROWSER):
             continue  # "open chrome and go to github": the page opens the browser, once
         if (piece.media_opener == "YouTube" and nxt is not None and [s.tool for s in nxt.steps] == ["web_search"]
                 and _SEARCH_VERB.match(nxt.clause.lower())):

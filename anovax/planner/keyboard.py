@@ -35,8 +35,8 @@ def _where(text: str) -> re.Match[str] | None:
         if m and (m.group("it") or lower_words(m.group("app") or "") in lx.APP_ALIASES):
             return m
     return None
-#: the apps whose window typing never goes to by name: a new window's address bar instead
-_BROWSERS = frozenset({"browser", "chrome", "chromium", "firefox", "edge", "safari", "brave", "opera"})
+
+
 #: "write an e-mail to my boss": a request to compose, not words to type
 _COMPOSE = re.compile(
     r"^(?:a|an|the|my|some)\s+(?:\w+\s+)?(?:e-?mail|letter|note|message|text|complaint|review|post|tweet|status|reply|response|story|poem|essay|song|list|reminder|card)s?\b",
@@ -101,7 +101,7 @@ def typing(text: str, verb: str, state: RequestState) -> Piece | None:
         # its window if it is open (a second copy would take the text into a new blank
         # document), else a new one: switch_to_app does both. Never a browser's open page:
         # the keys would go to whatever field has its focus (a chat's), not a new address bar
-        fresh = fresh or target in _BROWSERS
+        fresh = fresh or target in lx.BROWSER_APPS
         steps.append(Step("open_app" if fresh else "switch_to_app", {"name": target}))
         say_target = f"Opening {display(target)} and typing" if fresh else f"Typing into {display(target)}"
     elif into:

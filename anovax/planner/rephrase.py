@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 
-from anovax.planner.lexicon import APP_ALIASES
+from anovax.planner.lexicon import APP_ALIASES, BROWSER_APPS
 from anovax.planner.text import DICTATION_START
 
 _KEY = r"(?:ctrl|control|alt|shift|cmd|command|win|super|option)"
 #: an app's everyday name ("notepad", "the calculator"), longest first; never a browser's (its
 #: address bar sends what is typed out as suggestions)
 _APPS = "|".join(re.escape(name) for name in sorted(APP_ALIASES, key=len, reverse=True)
-                 if APP_ALIASES[name] not in {"browser", "chrome", "chromium", "firefox", "edge", "safari", "brave", "opera"})
+                 if APP_ALIASES[name] not in BROWSER_APPS)
 #: the key a chord ends with: a letter or digit, a function key or a named key
 _LAST = (r"(?:[a-z0-9]|f\d{1,2}|tab|enter|return|escape|esc|delete|del|backspace|space|home|end|up|down|left|right|"
          r"page ?up|page ?down|plus|minus|insert)")
