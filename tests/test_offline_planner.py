@@ -1082,3 +1082,36 @@ def test_no_hint_search_or_app_for_words_that_name_no_site(planner, text):
 def test_nothing_of_the_persons_or_after_a_verb_is_searched_as_something_to_watch(planner, text):
     assert "youtube_search" not in tools(planner.plan(text)), planner.plan(text)
     assert tools(planner.plan("search for what incognito mode does")) == ["web_search"]
+
+
+@pytest.mark.parametrize("text, app", [("go to the calculator", "calculator"), ("please go to notepad", "notepad"),
+                                       ("go to the terminal", "terminal"), ("go to the browser", "browser")])
+def test_going_to_an_app_uses_the_open_window_not_a_second_copy(planner, text, app):
+    # "go to the calculator" launched a second calculator when one was open; switch_to_app
+    # focuses the open window and opens one only when none is
+    assert steps(planner.plan(text)) == [("switch_to_app", {"name": app})], planner.plan(text)
+    assert steps(planner.plan("go to google")) == [("open_website", {"address": "https://www.google.com/"})]
+    assert tools(planner.plan("open the calculator")) == ["open_app"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("close notepad and the calculator", [("close_app", {"name": "notepad"}), ("close_app", {"name": "calculator"})]),
+    ("minimize notepad, the terminal and the calculator", [("minimize_app", {"name": n})
+                                                           for n in ("notepad", "terminal", "calculator")]),
+    # a topic after a window tool is its own search, never part of an app's name
+    ("close notepad and the weather", [("close_app", {"name": "notepad"}), ("web_search", {"query": "weather today"})]),
+    ("switch to notepad and the weather", [("switch_to_app", {"name": "notepad"}),
+                                           ("web_search", {"query": "weather today"})]),
+])
+def test_a_window_tool_on_a_list_of_apps_acts_on_each(planner, text, expected):
+    # "close notepad and the calculator" was one close_app of an app called "notepad and the calculator"
+    assert steps(planner.plan(text)) == expected, planner.plan(text)
+
+
+def test_no_window_tool_takes_a_list_as_one_apps_name(planner):
+    for text in ("close notepad and the weather forecast for tomorrow in paris", "close notepad and notepad",
+                 "close pen and paper", "switch to notepad and the calculator"):
+        plan = planner.plan(text)
+        assert all(" and " not in str(s.params.get("name", "")) for s in plan.steps), (text, plan)
+    plan = planner.plan("switch to notepad and the calculator")
+    assert plan.steps == () and plan.final_response == "Only one app can be in front: say 'switch to the calculator'."

@@ -303,8 +303,21 @@ def window_app(raw: str) -> str | None:
         return low
     if low in lx.APP_ALIASES:
         return lx.APP_ALIASES[low]
+    if _LIST.search(low):  # "notepad and the weather" is no app's name: window_apps reads a list
+        return None
     if (len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low) or topics.domain(low)
             or topics.MEDIA_CUE.search(low) or topics.DATE_PHRASE.search(low) or _CLOCK_WORDS.search(low) or low in lx.WEBSITES or _common_site(low)
             or SHELL_LIKE.search(raw) or not lx.APP_NAME_RE.match(low)):
         return None
     return low
+
+
+def window_apps(raw: str) -> list[str] | None:
+    """The apps a window tool names as a list ("close notepad and the calculator"), each one we
+    know by name; None when ``raw`` is no such list."""
+    parts = [part for part in _LIST.split(raw.strip()) if part.strip()]
+    if not 2 <= len(parts) <= 4:
+        return None
+    apps = [window_app(part) for part in parts]
+    known = [app for app in apps if app is not None and (app in lx.USER_APPS or app in lx.APP_ALIASES.values())]
+    return known if len(known) == len(parts) and len(set(known)) == len(known) else None

@@ -15,7 +15,7 @@ from typing import Any
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner import recall, topics
-from anovax.planner.apps import display, open_app, open_spoken, window_app
+from anovax.planner.apps import display, open_app, open_spoken, window_app, window_apps
 from anovax.planner.clock import time_in
 from anovax.planner.cues import about_me, search_instead, unsearchable
 from anovax.planner.examples import abilities, listing
@@ -51,6 +51,10 @@ _FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {
 #: verbs that open only apps and sites we know ("go to sleep", "pull up a recipe")
 _KNOWN_ONLY = re.compile(r"^(?:go to|switch to|bring up|pull up|load|boot up|fire up|browse to|navigate to|"
                          r"i need|i want|give me|get me|bring me)\b")
+
+
+#: "go to the calculator": the one already open, as "switch to" (a second copy was launched)
+_GO_TO = re.compile(r"^(?:please\s+)?(?:(?:now|then)\s+)?go (?:over |back |straight )?to\b")
 
 
 def _fixed(kind: str, say: str, tools: tuple[str, ...]) -> Handler:
@@ -93,9 +97,12 @@ def _app_of(ent: Any, clause: str) -> str:
 
 def _open_app(clause: str, r: Any, state: RequestState) -> Piece | None:
     ent = r.entities.get("known_app")
-    if ent is not None:
-        return open_app(_app_of(ent, clause))
     low = lower_words(clause)
+    if ent is not None:
+        app = _app_of(ent, clause)
+        if _GO_TO.match(low):  # a place to be, not a copy to start: the open window, else a new one
+            return _window_tool("switch_to_app")(clause, r, state) or open_app(app)
+        return open_app(app)
     verb = low.split(" ", 1)[0]
     return open_spoken(slot(r, "app", clause), verb, known_only=bool(_KNOWN_ONLY.match(low)), exists=state.app_exists)
 
@@ -223,6 +230,13 @@ def _window_tool(tool: str) -> Handler:
     def handle(clause: str, r: Any, state: RequestState) -> Piece | None:
         ent = r.entities.get("known_app")
         raw = _app_of(ent, clause) if ent is not None else slot(r, "name", clause)
+        several = window_apps(raw) if ent is None else None
+        if several and tool == "switch_to_app":
+            return Piece("decline", f"Only one app can be in front: say 'switch to {display(several[-1])}'.")
+        if several:  # "close notepad and the calculator": each of them
+            says = [spec.offline_say.format(name=display(app)) for app in several]
+            return Piece("act" if all(says) else "answer", " ".join(filter(None, says)),
+                         [Step(tool, {"name": app}) for app in several])
         app = window_app(raw) if ent is None else raw
         if tool == "switch_to_app" and ent is None and (app is None or _KNOWN_ONLY_WINDOW.match(clause)):
             # "switch to youtube" opens the site as it always did; "bring up the weather" is no app

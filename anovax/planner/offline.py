@@ -279,7 +279,7 @@ class OfflinePlanner:
                  if (topic := topic_search(clause[end:], state)) is not None)
         for start, end, topic in itertools.islice(found, 1):  # "open notepad and youtube and the weather"
             opened = self._clause(clause[:start], state)
-            if _definite(opened) and opened.steps and {s.tool for s in opened.steps} <= OPENERS:
+            if _definite(opened) and opened.steps and {s.tool for s in opened.steps} <= _ON_APPS:
                 return [(clause[:start], opened), (clause[end:], topic)]
         return None
 
@@ -332,6 +332,9 @@ def _definite(piece: Piece) -> bool:
     """``piece`` understood as said: not unknown, declined, guessed or fuzzily matched."""
     return piece.kind not in ("unknown", "decline", "refuse") and not piece.guess and not piece.fuzzy
 
+
+#: steps a topic said after them leaves alone: opening something, or an app's window ("close notepad and the news")
+_ON_APPS = OPENERS | {spec.name for spec in TOOLS if spec.window_act is not None}
 
 #: the tools a clause's words can be folded into as a query
 _SEARCHES = frozenset({"youtube_search", "web_search"})
