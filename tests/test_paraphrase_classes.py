@@ -132,7 +132,7 @@ def test_an_app_this_computer_cannot_open_is_declined_not_launched(planner, text
 def test_the_real_check_vouches_only_for_what_the_desktop_could_launch(tmp_path, monkeypatch):
     import sys
 
-    from anovax.planner import installed
+    from anovax.desktop import installed
     from anovax.probes import platform_key
 
     if platform_key() != "linux":

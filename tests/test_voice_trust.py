@@ -481,7 +481,8 @@ def test_a_request_the_fuzzy_matcher_read_is_no_request_from_the_closed_recognis
 
 
 def test_the_planner_says_which_requests_name_an_app_or_key_nobody_has(monkeypatch):
-    from anovax.planner import installed, lexicon
+    from anovax.desktop import installed
+    from anovax.planner import lexicon
     from anovax.voice.understand import understanding
 
     monkeypatch.setattr(installed, "_resolves", lambda name: name == "gimp")

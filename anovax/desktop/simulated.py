@@ -19,6 +19,7 @@ from pathlib import Path
 from anovax.desktop.known_apps import linux_program
 from anovax.desktop.apps import LINUX_APPS, App, index, normalise_name
 from anovax.desktop.base import CancelToken, KeyTarget, chunks
+from anovax.desktop.installed import installed_app
 from anovax.desktop.windowing import AppWindow, CloseOutcome, WindowState, of_app, wanted_programs
 from anovax.desktop.identity import Proc, classify_program
 from anovax.errors import AnovaXError, PermanentToolError
@@ -278,7 +279,6 @@ class SimulatedDesktop:
         kwargs.setdefault("known_apps", {*index(LINUX_APPS), *index(kwargs.get("user_apps", ()))})
         # "open mousepad" on a computer that has it, found as the real desktop finds it (on Linux
         # only a program with a desktop entry: never "ls" or "rm" by their names)
-        from anovax.planner.installed import installed_app
         kwargs.setdefault("installed", installed_app)
         return cls(delays={**delays, **kwargs.pop("delays", {})}, **kwargs)
 

@@ -53,8 +53,9 @@ _KNOWN_ONLY = re.compile(r"^(?:go to|switch to|bring up|pull up|load|boot up|fir
                          r"i need|i want|give me|get me|bring me)\b")
 
 
-#: "go to the calculator": the one already open, as "switch to" (a second copy was launched)
-_GO_TO = re.compile(r"^(?:please\s+)?(?:(?:now|then)\s+)?go (?:over |back |straight )?to\b")
+#: "go to the calculator" (or, misheard, "go the calculator"): the one already open, as "switch
+#: to" (a second copy was launched); "go open the calculator" opens one
+_GO_TO = re.compile(r"^(?:please\s+)?(?:(?:now|then)\s+)?go\b(?!\s+(?:and\s+)?(?:open|launch|start|run)\b)")
 
 
 def _fixed(kind: str, say: str, tools: tuple[str, ...]) -> Handler:

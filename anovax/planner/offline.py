@@ -42,7 +42,7 @@ from anovax.planner.fuzzy_reader import FuzzyReader
 from anovax.planner.goals import goal, question_and_video, stated_goal
 from anovax.planner.grammar import load_grammar, matches
 from anovax.planner.handlers import HANDLERS, whole_screen
-from anovax.planner.installed import AppCheck, installed_app
+from anovax.desktop.installed import AppCheck, installed_app
 from anovax.planner.joined import HARM, HARM_VERBS, cannot_do, declined
 from anovax.planner.keyboard import typing
 from anovax.planner.media import on_youtube, playlist_of, without_queue_lead, youtube_scope

@@ -189,7 +189,7 @@ def _known_app(name: str) -> bool:
     (corpus.app_names, the alias table's canonical names) or one the desktop can resolve (an
     installed app no table knows, which the planner opens after the same check)."""
     from anovax.planner import lexicon as lx
-    from anovax.planner.installed import installed_app
+    from anovax.desktop.installed import installed_app
     from anovax.voice.corpus import as_heard
 
     known = _app_names(frozenset(lx.USER_APPS))

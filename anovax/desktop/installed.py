@@ -1,4 +1,5 @@
-"""Which unknown app names the offline planner may vouch for: the ones this computer can open.
+"""Can this computer open an app called ...? The question the offline planner, the voice checks
+and the rehearsal desktop ask of an app name no table knows.
 
 "start the dishwasher" must not become "Opening Dishwasher." Names in the alias table and the
 user's own apps are handled before this; any other name is looked up the way the desktop adapter
