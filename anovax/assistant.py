@@ -369,6 +369,10 @@ class Assistant:
             if skipped:  # "open spotify and notepad": the reply said nothing of Notepad
                 message += (" I stopped there: the next step didn't run." if skipped == 1 else
                             f" I stopped there: the {skipped} steps after it didn't run.")
+            ran = [(step.value or step.tool)[:1].lower() + (step.value or step.tool)[1:]
+                   for step in outcome.steps if step.ok]
+            if ran:  # "switch to firefox and close notepad": the reply hid that Firefox was opened
+                message += f" What did run: {'; '.join(ran)}."
             status = Status.FAILED
         return self._finish(CommandResult(status=status, message=message, plan=plan, verdict=verdict,
                                           outcome=outcome, timings_ms=timings, **base), cancel)

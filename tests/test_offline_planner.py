@@ -1110,8 +1110,48 @@ def test_a_window_tool_on_a_list_of_apps_acts_on_each(planner, text, expected):
 
 def test_no_window_tool_takes_a_list_as_one_apps_name(planner):
     for text in ("close notepad and the weather forecast for tomorrow in paris", "close notepad and notepad",
-                 "close pen and paper", "switch to notepad and the calculator"):
+                 "close pen and paper", "switch to notepad and the calculator", "close firefox but not notepad",
+                 "close it without saving", "switch to notepad or firefox"):
         plan = planner.plan(text)
         assert all(" and " not in str(s.params.get("name", "")) for s in plan.steps), (text, plan)
     plan = planner.plan("switch to notepad and the calculator")
     assert plan.steps == () and plan.final_response == "Only one app can be in front: say 'switch to the calculator'."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("go and open notepad", [("open_app", {"name": "notepad"})]),
+    ("can you go on and take a screenshot", [("screenshot", {})]),
+    # a window verb after "then" starts its own command (it was read as an app called "minimise it")
+    ("open firefox, then minimise it", [("open_app", {"name": "firefox"}), ("minimize_app", {"name": "firefox"})]),
+    ("open notepad and firefox then quit notepad", [("open_app", {"name": "notepad"}), ("open_app", {"name": "firefox"}),
+                                                    ("close_app", {"name": "notepad"})]),
+    ("open notepad then maximize this window", [("open_app", {"name": "notepad"}), ("maximize_app", {"name": "notepad"})]),
+    ("open both notepad and the calculator", [("open_app", {"name": "notepad"}), ("open_app", {"name": "calculator"})]),
+    ("open notepad and the calculator too", [("open_app", {"name": "notepad"}), ("open_app", {"name": "calculator"})]),
+])
+def test_a_first_time_users_chained_window_requests(planner, text, expected):
+    assert steps(planner.plan(text)) == expected, planner.plan(text)
+    assert "I didn't understand" not in planner.plan(text).final_response
+
+
+def test_leaving_full_screen_closes_nothing(planner):
+    # "exit full screen" was close_app of an app called "full screen"
+    for text in ("exit full screen", "open notepad and exit full screen"):
+        assert "close_app" not in tools(planner.plan(text)), planner.plan(text)
+    assert tools(planner.plan("minimise it")) == []  # nothing named before it: not guessed
+
+
+def test_each_action_is_in_the_reply_even_when_said_alike(planner):
+    # "open notepad, close it, open the calculator, close it": both closes ran, the reply named one
+    plan = planner.plan("open notepad, close it, open the calculator, close it")
+    assert tools(plan) == ["open_app", "press_keys", "open_app", "press_keys"]
+    assert plan.final_response.count("Closing the window.") == 2, plan.final_response
+
+
+@pytest.mark.parametrize("text", ["close the app that is playing music", "minimize the app playing music",
+                                  "close spotify playlist", "close the window with the video"])
+def test_a_window_request_naming_no_app_is_never_a_search(planner, text):
+    # a first-time user: "close the app that is playing music" searched YouTube for those words
+    plan = planner.plan(text)
+    assert not {"youtube_search", "web_search", "close_app"} & set(tools(plan)), plan
+    assert planner.plan("close the garage door").final_response == "I can't control smart-home devices like that."

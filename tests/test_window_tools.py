@@ -184,3 +184,26 @@ def test_typing_after_a_close_does_not_go_to_the_closed_app_unasked():
     assert typed_into_switch.ok and not typed_into_switch.needs_yes  # the keys go to notepad, a text app
     after_close = safety_check(Plan((Step("close_app", {"name": "notepad"}), Step("type_text", {"text": "hello"})), "ok"))
     assert not after_close.ok or after_close.needs_yes
+
+
+def test_closing_the_browser_names_the_other_browser_left_open(run):
+    # a first-time user: with Firefox and Chrome open, "close the browser" said "1 more Chrome
+    # window is still open" of the Firefox window
+    run("open firefox")
+    run("open chrome")
+    result = run("close the browser")
+    assert result.status is DONE, result.message
+    closed = [w for w in ("Chrome", "Firefox") if w not in [x.app for x in run.desktop.windows]]
+    assert len(closed) == 1 and [w.app for w in run.desktop.windows] != []
+    left = run.desktop.windows[0].app
+    assert f"Closed {closed[0]}. {left} is still open." in result.outcome.spoken, result.outcome.spoken
+
+
+def test_a_failure_says_what_ran_before_it(run):
+    # a first-time user: "switch to firefox and close notepad" opened Firefox, and the reply said
+    # only that Notepad wasn't open
+    result = run("switch to the calculator and close notepad")
+    assert result.status is not DONE
+    assert [a.kind for a in run.desktop.actions if a.kind != "speak"] == ["launch"]
+    assert "Notepad isn't open" in result.message and "What did run: calculator is open" in result.message
+    assert "What did run" not in run("close notepad").message  # nothing ran: nothing to tell

@@ -93,5 +93,9 @@ class WindowAgent(ChildAgent):
             return AgentResult(value="a dialog of it is waiting",
                                say=f"{window.app} has a dialog open that is waiting for your answer.", data=data)
         more = len(windows) - 1
-        rest = f" {more} more {window.app} window{'s are' if more > 1 else ' is'} still open." if more else ""
+        others = app_names(windows[1:])
+        if others == [window.app]:
+            rest = f" {more} more {window.app} window{'s are' if more > 1 else ' is'} still open."
+        else:  # "close the browser" with Chrome and Firefox open: what is left is Firefox, by its name
+            rest = f" {' and '.join(others)} {'are' if len(others) > 1 else 'is'} still open." if more else ""
         return AgentResult(value=f"closed {window.app}", say=f"Closed {window.app}.{rest}", data=data)

@@ -222,6 +222,9 @@ def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | N
 
 
 #: "youtube and reddit", "notepad, the calculator and wikipedia", "youtube then notepad": names in a list
+#: words that qualify a name rather than being part of one
+_QUALIFIED = re.compile(r"\b(?:but|except|without|or|unless|instead|with|that|which|whatever|playing)\b")
+_BOTH = re.compile(r"^(?:both|all of)\s+|\s+(?:too|as well|both)$", re.I)
 _LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)\s+", re.I)
 #: the steps of a clause that opens something (a topic said after it does not swallow it)
 OPENERS = frozenset({"open_app", "open_website"})
@@ -234,7 +237,8 @@ def _several(raw: str, verb: str, known_only: bool, exists: Callable[[str], bool
     whole = lower_words(raw)
     if whole in lx.USER_APPS or whole in lx.APP_ALIASES or whole in lx.WEBSITES:
         return None  # one name with "and" in it
-    parts = [part for part in _LIST.split(raw.strip()) if part.strip()]
+    # "both notepad and the calculator", "notepad and the calculator too"
+    parts = [part for part in _LIST.split(_BOTH.sub("", raw.strip())) if part.strip()]
     if not 2 <= len(parts) <= 4:
         return None
     pieces = [open_spoken(part, verb, known_only=known_only or exists is None, exists=exists) for part in parts]
@@ -268,7 +272,11 @@ def _did_you_mean(name: str) -> str:
 _NO_APP = frozenset({"window", "windows", "it", "this", "that", "them", "this window", "that window", "app", "apps",
                      "everything", "all", "all windows", "the window", "program", "application",
                      # "quit now" names no app called "now"
-                     "now", "right now", "please", "already", "immediately"})
+                     "now", "right now", "please", "already", "immediately",
+                     # "exit full screen" leaves a mode; it closes no app called "full screen"
+                     "full screen", "fullscreen", "full screen mode", "fullscreen mode"})
+#: words that point back at the app the request has just named ("open firefox, then minimise it")
+PRONOUNS = frozenset({"it", "this", "that", "this window", "that window", "the window", "its window"})
 
 
 #: words that name a tab or a position, not an app: "close the browser tab", "switch to the next window"
@@ -303,7 +311,8 @@ def window_app(raw: str) -> str | None:
         return low
     if low in lx.APP_ALIASES:
         return lx.APP_ALIASES[low]
-    if _LIST.search(low):  # "notepad and the weather" is no app's name: window_apps reads a list
+    if _LIST.search(low) or _QUALIFIED.search(low):
+        # "notepad and the weather", "firefox but not notepad", "it without saving": no app's name
         return None
     if (len(low.split()) > lx.MAX_APP_WORDS or topics.QUESTION_START.match(low) or topics.domain(low)
             or topics.MEDIA_CUE.search(low) or topics.DATE_PHRASE.search(low) or _CLOCK_WORDS.search(low) or low in lx.WEBSITES or _common_site(low)

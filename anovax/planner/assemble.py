@@ -85,7 +85,9 @@ def assemble(pieces: list[Piece]) -> Plan:
             skipped = True
             continue
         steps.extend(piece.steps)
-        if piece.say and piece.say not in says:
+        # a sentence said once, unless it announces steps of its own ("open notepad, close it,
+        # open the calculator, close it": both closes ran, and the reply named one)
+        if piece.say and (piece.steps or piece.say not in says):
             says.append(piece.say)
     if unknown:
         words = _quoted(" ".join(p.clause for p in pieces if p.kind == "unknown" and p.clause))

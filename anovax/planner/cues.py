@@ -203,8 +203,19 @@ def topic_search(part: str, state: RequestState) -> Piece | None:
     return piece if not piece.guess and [s.tool for s in piece.steps] == ["web_search"] else None
 
 
+#: a request to act on a window: what it names is a window or nothing, never a topic to look up
+_WINDOW_VERB = re.compile(r"^(?:close|quit|exit|minimi[sz]e|maximi[sz]e|restore|unminimi[sz]e)\b")
+
+
 def cues(clause: str, state: RequestState) -> Piece:
     """What a clause the grammar did not read amounts to, by its topic cues."""
+    piece = _by_topic(clause, state)
+    if piece.steps and _WINDOW_VERB.match(lower_words(clause)):  # "close the app playing music" is no search
+        return unknown()
+    return piece
+
+
+def _by_topic(clause: str, state: RequestState) -> Piece:
     low = lower_words(clause)
     if not low:
         return unknown()

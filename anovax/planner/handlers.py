@@ -15,7 +15,7 @@ from typing import Any
 from anovax.plan import Step
 from anovax.planner import lexicon as lx
 from anovax.planner import recall, topics
-from anovax.planner.apps import display, open_app, open_spoken, window_app, window_apps
+from anovax.planner.apps import PRONOUNS, display, open_app, open_spoken, window_app, window_apps
 from anovax.planner.clock import time_in
 from anovax.planner.cues import about_me, search_instead, unsearchable
 from anovax.planner.examples import abilities, listing
@@ -239,6 +239,8 @@ def _window_tool(tool: str) -> Handler:
             return Piece("act" if all(says) else "answer", " ".join(filter(None, says)),
                          [Step(tool, {"name": app}) for app in several])
         app = window_app(raw) if ent is None else raw
+        if app is None and tool != "switch_to_app" and state.current_app and lower_words(raw) in PRONOUNS:
+            app = state.current_app  # "open firefox, then minimise it": the app just named
         if tool == "switch_to_app" and ent is None and (app is None or _KNOWN_ONLY_WINDOW.match(clause)):
             # "switch to youtube" opens the site as it always did; "bring up the weather" is no app
             piece = open_spoken(raw, "switch", known_only=True)

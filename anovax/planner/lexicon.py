@@ -239,6 +239,7 @@ LEAD_FILLER = re.compile(
     r"|please\b|kindly\b|just\b|now\b|so\b|ok(?:ay)?\s+(?=\w)|(?:can|could|would|will) you(?: please)?(?: kindly)?\b"
     r"|(?:first|firstly|first of all|to start|to begin)\b,?(?=\s+(?:open|launch|start|type|write|search|take|press|go|play|tell|find|show|close|switch)\b)"
     r"|(?:i want|i need|i'd like|i would like) you to\b|(?:go ahead and|be a dear and)\b"
+    r"|go (?:on )?and(?= (?:open|launch|start|type|write|search|take|press|play|tell|find|show|close|switch|set|check|get)\b)"
     r"|(?:i'd like|i would like) (?:to )?(?=(?:open|launch|search|type|take|see|know)\b)"
     # openers before the request itself: "quick question, who ...", "excuse me what time is it", "hmm who wrote x"
     r"|(?:(?:a |one )?quick question|(?:i have|i've got|i got) (?:a |one )?(?:quick )?question(?: for you)?|(?:a |one )?question|"
