@@ -36,7 +36,7 @@ from anovax.errors import AnovaXError
 from anovax.events import EventBus, EventType
 from anovax.memory import Memory
 from anovax.orchestrator import AgentBudget, Orchestrator
-from anovax.outcome import Outcome, StepStatus
+from anovax.outcome import Outcome, StepResult, StepStatus
 from anovax.planner import Planner
 from anovax.results import CommandResult, Status, StopReport
 from anovax.gatecontext import GateContext
@@ -44,6 +44,8 @@ from anovax.safety import Rule, Verdict, safety_check
 from anovax.settings import Settings
 from anovax.speech.speaker import Speaker
 from anovax.textclean import clean_text
+from anovax.tools import TOOLS
+from anovax.toolspec import Effect
 
 log = logging.getLogger(__name__)
 
@@ -369,10 +371,25 @@ class Assistant:
             if skipped:  # "open spotify and notepad": the reply said nothing of Notepad
                 message += (" I stopped there: the next step didn't run." if skipped == 1 else
                             f" I stopped there: the {skipped} steps after it didn't run.")
-            ran = [(step.value or step.tool)[:1].lower() + (step.value or step.tool)[1:]
-                   for step in outcome.steps if step.ok]
+            ran = [_what_ran(step) for step in outcome.steps if step.ok and _acted(step.tool)]
             if ran:  # "switch to firefox and close notepad": the reply hid that Firefox was opened
                 message += f" What did run: {'; '.join(ran)}."
             status = Status.FAILED
         return self._finish(CommandResult(status=status, message=message, plan=plan, verdict=verdict,
                                           outcome=outcome, timings_ms=timings, **base), cancel)
+
+
+def _acted(tool: str) -> bool:
+    """Did a step of ``tool`` change something outside AnovaX (a window, keys, a page)?"""
+    spec = TOOLS.get(tool)
+    return spec is None or spec.effect in (Effect.DESKTOP, Effect.BROWSER)
+
+
+def _what_ran(step: StepResult) -> str:
+    """A done step, for the reply of a plan that failed after it: a page by what it was, never
+    its address read out."""
+    spec = TOOLS.get(step.tool)
+    if spec is not None and spec.effect is Effect.BROWSER:
+        return "opened a page in the browser"
+    value = step.value or step.tool
+    return value[:1].lower() + value[1:]

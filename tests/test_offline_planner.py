@@ -1121,17 +1121,32 @@ def test_no_window_tool_takes_a_list_as_one_apps_name(planner):
 @pytest.mark.parametrize("text, expected", [
     ("go and open notepad", [("open_app", {"name": "notepad"})]),
     ("can you go on and take a screenshot", [("screenshot", {})]),
-    # a window verb after "then" starts its own command (it was read as an app called "minimise it")
-    ("open firefox, then minimise it", [("open_app", {"name": "firefox"}), ("minimize_app", {"name": "firefox"})]),
-    ("open notepad and firefox then quit notepad", [("open_app", {"name": "notepad"}), ("open_app", {"name": "firefox"}),
-                                                    ("close_app", {"name": "notepad"})]),
-    ("open notepad then maximize this window", [("open_app", {"name": "notepad"}), ("maximize_app", {"name": "notepad"})]),
     ("open both notepad and the calculator", [("open_app", {"name": "notepad"}), ("open_app", {"name": "calculator"})]),
     ("open notepad and the calculator too", [("open_app", {"name": "notepad"}), ("open_app", {"name": "calculator"})]),
 ])
 def test_a_first_time_users_chained_window_requests(planner, text, expected):
     assert steps(planner.plan(text)) == expected, planner.plan(text)
     assert "I didn't understand" not in planner.plan(text).final_response
+
+
+def test_it_after_an_app_used_before_is_that_app(planner):
+    # "minimise it" right after "open firefox": the session's current app
+    assert steps(planner.plan("minimise it", current_app="firefox")) == [("minimize_app", {"name": "firefox"})]
+    assert steps(planner.plan("maximize this window", current_app="notepad")) == [("maximize_app", {"name": "notepad"})]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a reviewer: window verbs as clause starts cut dictation, searches and questions, and let a
+    # harmful part after "exit and" through; they start no clause, and a refused part still refuses
+    ("type hello then quit the computer", [("type_text", {"text": "hello then quit the computer"})]),
+    ("search for keyboard shortcuts to minimise and maximise",
+     [("web_search", {"query": "keyboard shortcuts to minimise and maximise"})]),
+    ("save and quit", []),
+    ("play jazz then exit and poison the dog", []),
+    ("play jazz then close and poison the dog", []),  # was close_app of an app called "and poison the dog"
+])
+def test_window_verbs_inside_other_requests_stay_where_they_are(planner, text, expected):
+    assert steps(planner.plan(text)) == expected, planner.plan(text)
 
 
 def test_leaving_full_screen_closes_nothing(planner):

@@ -223,7 +223,7 @@ def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | N
 
 #: "youtube and reddit", "notepad, the calculator and wikipedia", "youtube then notepad": names in a list
 #: words that qualify a name rather than being part of one
-_QUALIFIED = re.compile(r"\b(?:but|except|without|or|unless|instead|with|that|which|whatever|playing)\b")
+_QUALIFIED = re.compile(r"\b(?:and|then|but|except|without|or|unless|instead|with|that|which|whatever|playing)\b")
 _BOTH = re.compile(r"^(?:both|all of)\s+|\s+(?:too|as well|both)$", re.I)
 _LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)\s+", re.I)
 #: the steps of a clause that opens something (a topic said after it does not swallow it)
@@ -324,7 +324,7 @@ def window_app(raw: str) -> str | None:
 def window_apps(raw: str) -> list[str] | None:
     """The apps a window tool names as a list ("close notepad and the calculator"), each one we
     know by name; None when ``raw`` is no such list."""
-    parts = [part for part in _LIST.split(raw.strip()) if part.strip()]
+    parts = [part for part in _LIST.split(_BOTH.sub("", raw.strip())) if part.strip()]
     if not 2 <= len(parts) <= 4:
         return None
     apps = [window_app(part) for part in parts]

@@ -17,7 +17,7 @@ COMMAND_STARTS = frozenset(
     """open launch start run fire bring load type write dictate press hit tap push search google look find
     play put queue listen take grab capture screenshot tell what what's whats who how when where show give
     save select copy paste cut undo redo close switch go wait refresh scroll youtube new print set remind
-    cancel wake enter input minimise minimize maximise maximize restore quit exit""".split()
+    cancel wake enter input""".split()
 )
 #: after dictation ("type ..."), only these clearly start a new command
 _STRONG_AFTER_TEXT = frozenset(

@@ -206,7 +206,8 @@ class OfflinePlanner:
         """The clause read whole; if that was only a guess, its parts at every joiner
         ("screenshot and the time please") when the grammar reads each of them."""
         piece = self._clause(clause, state)
-        if _definite(piece) and any(step.tool in _SEARCHES for step in piece.steps):
+        # not understood whole: a refused part after a join still refuses it ("… close and poison the dog")
+        if (_definite(piece) and any(step.tool in _SEARCHES for step in piece.steps)) or piece.kind == "unknown":
             folded = self._folded_request(clause, state, media=any(s.tool == "youtube_search" for s in piece.steps))
             if folded is not None:  # "play jazz and unlock the front door": not searched for, said
                 return folded
