@@ -76,11 +76,12 @@ def notepad_behind_the_calculator(run, first: str = "open notepad") -> str:
     return pad
 
 
-def test_switch_to_notepad_focuses_the_one_mousepad_there_is(anovax):
+@pytest.mark.parametrize("said", ["switch to notepad", "go to notepad"])  # "go to" launched a second copy
+def test_switch_to_notepad_focuses_the_one_mousepad_there_is(anovax, said):
     run = anovax()
     pad = notepad_behind_the_calculator(run)
 
-    done = send(run, "switch to notepad")
+    done = send(run, said)
     assert done["status"] == "done", done
     assert [s["tool"] for s in done["outcome"]["steps"]] == ["switch_to_app"], done
     assert mousepads(run.xvfb) == [pad]  # exactly one: the old one, no new empty mousepad
@@ -150,17 +151,6 @@ def test_minimise_and_maximise_show_in_the_window_managers_state(anovax):
     # where the focus goes next is the window manager's choice: with no other window openbox
     # sometimes leaves _NET_ACTIVE_WINDOW on the minimised one (1 run in 4 here), so it is not
     # checked; typing checks the focus itself before every chunk
-
-
-def test_go_to_notepad_focuses_the_open_one(anovax):
-    # "go to the calculator" launched a second copy when one was open
-    run = anovax()
-    pad = notepad_behind_the_calculator(run)
-    done = send(run, "go to notepad")
-    assert done["status"] == "done", done
-    assert [s["tool"] for s in done["outcome"]["steps"]] == ["switch_to_app"], done
-    assert mousepads(run.xvfb) == [pad]
-    active_is(run.xvfb, pad, "mousepad to have the focus after 'go to notepad'")
 
 
 def test_closing_two_apps_closes_each(anovax):

@@ -92,10 +92,11 @@ class WindowAgent(ChildAgent):
         if outcome is CloseOutcome.DIALOG_OPEN:
             return AgentResult(value="a dialog of it is waiting",
                                say=f"{window.app} has a dialog open that is waiting for your answer.", data=data)
-        more = len(windows) - 1
-        others = app_names(windows[1:])
-        if others == [window.app]:
+        more, others = len(windows) - 1, app_names(windows[1:])
+        if not others:
+            rest = ""
+        elif others == [window.app]:
             rest = f" {more} more {window.app} window{'s are' if more > 1 else ' is'} still open."
         else:  # "close the browser" with Chrome and Firefox open: what is left is Firefox, by its name
-            rest = f" {' and '.join(others)} {'are' if len(others) > 1 else 'is'} still open." if more else ""
+            rest = f" {' and '.join(others)} {'are' if len(others) > 1 else 'is'} still open."
         return AgentResult(value=f"closed {window.app}", say=f"Closed {window.app}.{rest}", data=data)

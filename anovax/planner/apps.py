@@ -221,10 +221,11 @@ def visit(clause: str, exists: Callable[[str], bool] | None = None) -> Piece | N
     return piece if piece.about_site else None
 
 
-#: "youtube and reddit", "notepad, the calculator and wikipedia", "youtube then notepad": names in a list
-#: words that qualify a name rather than being part of one
+#: words that join or qualify names rather than being part of one ("firefox but not notepad")
 _QUALIFIED = re.compile(r"\b(?:and|then|but|except|without|or|unless|instead|with|that|which|whatever|playing)\b")
+#: "both notepad and the calculator", "notepad and the calculator too": words around a list
 _BOTH = re.compile(r"^(?:both|all of)\s+|\s+(?:too|as well|both)$", re.I)
+#: "youtube and reddit", "notepad, the calculator and wikipedia", "youtube then notepad": names in a list
 _LIST = re.compile(r"\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|and|then|&)\s+", re.I)
 #: the steps of a clause that opens something (a topic said after it does not swallow it)
 OPENERS = frozenset({"open_app", "open_website"})

@@ -116,10 +116,10 @@ APP_DISPLAY: dict[str, str] = {
     "steam": "Steam",
 }
 
-#: music services the planner cannot control; "play X on spotify" becomes a YouTube search
 #: the canonical apps that are web browsers: a page opens one itself, and typing never goes to one by
 #: name (its open page's focused field, or an address bar that sends suggestions out)
 BROWSER_APPS = frozenset({"browser", "chrome", "chromium", "firefox", "edge", "safari", "brave", "opera"})
+#: music services the planner cannot control; "play X on spotify" becomes a YouTube search
 MUSIC_SERVICES = frozenset({"spotify", "pandora", "iheartradio", "iheart radio", "deezer", "tidal", "apple music", "soundcloud"})
 
 #: websites known by name: "open wikipedia" opens its fixed address (anovax.sites)
